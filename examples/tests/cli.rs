@@ -1,0 +1,636 @@
+//! The `toolbox` binary (`tool_runtime::cli` over the example tools), run as
+//! a user runs it: arguments in, stdout, stderr and the exit code out.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+const TOOLBOX: &str = env!("CARGO_BIN_EXE_toolbox");
+
+/// The command, with no `TOOL_*` configuration from the caller's
+/// environment (the `search` tool is left out unless its key is set).
+fn toolbox(args: &[&str]) -> Command {
+    let mut command = Command::new(TOOLBOX);
+    command.args(args);
+    for (key, _) in std::env::vars() {
+        if key.starts_with("TOOL_") {
+            command.env_remove(key);
+        }
+    }
+    command
+}
+
+fn run(args: &[&str]) -> Output {
+    toolbox(args).output().expect("toolbox runs")
+}
+
+fn run_with_key(args: &[&str]) -> Output {
+    toolbox(args)
+        .env("TOOL_SEARCH_API_KEY", "secret-key-123")
+        .output()
+        .expect("toolbox runs")
+}
+
+fn run_with_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = toolbox(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolbox starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("stdin takes the input");
+    child.wait_with_output().expect("toolbox ends")
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("toolbox exits with a code")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn json_out(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("stdout is not JSON ({error}): {}", stdout(output)))
+}
+
+fn search_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("search")
+}
+
+#[test]
+fn list_prints_a_table_of_the_tools() {
+    let output = run(&["list"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(header, ["NAME", "DESCRIPTION", "PARAMETERS"]);
+    let convert = lines
+        .iter()
+        .find(|line| line.starts_with("convert_length "))
+        .expect("a convert_length row");
+    assert!(convert.contains("Convert a length from one unit to another."));
+    assert!(convert.ends_with("value, from, to"), "{convert}");
+    let weather = lines
+        .iter()
+        .find(|line| line.starts_with("weather_forecast "))
+        .expect("a weather_forecast row");
+    assert!(weather.ends_with("city, days?, unit?"), "{weather}");
+    // Every row starts with a name, in name order.
+    let names: Vec<&str> = lines[1..]
+        .iter()
+        .map(|line| line.split_whitespace().next().unwrap_or_default())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted);
+}
+
+#[test]
+fn list_notes_tools_left_out_for_their_configuration() {
+    let output = run(&["list"]);
+    assert!(!stdout(&output).contains("search"));
+    assert!(
+        stderr(&output).contains("tool \"search\" needs a configuration: api_key"),
+        "{}",
+        stderr(&output)
+    );
+
+    let configured = run_with_key(&["list"]);
+    assert!(
+        stdout(&configured)
+            .lines()
+            .any(|line| line.starts_with("search "))
+    );
+    assert_eq!(stderr(&configured), "");
+}
+
+#[test]
+fn list_json_describes_each_tool_for_programs() {
+    let output = run_with_key(&["list", "--json"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let tools = json_out(&output);
+    let tools = tools.as_array().expect("an array");
+    let find = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is listed"))
+    };
+    let convert = find("convert_length");
+    let params: Vec<&Value> = convert["parameters"].as_array().unwrap().iter().collect();
+    assert_eq!(
+        params.iter().map(|p| &p["name"]).collect::<Vec<_>>(),
+        ["value", "from", "to"]
+    );
+    assert_eq!(params[0]["type"], "number");
+    assert!(params.iter().all(|p| p["required"] == true));
+    assert_eq!(convert["configurable"], false);
+
+    let document = find("process_document");
+    let key_terms = document["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "key_terms")
+        .expect("key_terms");
+    assert_eq!(key_terms["required"], false);
+    assert_eq!(key_terms["default"], 5);
+    assert_eq!(document["annotations"]["readOnlyHint"], true);
+
+    let search = find("search");
+    assert_eq!(search["configurable"], true);
+    assert_eq!(search["aliases"], json!(["strands_tools.search"]));
+}
+
+#[test]
+fn schema_prints_every_tool_in_each_provider_format() {
+    let names = |output: &Output| -> usize {
+        let value = json_out(output);
+        match &value {
+            Value::Array(items) => items.len(),
+            Value::Object(object) => object
+                .values()
+                .find_map(Value::as_array)
+                .map_or(0, Vec::len),
+            _ => 0,
+        }
+    };
+    let listed = json_out(&run(&["list", "--json"]))
+        .as_array()
+        .map_or(0, Vec::len);
+    assert!(listed >= 5);
+
+    let openai = run(&["schema", "--format", "openai"]);
+    assert_eq!(code(&openai), 0);
+    assert_eq!(names(&openai), listed);
+    assert_eq!(json_out(&openai)[0]["type"], "function");
+
+    let strict = json_out(&run(&["schema", "--format", "openai-strict"]));
+    assert!(
+        strict
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|tool| tool["function"]["strict"] == true)
+    );
+
+    let responses = json_out(&run(&["schema", "--format", "responses"]));
+    assert_eq!(responses[0]["type"], "function");
+    assert!(responses[0]["name"].is_string());
+
+    let anthropic = json_out(&run(&["schema", "--format", "anthropic"]));
+    assert!(anthropic[0]["input_schema"].is_object());
+
+    let bedrock = run(&["schema", "--format", "bedrock"]);
+    assert_eq!(names(&bedrock), listed);
+    assert!(json_out(&bedrock)["tools"][0]["toolSpec"]["inputSchema"]["json"].is_object());
+
+    let gemini = run(&["schema", "--format", "gemini"]);
+    assert_eq!(names(&gemini), listed);
+    assert!(json_out(&gemini)["functionDeclarations"].is_array());
+
+    let mcp = run(&["schema", "--format", "mcp"]);
+    assert_eq!(names(&mcp), listed);
+    assert!(json_out(&mcp)["tools"][0]["inputSchema"].is_object());
+
+    // The default format is MCP.
+    assert_eq!(json_out(&run(&["schema"])), json_out(&mcp));
+
+    let xml = stdout(&run(&["schema", "--format", "xml"]));
+    assert!(xml.starts_with("<tools>"), "{xml}");
+    assert_eq!(xml.matches("<tool name=").count(), listed);
+}
+
+#[test]
+fn schema_of_one_tool_is_its_entry_of_the_whole() {
+    for format in ["openai", "anthropic", "bedrock", "gemini", "mcp"] {
+        let one = json_out(&run(&["schema", "convert_length", "--format", format]));
+        let all = json_out(&run(&["schema", "--format", format]));
+        let entries = match &all {
+            Value::Array(items) => items.clone(),
+            Value::Object(object) => object.values().find_map(Value::as_array).unwrap().clone(),
+            other => panic!("{format}: unexpected {other}"),
+        };
+        assert!(entries.contains(&one), "{format}: {one}");
+        assert!(one.to_string().contains("convert_length"));
+    }
+    let xml = stdout(&run(&["schema", "convert_length", "--format", "xml"]));
+    assert!(xml.starts_with("<tool name=\"convert_length\">"), "{xml}");
+}
+
+#[test]
+fn schema_rejects_unknown_formats_and_tools() {
+    let format = run(&["schema", "--format", "cohere"]);
+    assert_eq!(code(&format), 2);
+    assert!(stderr(&format).contains("expected one of openai, openai-strict"));
+
+    let tool = run(&["schema", "convert_lenght"]);
+    assert_eq!(code(&tool), 2);
+    assert!(stderr(&tool).contains("did you mean \"convert_length\""));
+    assert_eq!(stdout(&tool), "");
+}
+
+#[test]
+fn call_prints_the_result_as_json() {
+    let output = run(&[
+        "call",
+        "convert_length",
+        "--args",
+        r#"{"value":1,"from":"mile","to":"kilometre"}"#,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        json_out(&output),
+        json!({"toolUseId": "cli-1", "status": "success", "content": [{"text": "1 mile = 1.6093 kilometre"}]})
+    );
+}
+
+#[test]
+fn call_reads_arguments_from_stdin_and_from_a_file() {
+    let piped = run_with_stdin(
+        &["call", "convert_length", "--args", "-"],
+        r#"{"value": 3, "from": "foot", "to": "metre"}"#,
+    );
+    assert_eq!(code(&piped), 0, "{}", stderr(&piped));
+    assert_eq!(
+        json_out(&piped)["content"][0]["text"],
+        "3 foot = 0.9144 metre"
+    );
+
+    let dir = std::env::temp_dir().join(format!("toolbox-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("args.json");
+    std::fs::write(&file, r#"{"value": 2, "from": "kilometre", "to": "metre"}"#).unwrap();
+    let from_file = run(&[
+        "call",
+        "convert_length",
+        "--args-file",
+        file.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code(&from_file), 0, "{}", stderr(&from_file));
+    assert_eq!(
+        json_out(&from_file)["content"][0]["text"],
+        "2 kilometre = 2000.0000 metre"
+    );
+
+    let missing = run(&[
+        "call",
+        "convert_length",
+        "--args-file",
+        "/no/such/args.json",
+    ]);
+    assert_eq!(code(&missing), 2);
+    assert!(stderr(&missing).contains("cannot read the arguments file /no/such/args.json"));
+}
+
+#[test]
+fn a_tool_error_exits_with_1_and_prints_the_error_result() {
+    let output = run(&[
+        "call",
+        "schedule_meeting",
+        "--args",
+        r#"{"title":"Sync","slot":{"date":"2030-01-01","start":"09:00","minutes":30},"attendees":[]}"#,
+    ]);
+    assert_eq!(code(&output), 1);
+    let result = json_out(&output);
+    assert_eq!(result["status"], "error");
+    assert_eq!(result["content"][0]["text"], "invite at least one attendee");
+    assert!(stderr(&output).contains("error: invite at least one attendee"));
+}
+
+#[test]
+fn invocation_state_reaches_the_tool() {
+    let without = run(&["call", "account_balance"]);
+    assert_eq!(code(&without), 1);
+
+    let with = run(&[
+        "call",
+        "account_balance",
+        "--state",
+        r#"{"customer_id": "c-1042"}"#,
+        "--args",
+        r#"{"currency": "USD"}"#,
+    ]);
+    assert_eq!(code(&with), 0, "{}", stderr(&with));
+    let text = json_out(&with)["content"][0]["text"].clone();
+    assert!(text.as_str().unwrap().starts_with("c-1042: "), "{text}");
+}
+
+#[test]
+fn bad_arguments_exit_with_2() {
+    let not_json = run(&["call", "convert_length", "--args", r#"{"value": 1,"#]);
+    assert_eq!(code(&not_json), 2);
+    assert!(stderr(&not_json).contains("the arguments in --args are not valid JSON"));
+    assert_eq!(stdout(&not_json), "");
+
+    let not_object = run(&["call", "convert_length", "--args", "[1, 2]"]);
+    assert_eq!(code(&not_object), 2);
+    assert!(stderr(&not_object).contains("must be a JSON object, got an array"));
+
+    // Valid JSON the tool rejects: the error result is printed too.
+    let invalid = run(&[
+        "call",
+        "convert_length",
+        "--args",
+        r#"{"value": "far", "from": "mile", "to": "kilometre"}"#,
+    ]);
+    assert_eq!(code(&invalid), 2);
+    assert_eq!(json_out(&invalid)["status"], "error");
+    assert!(stderr(&invalid).contains("invalid arguments for convert_length: value"));
+
+    let bad_state = run(&["call", "account_balance", "--state", "42"]);
+    assert_eq!(code(&bad_state), 2);
+    assert!(stderr(&bad_state).contains("the state in --state must be a JSON object"));
+
+    let both = run(&["call", "convert_length", "--args", "{}", "--args-file", "x"]);
+    assert_eq!(code(&both), 2);
+}
+
+#[test]
+fn unknown_tools_and_subcommands_exit_with_2() {
+    let tool = run(&["call", "convert_lenght", "--args", "{}"]);
+    assert_eq!(code(&tool), 2);
+    assert!(
+        stderr(&tool).contains("unknown tool \"convert_lenght\"; did you mean \"convert_length\"?")
+    );
+
+    let left_out = run(&["call", "search", "--args", r#"{"query": "rust"}"#]);
+    assert_eq!(code(&left_out), 2);
+    assert!(stderr(&left_out).contains("left out of the registry"));
+
+    assert_eq!(code(&run(&["frobnicate"])), 2);
+    assert_eq!(code(&run(&[])), 2);
+    assert_eq!(code(&run(&["list", "--jsn"])), 2);
+    let help = run(&["--help"]);
+    assert_eq!(code(&help), 0);
+    assert!(stdout(&help).contains("Usage: toolbox"));
+}
+
+#[test]
+fn progress_and_trace_lines_go_to_stderr() {
+    let args = r##"{"text": "# Notes\n\n## One\nFirst part.\n\n## Two\nSecond part."}"##;
+    let output = run(&["call", "process_document", "--args", args]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(json_out(&output)["status"], "success");
+    let lines: Vec<String> = stderr(&output).lines().map(str::to_owned).collect();
+    let progress: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("[progress"))
+        .collect();
+    assert_eq!(
+        progress.first().map(|l| l.as_str()),
+        Some("[progress   0%] splitting into sections")
+    );
+    assert_eq!(
+        progress.last().map(|l| l.as_str()),
+        Some("[progress 100%] done")
+    );
+    let split = lines.iter().position(|l| l.starts_with("[trace] split: "));
+    let summarise = lines
+        .iter()
+        .position(|l| l.starts_with("[trace] summarise: "));
+    assert!(
+        split.is_some() && summarise.is_some() && split < summarise,
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("[partial] ")).count(),
+        2
+    );
+
+    let quiet = run(&["call", "process_document", "--quiet", "--args", args]);
+    assert_eq!(code(&quiet), 0);
+    assert_eq!(stderr(&quiet), "");
+}
+
+#[test]
+fn config_shows_schema_defaults_and_environment() {
+    let output = run_with_key(&["config", "search", "--json"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let config = json_out(&output);
+    assert_eq!(config["configurable"], true);
+    assert_eq!(config["type"], "SearchConfig");
+    assert_eq!(config["defaults"], json!({"max_results": 5}));
+    assert_eq!(config["required"], json!(["api_key"]));
+    assert_eq!(config["env_prefix"], "TOOL_SEARCH_");
+    assert_eq!(config["configured"], json!(["api_key"]));
+    assert_eq!(config["schema"]["properties"]["max_results"]["maximum"], 50);
+    // A configuration may hold secrets: values are never printed.
+    assert!(!stdout(&output).contains("secret-key-123"));
+
+    let text = run_with_key(&["config", "search"]);
+    assert_eq!(code(&text), 0);
+    let text = stdout(&text);
+    assert!(text.starts_with("search takes a configuration (SearchConfig)."));
+    let row = text
+        .lines()
+        .find(|line| line.starts_with("max_results "))
+        .expect("a max_results row");
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(
+        cells[..5],
+        [
+            "max_results",
+            "integer",
+            "5",
+            "no",
+            "TOOL_SEARCH_MAX_RESULTS"
+        ]
+    );
+    assert!(!text.contains("secret-key-123"));
+}
+
+#[test]
+fn config_explains_a_tool_left_out_and_a_tool_without_one() {
+    let left_out = run(&["config", "search"]);
+    assert_eq!(code(&left_out), 0, "{}", stderr(&left_out));
+    assert!(
+        stdout(&left_out)
+            .contains("Left out of this registry: tool \"search\" needs a configuration: api_key")
+    );
+
+    let none = run(&["config", "convert_length"]);
+    assert_eq!(code(&none), 0);
+    assert_eq!(stdout(&none), "convert_length takes no configuration.\n");
+    let none = json_out(&run(&["config", "convert_length", "--json"]));
+    assert_eq!(
+        none,
+        json!({"tool": "convert_length", "configurable": false})
+    );
+
+    assert_eq!(code(&run(&["config", "nothing_here"])), 2);
+}
+
+#[test]
+fn a_registry_file_chooses_and_configures_the_tools() {
+    let file = search_dir().join("tools.yaml");
+    let file = file.to_str().unwrap();
+    let listed = run_with_key(&["--registry", file, "list", "--json"]);
+    assert_eq!(code(&listed), 0, "{}", stderr(&listed));
+    let names: Vec<Value> = json_out(&listed)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].clone())
+        .collect();
+    assert_eq!(names, [json!("convert_length"), json!("search")]);
+
+    // The file's alias and its configuration (max_results: 3) apply.
+    let found = run_with_key(&[
+        "call",
+        "find_docs",
+        "--registry",
+        file,
+        "--args",
+        r#"{"query": "rust"}"#,
+    ]);
+    assert_eq!(code(&found), 0, "{}", stderr(&found));
+    let hits = json_out(&found)["content"][0]["json"].clone();
+    assert_eq!(hits.as_array().map(Vec::len), Some(3), "{hits}");
+
+    // Without the key, the file's registry cannot be built.
+    let unconfigured = run(&["--registry", file, "list"]);
+    assert_eq!(code(&unconfigured), 2);
+    assert!(stderr(&unconfigured).contains("bad registry file"));
+    assert!(stderr(&unconfigured).contains("api_key"));
+}
+
+#[test]
+fn a_bad_registry_file_exits_with_2_and_every_mistake() {
+    let file = search_dir().join("bad-tools.yaml");
+    let output = run_with_key(&["--registry", file.to_str().unwrap(), "list"]);
+    assert_eq!(code(&output), 2);
+    let text = stderr(&output);
+    assert!(
+        text.contains("bad-tools.yaml:3:5: no linked tool is named \"convert_lenght\""),
+        "{text}"
+    );
+    assert!(text.contains("unknown key \"aliasses\""), "{text}");
+    assert_eq!(stdout(&output), "");
+
+    let missing = run(&["--registry", "/no/such/tools.yaml", "list"]);
+    assert_eq!(code(&missing), 2);
+    assert!(stderr(&missing).contains("cannot read the file"));
+}
+
+#[test]
+fn serve_over_http_accepts_loopback_addresses_only() {
+    let output = run(&["serve", "--http", "0.0.0.0:0"]);
+    assert_eq!(code(&output), 2);
+    assert!(stderr(&output).contains("only loopback addresses"));
+    let output = run(&["serve", "--http", "not-an-address"]);
+    assert_eq!(code(&output), 2);
+}
+
+#[test]
+fn serve_answers_mcp_on_stdio() {
+    let input = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "cli-test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "convert_length", "arguments": {"value": 1, "from": "mile", "to": "kilometre"}}}),
+    ];
+    let mut child = toolbox(&["serve"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("toolbox serve starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for message in &input {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stdout));
+    let mut answers = Vec::new();
+    while answers.len() < 2 {
+        let line = lines.next().expect("an answer").expect("a line");
+        answers.push(serde_json::from_str::<Value>(&line).expect("JSON"));
+    }
+    // Closing stdin ends the session and the process.
+    drop(stdin);
+    let status = child.wait().expect("toolbox serve ends");
+    assert!(status.success());
+    let init = answers
+        .iter()
+        .find(|a| a["id"] == 1)
+        .expect("initialize answered");
+    assert_eq!(init["result"]["serverInfo"]["name"], "toolbox");
+    let call = answers
+        .iter()
+        .find(|a| a["id"] == 2)
+        .expect("call answered");
+    assert_eq!(
+        call["result"],
+        json!({"content": [{"type": "text", "text": "1 mile = 1.6093 kilometre"}], "isError": false})
+    );
+}
+
+#[test]
+fn list_shows_the_builtin_tools() {
+    let output = run(&["list"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let names: Vec<String> = stdout(&output)
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().next().map(str::to_owned))
+        .collect();
+    for builtin in [
+        "calculator",
+        "current_time",
+        "file_list",
+        "file_read",
+        "file_write",
+        "http_request",
+        "python_exec",
+    ] {
+        assert!(
+            names.iter().any(|name| name == builtin),
+            "{builtin} in {names:?}"
+        );
+    }
+}
+
+#[test]
+fn call_python_exec_prints_its_output() {
+    let output = run(&[
+        "call",
+        "python_exec",
+        "--args",
+        r#"{"code":"print(2**10)"}"#,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let result = json_out(&output);
+    assert_eq!(result["status"], "success", "{result}");
+    let content = result["content"][0]["json"].clone();
+    assert_eq!(content["stdout"], "1024\n", "{result}");
+    assert_eq!(content["exit_code"], 0, "{result}");
+}
+
+#[test]
+fn call_file_read_outside_the_root_is_refused() {
+    let output = run(&["call", "file_read", "--args", r#"{"path":"../etc/passwd"}"#]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    let result = json_out(&output);
+    assert_eq!(result["status"], "error");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("refused path \"../etc/passwd\""), "{text}");
+    assert!(!text.contains("root:x:"), "{text}");
+}

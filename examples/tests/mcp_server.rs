@@ -1,0 +1,386 @@
+//! `tool_runtime::mcp_server::McpServer` at the protocol level: JSON-RPC
+//! messages written to it over an in-memory pipe, one per line, as a stdio
+//! client sends them, and its answers read back.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{
+    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
+};
+use tokio::sync::Notify;
+use tool_runtime::mcp_server::McpServer;
+use tool_runtime::{Progress, Registry, ToolContext, ToolError, tool};
+
+/// Adds two numbers.
+#[tool(title = "Add", read_only, alias = "sum")]
+fn add(
+    /// The first number
+    a: i64,
+    /// The second number
+    b: i64,
+) -> i64 {
+    a + b
+}
+
+/// Reports progress that goes back and forth, then finishes.
+#[tool]
+async fn wobble(progress: Progress) -> &'static str {
+    for fraction in [0.5, 0.5, 0.25, 0.75, 1.0] {
+        progress.progress(fraction, format!("at {fraction}"));
+        tokio::task::yield_now().await;
+    }
+    "done"
+}
+
+static STARTED: Notify = Notify::const_new();
+static STOPPED: Notify = Notify::const_new();
+
+/// Says it started, then waits until the call is stopped.
+#[tool]
+async fn wait_forever(progress: Progress) -> Result<String, ToolError> {
+    struct Stopped;
+    impl Drop for Stopped {
+        fn drop(&mut self) {
+            STOPPED.notify_one();
+        }
+    }
+    let _stopped = Stopped;
+    progress.progress(0.0, "waiting");
+    STARTED.notify_one();
+    std::future::pending::<()>().await;
+    Ok("never".into())
+}
+
+/// Reads the audit log.
+#[tool]
+fn audit_log() -> &'static str {
+    "all quiet"
+}
+
+/// A client's end of the pipe.
+struct Client {
+    writer: WriteHalf<DuplexStream>,
+    lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
+}
+
+impl Client {
+    /// Starts `server` on one end of a pipe and initialises a session on
+    /// the other; returns the client and the `initialize` result.
+    async fn start(server: McpServer) -> (Client, Value) {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(server.serve_io(server_read, server_write));
+        let (read, writer) = tokio::io::split(client_end);
+        let mut client = Client {
+            writer,
+            lines: BufReader::new(read).lines(),
+        };
+        client
+            .send(
+                json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "1"}
+                }}),
+            )
+            .await;
+        let (init, _) = client.response(0).await;
+        client
+            .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        (client, init)
+    }
+
+    async fn send(&mut self, message: Value) {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.writer.write_all(line.as_bytes()).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    /// The next message from the server; a hang guard, not a timing check.
+    async fn next(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(30), self.lines.next_line())
+            .await
+            .expect("the server answers")
+            .unwrap()
+            .expect("the server keeps the pipe open");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// The response to request `id`, and every message that came before it.
+    async fn response(&mut self, id: i64) -> (Value, Vec<Value>) {
+        let mut before = Vec::new();
+        loop {
+            let message = self.next().await;
+            if message.get("id") == Some(&json!(id)) {
+                return (message, before);
+            }
+            before.push(message);
+        }
+    }
+
+    async fn call(&mut self, id: i64, params: Value) -> (Value, Vec<Value>) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}))
+            .await;
+        self.response(id).await
+    }
+}
+
+fn registry() -> Registry {
+    Registry::builder()
+        .tool(AddTool)
+        .tool(WobbleTool)
+        .tool(WaitForeverTool)
+        .build()
+        .unwrap()
+}
+
+fn progress_of(messages: &[Value]) -> Vec<Value> {
+    messages
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .map(|m| m["params"].clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn initialize_names_the_server_and_offers_tools() {
+    let server = McpServer::new(registry())
+        .with_implementation("calc", "2.1.0")
+        .with_instructions("Use add for sums.");
+    let (_client, init) = Client::start(server).await;
+    let result = &init["result"];
+    assert_eq!(result["serverInfo"]["name"], "calc");
+    assert_eq!(result["serverInfo"]["version"], "2.1.0");
+    assert_eq!(result["instructions"], "Use add for sums.");
+    assert!(result["capabilities"]["tools"].is_object());
+    assert_eq!(result["protocolVersion"], "2025-06-18");
+}
+
+#[tokio::test]
+async fn tools_list_is_the_mcp_rendering_of_the_registry() {
+    let registry = registry();
+    let expected = registry.render(tool_runtime::Provider::Mcp).clone();
+    let (mut client, _) = Client::start(McpServer::new(registry)).await;
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .await;
+    let (list, _) = client.response(1).await;
+    assert_eq!(list["result"]["tools"], expected["tools"]);
+    let add = &list["result"]["tools"][0];
+    assert_eq!(add["name"], "add");
+    assert_eq!(add["title"], "Add");
+    assert_eq!(add["annotations"]["readOnlyHint"], true);
+    assert_eq!(add["outputSchema"]["required"], json!(["result"]));
+}
+
+#[tokio::test]
+async fn a_call_answers_with_content_structured_content_and_is_error() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let (answer, _) = client
+        .call(1, json!({"name": "add", "arguments": {"a": 2, "b": 3}}))
+        .await;
+    assert_eq!(
+        answer["result"],
+        json!({"content": [{"type": "text", "text": "5"}], "structuredContent": {"result": 5}, "isError": false})
+    );
+    // By alias too.
+    let (answer, _) = client
+        .call(2, json!({"name": "sum", "arguments": {"a": 1, "b": 1}}))
+        .await;
+    assert_eq!(answer["result"]["structuredContent"], json!({"result": 2}));
+}
+
+#[tokio::test]
+async fn bad_arguments_are_an_error_result_and_the_server_keeps_serving() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let (bad, _) = client
+        .call(1, json!({"name": "add", "arguments": {"a": "two"}}))
+        .await;
+    assert_eq!(bad["result"]["isError"], true);
+    assert!(bad["result"].get("structuredContent").is_none());
+    let text = bad["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("invalid arguments for add: a: expected an integer"),
+        "{text}"
+    );
+    assert!(text.contains("b: missing required field"), "{text}");
+
+    let (no_arguments, _) = client.call(2, json!({"name": "add"})).await;
+    assert_eq!(no_arguments["result"]["isError"], true);
+
+    let (good, _) = client
+        .call(3, json!({"name": "add", "arguments": {"a": 1, "b": 2}}))
+        .await;
+    assert_eq!(good["result"]["isError"], false);
+}
+
+#[tokio::test]
+async fn an_unknown_tool_is_a_json_rpc_invalid_params_error() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let (answer, _) = client.call(1, json!({"name": "ad", "arguments": {}})).await;
+    assert!(answer.get("result").is_none());
+    assert_eq!(answer["error"]["code"], -32602);
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("unknown tool \"ad\"; did you mean \"add\"?"),
+        "{message}"
+    );
+    assert_eq!(answer["error"]["data"], json!({"tool": "ad"}));
+
+    // A malformed request is refused by the protocol layer; the session
+    // goes on.
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"arguments": {}}}),
+        )
+        .await;
+    let (malformed, _) = client.response(2).await;
+    assert!(malformed["error"]["code"].is_i64(), "{malformed}");
+
+    let (good, _) = client
+        .call(3, json!({"name": "add", "arguments": {"a": 1, "b": 2}}))
+        .await;
+    assert_eq!(good["result"]["isError"], false);
+}
+
+#[tokio::test]
+async fn garbage_and_unknown_methods_do_not_stop_the_server() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    client.writer.write_all(b"{not json\n").await.unwrap();
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": "x"}}))
+        .await;
+    let (unknown, _) = client.response(1).await;
+    assert_eq!(unknown["error"]["code"], -32601);
+    let (good, _) = client
+        .call(2, json!({"name": "add", "arguments": {"a": 2, "b": 2}}))
+        .await;
+    assert_eq!(good["result"]["structuredContent"], json!({"result": 4}));
+}
+
+#[tokio::test]
+async fn a_tool_outside_the_allowlist_is_not_listed_nor_run() {
+    let registry = Registry::builder()
+        .tool(AddTool)
+        .tool(AuditLogTool)
+        .allow(["add"])
+        .build()
+        .unwrap();
+    let (mut client, _) = Client::start(McpServer::new(registry)).await;
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .await;
+    let (list, _) = client.response(1).await;
+    let names: Vec<&Value> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["name"])
+        .collect();
+    assert_eq!(names, [&json!("add")]);
+    let (answer, _) = client.call(2, json!({"name": "audit_log"})).await;
+    assert_eq!(answer["error"]["code"], -32602);
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not allowed")
+    );
+}
+
+#[tokio::test]
+async fn tools_disabled_in_the_servers_context_are_not_listed() {
+    let registry = Registry::builder()
+        .tool(AddTool)
+        .tool(AuditLogTool)
+        .enabled_when(|spec, ctx| spec.name != "audit_log" || ctx.state().contains_key("admin"))
+        .build()
+        .unwrap();
+    let guest = McpServer::new(registry.clone());
+    let names = |server: &McpServer| -> Vec<String> {
+        server.tools().iter().map(|t| t.name.to_string()).collect()
+    };
+    assert_eq!(names(&guest), ["add"]);
+    let admin =
+        McpServer::new(registry).with_context(ToolContext::new().with_state("admin", json!(true)));
+    assert_eq!(names(&admin), ["add", "audit_log"]);
+
+    let (mut client, _) = Client::start(guest).await;
+    let (answer, _) = client.call(1, json!({"name": "audit_log"})).await;
+    assert_eq!(answer["result"]["isError"], true);
+    let (mut client, _) = Client::start(admin).await;
+    let (answer, _) = client.call(1, json!({"name": "audit_log"})).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "all quiet");
+}
+
+#[tokio::test]
+async fn progress_is_sent_for_a_progress_token_and_only_forward() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let (answer, before) = client
+        .call(
+            1,
+            json!({"name": "wobble", "_meta": {"progressToken": "tok-1"}}),
+        )
+        .await;
+    assert_eq!(answer["result"]["content"][0]["text"], "done");
+    let progress = progress_of(&before);
+    assert_eq!(
+        progress,
+        [
+            json!({"progressToken": "tok-1", "progress": 0.5, "total": 1.0, "message": "at 0.5"}),
+            json!({"progressToken": "tok-1", "progress": 0.75, "total": 1.0, "message": "at 0.75"}),
+            json!({"progressToken": "tok-1", "progress": 1.0, "total": 1.0, "message": "at 1"}),
+        ]
+    );
+
+    // A numeric token comes back as a number.
+    let (_, before) = client
+        .call(2, json!({"name": "wobble", "_meta": {"progressToken": 42}}))
+        .await;
+    assert!(
+        progress_of(&before)
+            .iter()
+            .all(|p| p["progressToken"] == 42)
+    );
+    assert_eq!(progress_of(&before).len(), 3);
+
+    // No token, no notifications.
+    let (_, before) = client.call(3, json!({"name": "wobble"})).await;
+    assert_eq!(progress_of(&before), Vec::<Value>::new());
+}
+
+#[tokio::test]
+async fn a_cancelled_request_stops_the_tool_and_gets_no_answer() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let started = STARTED.notified();
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+            "name": "wait_forever", "_meta": {"progressToken": "w"}}}),
+        )
+        .await;
+    started.await;
+    let stopped = STOPPED.notified();
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 7, "reason": "the user gave up"}}),
+        )
+        .await;
+    tokio::time::timeout(Duration::from_secs(30), stopped)
+        .await
+        .expect("the tool is stopped");
+
+    // The server goes on; nothing answers request 7.
+    let (answer, before) = client
+        .call(8, json!({"name": "add", "arguments": {"a": 1, "b": 1}}))
+        .await;
+    assert_eq!(answer["result"]["structuredContent"], json!({"result": 2}));
+    assert!(
+        before.iter().all(|m| m.get("id") != Some(&json!(7))),
+        "{before:?}"
+    );
+}

@@ -1,0 +1,329 @@
+"""The `toolbox` MCP server, driven by the official Python MCP SDK.
+
+Each test starts `toolbox serve` (stdio, or `--http` on a free loopback
+port) and talks to it the way an MCP client application does. The expected
+tool definitions come from `toolbox schema --format mcp`, the registry's own
+rendering, so the server is checked against the registry and not against
+copies kept here.
+
+The binary is the one the `TOOLBOX` environment variable names;
+`tests/mcp/run.sh` builds it and sets the variable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+import pytest
+from mcp import Client, ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+# Long enough for a debug build on a loaded machine; only a hang reaches it.
+TIMEOUT = 60
+
+DOCUMENT = "\n\n".join(
+    [
+        "# Field notes",
+        "## Rivers\nRivers carry water to the sea. They also carry silt.",
+        "## Hills\nHills rise slowly over time. Rivers cut through them.",
+        "## Towns\nTowns grow where rivers meet. Trade follows the water.",
+    ]
+)
+
+
+def toolbox() -> str:
+    path = os.environ.get("TOOLBOX", "")
+    if not path:
+        pytest.fail("set TOOLBOX to the path of the built toolbox binary (tests/mcp/run.sh does)")
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"TOOLBOX={path} is not an executable file")
+    return path
+
+
+def server_env() -> dict[str, str]:
+    # The configured `search` tool stays out unless its key is set: leave it
+    # out here, whatever the caller's environment holds.
+    return {key: value for key, value in os.environ.items() if not key.startswith("TOOL_")}
+
+
+def expected_tools() -> dict[str, dict[str, Any]]:
+    """The registry's MCP rendering, by tool name."""
+    out = subprocess.run(
+        [toolbox(), "schema", "--format", "mcp"],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=server_env(),
+        timeout=TIMEOUT,
+    ).stdout
+    return {tool["name"]: tool for tool in json.loads(out)["tools"]}
+
+
+def run(coroutine: Any) -> Any:
+    async def bounded() -> Any:
+        return await asyncio.wait_for(coroutine, TIMEOUT)
+
+    return asyncio.run(bounded())
+
+
+@asynccontextmanager
+async def session() -> AsyncIterator[ClientSession]:
+    """An initialised client session with `toolbox serve` over stdio."""
+    params = StdioServerParameters(command=toolbox(), args=["serve"], env=server_env())
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as client:
+            await client.initialize()
+            yield client
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+def dump(model: Any) -> dict[str, Any]:
+    return model.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+def test_initialize_names_the_server_and_offers_tools() -> None:
+    async def scenario() -> None:
+        params = StdioServerParameters(command=toolbox(), args=["serve"], env=server_env())
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as client:
+                init = await client.initialize()
+                assert init.server_info.name == "toolbox"
+                assert init.capabilities.tools is not None
+
+    run(scenario())
+
+
+def test_listed_tools_match_the_registry() -> None:
+    expected = expected_tools()
+    assert {"convert_length", "process_document", "schedule_meeting"} <= expected.keys()
+
+    async def scenario() -> None:
+        async with session() as client:
+            listed = {tool.name: dump(tool) for tool in (await client.list_tools()).tools}
+            assert listed.keys() == expected.keys()
+            for name, want in expected.items():
+                got = listed[name]
+                for key in ("name", "title", "description", "inputSchema", "outputSchema", "annotations"):
+                    assert got.get(key) == want.get(key), f"{name}.{key}"
+
+    run(scenario())
+
+
+def test_schedule_meeting_lists_an_output_schema() -> None:
+    # Checked here so the comparison above cannot pass on two empty sides.
+    tool = expected_tools()["schedule_meeting"]
+    assert tool["outputSchema"]["type"] == "object"
+    assert "slot" in tool["inputSchema"]["properties"]
+
+
+def test_call_with_good_arguments() -> None:
+    async def scenario() -> None:
+        async with session() as client:
+            result = await client.call_tool(
+                "convert_length", {"value": 1, "from": "mile", "to": "kilometre"}
+            )
+            assert result.is_error is False
+            assert text_of(result) == "1 mile = 1.6093 kilometre"
+
+    run(scenario())
+
+
+def test_structured_content_matches_the_output_schema() -> None:
+    async def scenario() -> None:
+        async with session() as client:
+            # The SDK validates structuredContent against the listed
+            # outputSchema and raises when it does not match.
+            result = await client.call_tool(
+                "schedule_meeting",
+                {
+                    "title": "Planning",
+                    "slot": {"date": "2030-05-04", "start": "09:30", "minutes": 45},
+                    "attendees": [{"name": "Ada", "email": "ada@example.com"}],
+                },
+            )
+            assert result.is_error is False, text_of(result)
+            structured = result.structured_content
+            assert structured is not None
+            assert structured["title"] == "Planning"
+            assert json.loads(text_of(result)) == structured
+
+    run(scenario())
+
+
+def test_bad_arguments_give_an_error_result_and_the_server_keeps_serving() -> None:
+    async def scenario() -> None:
+        async with session() as client:
+            bad = await client.call_tool(
+                "convert_length", {"value": "far", "from": "mile", "to": "kilometre"}
+            )
+            assert bad.is_error is True
+            message = text_of(bad)
+            assert "invalid arguments for convert_length" in message
+            assert "value" in message
+
+            missing = await client.call_tool("convert_length", {})
+            assert missing.is_error is True
+            assert "missing" in text_of(missing)
+
+            again = await client.call_tool(
+                "convert_length", {"value": 2, "from": "mile", "to": "kilometre"}
+            )
+            assert again.is_error is False
+            assert text_of(again) == "2 mile = 3.2187 kilometre"
+
+    run(scenario())
+
+
+def test_unknown_tool_is_a_protocol_error_and_the_server_keeps_serving() -> None:
+    async def scenario() -> None:
+        async with session() as client:
+            with pytest.raises(MCPError) as raised:
+                await client.call_tool("convert_lenght", {"value": 1})
+            assert raised.value.code == -32602
+            assert 'did you mean "convert_length"' in raised.value.message
+
+            after = await client.call_tool(
+                "convert_length", {"value": 1, "from": "metre", "to": "millimetre"}
+            )
+            assert after.is_error is False
+
+    run(scenario())
+
+
+def test_progress_reaches_the_client() -> None:
+    async def scenario() -> None:
+        reports: list[tuple[float, float | None, str | None]] = []
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.append((progress, total, message))
+
+        async with session() as client:
+            result = await client.call_tool(
+                "process_document",
+                {"text": DOCUMENT, "key_terms": 3},
+                progress_callback=on_progress,
+            )
+            assert result.is_error is False, text_of(result)
+            assert result.structured_content["title"] == "Field notes"
+            assert len(result.structured_content["sections"]) == 3
+
+        # One report per section plus the first and the last.
+        assert len(reports) >= 3, reports
+        progresses = [progress for progress, _, _ in reports]
+        assert progresses == sorted(progresses) and len(set(progresses)) == len(progresses)
+        assert progresses[-1] == 1.0
+        assert all(total == 1.0 for _, total, _ in reports)
+        assert reports[-1][2] == "done"
+
+    run(scenario())
+
+
+def test_no_progress_without_a_progress_token() -> None:
+    async def scenario() -> None:
+        seen: list[Any] = []
+
+        async def on_message(message: Any) -> None:
+            seen.append(message)
+
+        params = StdioServerParameters(command=toolbox(), args=["serve"], env=server_env())
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write, message_handler=on_message) as client:
+                await client.initialize()
+                result = await client.call_tool("process_document", {"text": DOCUMENT})
+                assert result.is_error is False
+        progress = [m for m in seen if "progress" in type(getattr(m, "root", m)).__name__.lower()]
+        assert progress == []
+
+    run(scenario())
+
+
+def test_auto_mode_client_lists_and_calls() -> None:
+    # The SDK's high-level client negotiates the newest protocol it can.
+    async def scenario() -> None:
+        params = StdioServerParameters(command=toolbox(), args=["serve"], env=server_env())
+        async with Client(params) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            assert names == expected_tools().keys()
+            result = await client.call_tool(
+                "convert_length", {"value": 3, "from": "foot", "to": "metre"}
+            )
+            assert result.is_error is False
+            assert text_of(result) == "3 foot = 0.9144 metre"
+
+    run(scenario())
+
+
+@asynccontextmanager
+async def http_server() -> AsyncIterator[str]:
+    """`toolbox serve --http` on a free loopback port; yields its URL."""
+    process = await asyncio.create_subprocess_exec(
+        toolbox(),
+        "serve",
+        "--http",
+        "127.0.0.1:0",
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+        env=server_env(),
+    )
+    try:
+        assert process.stderr is not None
+        url = None
+        while url is None:
+            line = (await process.stderr.readline()).decode()
+            if not line:
+                raise AssertionError("toolbox serve --http exited before it said where it listens")
+            match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", line)
+            if match:
+                url = match.group(1)
+        yield url
+    finally:
+        process.terminate()
+        await process.wait()
+
+
+def test_streamable_http_lists_and_calls_with_progress() -> None:
+    async def scenario() -> None:
+        reports: list[float] = []
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.append(progress)
+
+        async with http_server() as url:
+            async with streamable_http_client(url) as (read, write):
+                async with ClientSession(read, write) as client:
+                    await client.initialize()
+                    names = {tool.name for tool in (await client.list_tools()).tools}
+                    assert names == expected_tools().keys()
+                    result = await client.call_tool(
+                        "process_document", {"text": DOCUMENT}, progress_callback=on_progress
+                    )
+                    assert result.is_error is False, text_of(result)
+                    bad = await client.call_tool("convert_length", {"value": True})
+                    assert bad.is_error is True
+        assert reports and reports[-1] == 1.0
+
+    run(scenario())
+
+
+def test_http_refuses_addresses_other_than_loopback() -> None:
+    done = subprocess.run(
+        [toolbox(), "serve", "--http", "0.0.0.0:0"],
+        capture_output=True,
+        text=True,
+        env=server_env(),
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 2
+    assert "loopback" in done.stderr

@@ -1,0 +1,317 @@
+//! Tool configuration, aliases, allowlists and registry files.
+
+use examples::search::{SearchConfig, SearchTool};
+use serde_json::json;
+use tool_runtime::config::{self, Config};
+use tool_runtime::manifest::{Location, Manifest};
+use tool_runtime::{Registry, RegistryProblem, ToolContext, ToolErrorKind, ToolUse, tool};
+
+const BAD_FILE: &str = include_str!("../../examples/search/bad-tools.yaml");
+
+fn registry_with_key() -> Registry {
+    Registry::builder()
+        .tool(SearchTool)
+        .configure("search", json!({"api_key": "k", "max_results": 2}))
+        .config_from_env(false)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn the_spec_exposes_the_config_schema() {
+    let config = SearchTool::SPEC
+        .config
+        .expect("search declares a configuration");
+    assert_eq!(config.type_name, "SearchConfig");
+    let schema = config.schema();
+    assert_eq!(schema["properties"]["max_results"]["default"], 5);
+    assert_eq!(schema["properties"]["max_results"]["minimum"], 1);
+    assert_eq!(schema["properties"]["max_results"]["maximum"], 50);
+    assert_eq!(schema["required"], json!(["api_key"]));
+    assert!(
+        std::ptr::eq(schema, config.schema()),
+        "built once and cached"
+    );
+}
+
+#[tokio::test]
+async fn a_configured_tool_receives_its_config() {
+    let registry = registry_with_key();
+    let result = registry
+        .invoke(
+            ToolUse::new("1", "search", json!({"query": "rust"})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(result.is_success(), "{result:?}");
+    let hits = &result.content[0];
+    assert_eq!(
+        serde_json::to_value(hits).unwrap()["json"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let config = registry
+        .config("search")
+        .unwrap()
+        .get::<SearchConfig>()
+        .unwrap();
+    assert_eq!(config.max_results, 2);
+}
+
+#[test]
+fn invalid_config_names_every_bad_field() {
+    let error = Registry::builder()
+        .tool(SearchTool)
+        .configure(
+            "search",
+            json!({"api_key": 7, "max_results": 0, "colour": "blue"}),
+        )
+        .config_from_env(false)
+        .build()
+        .unwrap_err();
+    let [
+        RegistryProblem::InvalidConfig {
+            tool,
+            problems,
+            missing,
+        },
+    ] = error.problems()
+    else {
+        panic!("{error}");
+    };
+    assert_eq!(tool, "search");
+    assert!(!missing);
+    let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(fields, ["api_key", "colour", "max_results"], "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("max_results: must be from 1 to 50, got 0"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_required_config_missing_is_refused_at_build() {
+    let error = Registry::builder()
+        .tool(SearchTool)
+        .config_from_env(false)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "tool \"search\" needs a configuration: api_key: missing required field"
+    );
+}
+
+#[test]
+fn config_for_a_tool_that_takes_none_is_an_error() {
+    let error = Registry::builder()
+        .global_named(["convert_length"])
+        .configure("convert_length", json!({}))
+        .build()
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("takes no configuration"),
+        "{error}"
+    );
+}
+
+#[test]
+fn environment_variables_fill_fields_by_schema() {
+    let schema = SearchTool::SPEC.config.unwrap().schema();
+    let vars = [
+        ("TOOL_SEARCH_API_KEY".to_owned(), "12345".to_owned()),
+        ("TOOL_SEARCH_MAX_RESULTS".to_owned(), "7".to_owned()),
+        ("TOOL_OTHER_API_KEY".to_owned(), "no".to_owned()),
+    ];
+    let fields = config::from_env("search", schema, vars);
+    // A string field keeps digits as text; a number field reads JSON.
+    assert_eq!(fields.get("api_key"), Some(&json!("12345")));
+    assert_eq!(fields.get("max_results"), Some(&json!(7)));
+    assert_eq!(fields.len(), 2);
+    assert_eq!(config::env_prefix("file_read"), "TOOL_FILE_READ_");
+}
+
+#[test]
+fn later_sources_override_field_by_field() {
+    let mut base = json!({"a": 1, "nested": {"x": 1, "y": 2}});
+    config::merge(&mut base, json!({"nested": {"y": 3}, "b": 2}));
+    assert_eq!(base, json!({"a": 1, "b": 2, "nested": {"x": 1, "y": 3}}));
+}
+
+/// Echoes.
+#[tool(alias = "legacy.echo", alias = "say")]
+fn echo(text: String) -> String {
+    text
+}
+
+/// Shouts.
+#[tool(alias = "say")]
+fn shout(text: String) -> String {
+    text.to_uppercase()
+}
+
+#[tokio::test]
+async fn aliases_resolve_to_the_tool() {
+    let registry = Registry::builder().tool(EchoTool).build().unwrap();
+    assert_eq!(registry.resolve("legacy.echo").unwrap().spec().name, "echo");
+    assert!(
+        registry.get("legacy.echo").is_none(),
+        "get takes canonical names only"
+    );
+    let result = registry
+        .invoke(
+            ToolUse::new("1", "legacy.echo", json!({"text": "hi"})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert_eq!(result.text_content(), "hi");
+    assert_eq!(
+        registry.aliases(),
+        [("legacy.echo", "echo"), ("say", "echo")]
+    );
+}
+
+#[test]
+fn colliding_aliases_name_both_owners() {
+    let error = Registry::builder()
+        .tool(EchoTool)
+        .tool(ShoutTool)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the name \"say\" is used twice: by the alias \"say\" of tool \"echo\" and by the \
+         alias \"say\" of tool \"shout\"; remove or rename one"
+    );
+    let error = Registry::builder()
+        .tool(EchoTool)
+        .global_named(["convert_length"])
+        .alias("echo", "convert_length")
+        .build()
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("the name \"echo\" is used twice"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn an_allowlist_limits_what_is_listed_and_run() {
+    let registry = Registry::builder()
+        .global()
+        .allow(["convert_*", "echo"])
+        .config_from_env(false)
+        .build()
+        .unwrap();
+    assert_eq!(
+        registry.names().collect::<Vec<_>>(),
+        ["convert_length", "echo"]
+    );
+    let result = registry
+        .invoke(
+            ToolUse::new("1", "weather_forecast", json!({"city": "Paris"})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(result.is_error());
+    assert_eq!(result.error_kind, Some(ToolErrorKind::NotAllowed));
+    let text = result.text_content();
+    assert!(
+        text.starts_with("tool \"weather_forecast\" is not allowed here"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("search") && !text.contains("shout"),
+        "lists only allowed tools: {text}"
+    );
+}
+
+#[test]
+fn a_bad_registry_file_reports_every_mistake_with_its_place() {
+    let manifest = Manifest::parse("bad-tools.yaml", BAD_FILE).unwrap();
+    let error = manifest
+        .build_with(Registry::builder().config_from_env(false))
+        .unwrap_err();
+    let lines: Vec<String> = error.to_string().lines().map(str::to_owned).collect();
+    assert_eq!(
+        lines,
+        [
+            "bad-tools.yaml:3:5: no linked tool is named \"convert_lenght\"; did you mean \"convert_length\"?",
+            "bad-tools.yaml:5:5: unknown key \"aliasses\"; did you mean \"aliases\"? an entry has `name`, `aliases` and `config`",
+            "bad-tools.yaml:7:20: configuration of \"search\": max_results: must be from 1 to 50, got 500",
+            "bad-tools.yaml:8:16: configuration of \"search\": api_key: expected a string, got integer \"42\"",
+            "bad-tools.yaml:9:15: configuration of \"search\": colour: unknown field \"colour\"",
+            "bad-tools.yaml:10:11: tool \"search\" is listed twice (first at line 4); remove one entry",
+        ],
+        "{error}"
+    );
+    assert!(error.problems.iter().all(|p| p.location.is_some()));
+    assert_eq!(
+        error.problems[0].location,
+        Some(Location { line: 3, column: 5 })
+    );
+}
+
+#[tokio::test]
+async fn a_good_registry_file_builds_the_registry() {
+    let manifest = Manifest::parse(
+        "tools.yaml",
+        include_str!("../../examples/search/tools.yaml"),
+    )
+    .unwrap();
+    assert_eq!(
+        manifest.tool_names().collect::<Vec<_>>(),
+        ["convert_length", "search"]
+    );
+    let registry = manifest
+        .build_with(
+            Registry::builder()
+                .config_from_env(false)
+                .configure("search", json!({"api_key": "from-code", "max_results": 9})),
+        )
+        .unwrap();
+    assert_eq!(
+        registry.names().collect::<Vec<_>>(),
+        ["convert_length", "search"]
+    );
+    // The file overrides code, field by field.
+    let config = registry
+        .config("search")
+        .unwrap()
+        .get::<SearchConfig>()
+        .unwrap();
+    assert_eq!(
+        (config.max_results, config.api_key.as_str()),
+        (3, "from-code")
+    );
+    let result = registry
+        .invoke(
+            ToolUse::new("1", "find_docs", json!({"query": "rust"})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(result.is_success(), "{result:?}");
+}
+
+#[test]
+fn the_published_file_schema_is_current() {
+    let published: serde_json::Value =
+        serde_json::from_str(include_str!("../../docs/registry-file.schema.json")).unwrap();
+    assert_eq!(published, tool_runtime::manifest::schema());
+}
+
+#[test]
+fn config_is_unavailable_outside_a_registry() {
+    // Called directly, nothing supplied the configuration: an error, not a panic.
+    let ctx = ToolContext::new();
+    let error = <Config<SearchConfig> as tool_runtime::FromToolContext>::from_tool_context(&ctx)
+        .err()
+        .unwrap();
+    assert_eq!(error.kind(), ToolErrorKind::MissingContext);
+}

@@ -1,0 +1,318 @@
+//! What a tool receives besides its arguments: the `ToolContext` (tool use,
+//! invocation state, cancellation, deadline), `State<T>`, `Extension<T>`,
+//! `Progress`, and types made injectable with one `FromToolContext` impl.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use serde_json::{Value, json};
+use tool_runtime::{
+    CallStatus, CancellationToken, Extension, FromToolContext, Progress, Registry, State,
+    ToolContext, ToolError, ToolErrorKind, ToolUse, tool,
+};
+
+/// Reports what the context says about the call.
+#[tool(timeout = "1h")]
+fn describe_call(
+    /// Anything; echoed back through the context
+    note: String,
+    ctx: &ToolContext,
+) -> Value {
+    let _ = note;
+    json!({
+        "id": ctx.tool_use_id(),
+        "name": ctx.tool_name(),
+        "input": ctx.input(),
+        "session": ctx.state().get("session"),
+        "timeout_ms": ctx.timeout().map(|t| t.as_millis() as u64),
+        "has_deadline": ctx.deadline().is_some(),
+        "cancelled": ctx.is_cancelled(),
+    })
+}
+
+/// Reports whether the call has a deadline.
+#[tool]
+fn no_deadline(ctx: ToolContext) -> bool {
+    ctx.deadline().is_some() || ctx.timeout().is_some() || ctx.remaining().is_some()
+}
+
+/// A hit counter shared by every call.
+struct Hits(AtomicU32);
+
+/// A greeting prefix.
+struct Greeting(&'static str);
+
+/// Counts a hit.
+#[tool]
+fn hit(hits: State<Hits>, greeting: State<Greeting>) -> String {
+    let n = hits.0.fetch_add(1, Ordering::SeqCst) + 1;
+    format!("{} #{n}", greeting.0)
+}
+
+/// Something nobody registers.
+struct Unsupplied;
+
+/// Needs state nobody supplies.
+#[tool]
+fn needs_missing(_missing: State<Unsupplied>) -> &'static str {
+    "ran anyway"
+}
+
+/// The caller, per request.
+#[derive(Debug, Clone)]
+struct Caller {
+    name: String,
+}
+
+/// Greets the caller.
+#[tool]
+async fn whoami(caller: Extension<Caller>) -> String {
+    tokio::task::yield_now().await;
+    format!("you are {}", caller.name)
+}
+
+/// Reports progress from a sync tool through the injected handle.
+#[tool]
+fn steps(progress: Progress) -> &'static str {
+    progress.trace("load", "read 3 rows");
+    progress.progress(-0.5, "below the range");
+    progress.progress(f64::NAN, "not a number");
+    progress.progress(0.25, "a quarter");
+    progress.trace("sum", "added them up");
+    progress.progress(1.7, "above the range");
+    "done"
+}
+
+/// Reports through the context's own methods from an async tool.
+#[tool]
+async fn ctx_steps(ctx: &ToolContext) -> &'static str {
+    ctx.trace("start", "begun");
+    tokio::task::yield_now().await;
+    ctx.progress(0.5, "half");
+    ctx.partial(json!({"rows": 2}));
+    "finished"
+}
+
+/// The request's locale, read from the invocation state: a new injectable
+/// type is one trait impl.
+struct Locale(String);
+
+impl FromToolContext<'_> for Locale {
+    fn from_tool_context(ctx: &ToolContext) -> Result<Self, ToolError> {
+        ctx.state()
+            .get("locale")
+            .and_then(Value::as_str)
+            .map(|locale| Locale(locale.to_owned()))
+            .ok_or_else(|| {
+                ToolError::with_kind(ToolErrorKind::MissingContext, "no locale in the state")
+            })
+    }
+}
+
+/// Says hello in the request's locale, and whether a greeting was set.
+#[tool]
+fn localized(
+    #[tool(inject)] locale: Locale,
+    #[tool(inject)] greeting: Option<State<Greeting>>,
+    #[tool(inject)] token: CancellationToken,
+) -> String {
+    let greeting = greeting.map_or("hello", |g| g.0);
+    format!(
+        "{greeting} in {} (cancelled: {})",
+        locale.0,
+        token.is_cancelled()
+    )
+}
+
+fn call(name: &str, input: Value) -> ToolUse {
+    ToolUse::new(format!("{name}-1"), name, input)
+}
+
+#[tokio::test]
+async fn the_context_exposes_the_tool_use_state_and_limits() {
+    let registry = Registry::builder()
+        .tool(DescribeCallTool)
+        .tool(NoDeadlineTool)
+        .build()
+        .unwrap();
+    let ctx = ToolContext::new().with_state("session", json!("s-42"));
+    let result = registry
+        .invoke(
+            ToolUse::new("use-7", "describe_call", json!({"note": "hi"})),
+            &ctx,
+        )
+        .await;
+    assert!(result.is_success(), "{}", result.text_content());
+    let seen = result.content[0].clone().into_value();
+    assert_eq!(
+        seen,
+        json!({
+            "id": "use-7",
+            "name": "describe_call",
+            "input": {"note": "hi"},
+            "session": "s-42",
+            "timeout_ms": 3_600_000,
+            "has_deadline": true,
+            "cancelled": false,
+        })
+    );
+
+    let result = registry
+        .invoke(call("no_deadline", json!({})), &ToolContext::new())
+        .await;
+    assert_eq!(result.text_content(), "false");
+}
+
+#[tokio::test]
+async fn outside_a_registry_the_context_knows_no_call() {
+    let ctx = ToolContext::new();
+    assert_eq!(ctx.tool_use_id(), None);
+    assert_eq!(ctx.tool_name(), None);
+    assert_eq!(ctx.input(), &Value::Null);
+    assert!(!ctx.progress_handle().is_watched());
+    // Reporting outside a call is allowed and goes nowhere.
+    ctx.progress(0.5, "nobody listens");
+    assert_eq!(steps(Progress::default()), "done");
+}
+
+#[tokio::test]
+async fn state_comes_from_the_registry_and_the_context_overrides_it() {
+    let registry = Registry::builder()
+        .tool(HitTool)
+        .state(Hits(AtomicU32::new(0)))
+        .state(Greeting("hello"))
+        .build()
+        .unwrap();
+    let ctx = ToolContext::new();
+    assert_eq!(
+        registry
+            .invoke(call("hit", json!({})), &ctx)
+            .await
+            .text_content(),
+        "hello #1"
+    );
+    assert_eq!(
+        registry
+            .invoke(call("hit", json!({})), &ctx)
+            .await
+            .text_content(),
+        "hello #2"
+    );
+
+    // A value of the same type on the context wins over the registry's.
+    let ctx = ToolContext::new().with_app_state(Greeting("bonjour"));
+    assert_eq!(
+        registry
+            .invoke(call("hit", json!({})), &ctx)
+            .await
+            .text_content(),
+        "bonjour #3"
+    );
+}
+
+#[tokio::test]
+async fn state_is_shared_not_copied() {
+    let ctx = ToolContext::new().with_app_state(Hits(AtomicU32::new(5)));
+    let a: State<Hits> = ctx.app_state().unwrap();
+    let b = a.clone();
+    a.0.fetch_add(1, Ordering::SeqCst);
+    assert_eq!(b.0.load(Ordering::SeqCst), 6);
+    assert!(Arc::ptr_eq(&a.into_arc(), &b.into_arc()));
+    assert!(ctx.app_state::<Greeting>().is_none());
+}
+
+#[tokio::test]
+async fn missing_state_is_an_error_result_naming_the_type() {
+    let registry = Registry::builder().tool(NeedsMissingTool).build().unwrap();
+    let result = registry
+        .invoke(call("needs_missing", json!({})), &ToolContext::new())
+        .await;
+    assert!(result.is_error());
+    assert_eq!(result.error_kind, Some(ToolErrorKind::MissingContext));
+    let text = result.text_content();
+    assert!(
+        text.starts_with("tool needs_missing needs shared state of type `")
+            && text.contains(std::any::type_name::<Unsupplied>()),
+        "{text}"
+    );
+    assert!(!text.contains("ran anyway"));
+}
+
+#[tokio::test]
+async fn extensions_come_from_the_context() {
+    let registry = Registry::builder().tool(WhoamiTool).build().unwrap();
+    let ctx = ToolContext::new().with_extension(Caller { name: "ada".into() });
+    let result = registry.invoke(call("whoami", json!({})), &ctx).await;
+    assert_eq!(result.text_content(), "you are ada");
+
+    let result = registry
+        .invoke(call("whoami", json!({})), &ToolContext::new())
+        .await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::MissingContext));
+    assert!(
+        result
+            .text_content()
+            .contains(std::any::type_name::<Caller>()),
+        "{}",
+        result.text_content()
+    );
+}
+
+#[tokio::test]
+async fn progress_from_a_sync_tool_is_clamped_and_recorded() {
+    let registry = Registry::builder().tool(StepsTool).build().unwrap();
+    let (result, record) = registry
+        .invoke_recorded(call("steps", json!({})), &ToolContext::new())
+        .await;
+    assert_eq!(result.text_content(), "done");
+    assert_eq!(record.status, CallStatus::Completed);
+    // -0.5 became 0.0, NaN was ignored, 1.7 became 1.0 and was the last.
+    assert_eq!(record.progress, Some(1.0));
+    assert_eq!(record.message.as_deref(), Some("above the range"));
+    let steps: Vec<String> = record.trace_lines().collect();
+    assert_eq!(steps, ["load: read 3 rows", "sum: added them up"]);
+}
+
+#[tokio::test]
+async fn the_context_reports_like_the_progress_handle() {
+    use futures_util::StreamExt;
+    use tool_runtime::ToolEvent;
+
+    let registry = Registry::builder().tool(CtxStepsTool).build().unwrap();
+    let events: Vec<ToolEvent> = registry
+        .stream(call("ctx_steps", json!({})), &ToolContext::new())
+        .collect()
+        .await;
+    let kinds: Vec<Value> = events
+        .iter()
+        .map(|event| serde_json::to_value(event).unwrap()["type"].clone())
+        .collect();
+    assert_eq!(kinds, ["trace", "progress", "partial", "result"]);
+    assert_eq!(
+        events[2],
+        ToolEvent::Partial {
+            value: json!({"rows": 2})
+        }
+    );
+}
+
+#[tokio::test]
+async fn a_new_injectable_type_is_one_trait_impl() {
+    let registry = Registry::builder().tool(LocalizedTool).build().unwrap();
+    assert!(LocalizedTool::SPEC.params.is_empty());
+
+    let ctx = ToolContext::new().with_state("locale", json!("fr-FR"));
+    let result = registry.invoke(call("localized", json!({})), &ctx).await;
+    assert_eq!(result.text_content(), "hello in fr-FR (cancelled: false)");
+
+    let ctx = ctx.with_app_state(Greeting("salut"));
+    let result = registry.invoke(call("localized", json!({})), &ctx).await;
+    assert_eq!(result.text_content(), "salut in fr-FR (cancelled: false)");
+
+    // The impl's error ends the call before the function runs.
+    let result = registry
+        .invoke(call("localized", json!({})), &ToolContext::new())
+        .await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::MissingContext));
+    assert_eq!(result.text_content(), "no locale in the state");
+}

@@ -1,0 +1,14 @@
+//! Compile-fail and compile-pass cases for `#[tool]`.
+//!
+//! `ui/macro/` holds misuses the macro itself reports; `ui/types/` holds
+//! misuses rustc reports as unmet trait bounds, whose wording can change
+//! between compiler versions. Regenerate the expected output with
+//! `TRYBUILD=overwrite cargo test -p tests --test ui`.
+
+#[test]
+fn ui() {
+    let cases = trybuild::TestCases::new();
+    cases.compile_fail("ui/macro/*.rs");
+    cases.compile_fail("ui/types/*.rs");
+    cases.pass("ui/pass/*.rs");
+}

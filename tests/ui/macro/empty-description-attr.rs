@@ -1,0 +1,8 @@
+use tool_runtime::tool;
+
+#[tool(description = "  ")]
+fn ping() -> String {
+    "pong".to_owned()
+}
+
+fn main() {}

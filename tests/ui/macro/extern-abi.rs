@@ -1,0 +1,9 @@
+use tool_runtime::tool;
+
+/// Doubles a number.
+#[tool]
+extern "C" fn double(n: u32) -> u32 {
+    n * 2
+}
+
+fn main() {}

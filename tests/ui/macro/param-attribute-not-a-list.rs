@@ -1,0 +1,9 @@
+use tool_runtime::tool;
+
+/// Repeats a word.
+#[tool]
+fn repeat(word: String, #[tool] times: usize) -> String {
+    word.repeat(times)
+}
+
+fn main() {}

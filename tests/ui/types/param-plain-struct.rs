@@ -1,0 +1,14 @@
+use tool_runtime::tool;
+
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+/// Measures the distance from the origin.
+#[tool]
+fn distance(point: Point) -> i32 {
+    point.x.abs() + point.y.abs()
+}
+
+fn main() {}

@@ -1,0 +1,79 @@
+//! Ready-made tools for LLM agents, safe by default.
+//!
+//! | tool | what it does | safe default |
+//! |---|---|---|
+//! | [`calculator`](calculator::calculator) | arithmetic expressions | no variables, no side effects |
+//! | [`current_time`](time::current_time) | the time now in an IANA zone | UTC |
+//! | [`file_read`](files::file_read), [`file_write`](files::file_write), [`file_list`](files::file_list) | files under one root directory | root `./tool-files`; `..`, absolute paths outside it and symbolic links out refused |
+//! | [`http_request`](http::http_request) | HTTP to allowed hosts | the allowlist is empty: nothing is reachable |
+//! | [`python_exec`](python::python_exec) | Python in a limited child process | 10 s, 10 CPU s, 512 MiB, 64 KiB of output |
+//!
+//! Every tool is an ordinary `#[tool]` function of `tool-runtime`, registered
+//! globally, with a configuration type (`#[tool(config = ...)]`) whose every
+//! field has a default. A program enables them by linking the crate and
+//! choosing tools by name:
+//!
+//! ```
+//! use tool_builtin as _; // links the tools into Registry::global()
+//! use tool_runtime::{Registry, ToolContext, ToolUse};
+//! use serde_json::json;
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let registry = Registry::builder()
+//!     .global_named(["calculator", "current_time"])
+//!     .configure("current_time", json!({"default_zone": "Europe/Paris"}))
+//!     .build()?;
+//!
+//! let ctx = ToolContext::new();
+//! let value = registry
+//!     .call_json("calculator", json!({"expression": "2 ^ 10 + sqrt(16)"}), &ctx)
+//!     .await
+//!     .expect("a valid expression");
+//! assert_eq!(value["result"], 1028.0);
+//!
+//! // The agent path: errors become error results the model reads.
+//! let call = ToolUse::new("t2", "calculator", json!({"expression": "1 / (2 - 2)"}));
+//! let result = registry.invoke(call, &ctx).await;
+//! assert!(result.is_error());
+//! assert!(result.text_content().contains("division by zero"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # }).unwrap();
+//! ```
+//!
+//! # Configuration
+//!
+//! Each tool reads its configuration from the registry like any configured
+//! tool (see `docs/stateful-tools-and-configuration.md`): the defaults,
+//! then [`RegistryBuilder::configure`](tool_runtime::RegistryBuilder::configure),
+//! then a registry file, then environment variables `TOOL_<NAME>_<FIELD>`:
+//!
+//! ```yaml
+//! tools:
+//!   - calculator
+//!   - name: file_read
+//!     config: { root: /srv/agent-files }
+//!   - name: http_request
+//!     config:
+//!       allowed_hosts: [api.example.com, "*.internal.example.com:8443"]
+//!       timeout_ms: 10000
+//! ```
+//!
+//! or `TOOL_HTTP_REQUEST_ALLOWED_HOSTS='["api.example.com"]'`. Every
+//! setting and its default is listed in `docs/builtin-tools.md`; what each
+//! guard protects against, and what it does not, in `docs/security.md`.
+//!
+//! # Why a separate crate
+//!
+//! These tools need an HTTP client (`ureq`, with `rustls` behind the
+//! default `https` feature), the time-zone database (`jiff` with the zones
+//! bundled), an expression parser (`evalexpr`) and a capability-based file
+//! system layer (`cap-std`). Keeping them here keeps `tool-runtime` free of
+//! those dependencies for programs that only define their own tools.
+
+#![warn(missing_docs)]
+
+pub mod calculator;
+pub mod files;
+pub mod http;
+pub mod python;
+pub mod time;

@@ -1,0 +1,336 @@
+//! The arguments of `#[tool(...)]`, on the function and on its parameters,
+//! parsed with darling (which also suggests the closest key for a typo).
+
+use darling::FromMeta;
+use darling::util::{Flag, SpannedValue};
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::spanned::Spanned;
+
+/// `#[tool(...)]` on the function.
+#[derive(Debug, Default, FromMeta)]
+pub struct ToolArgs {
+    /// The tool's name, when it is not the function's name.
+    pub name: Option<SpannedValue<String>>,
+    /// The tool's description, when it is not the doc comment.
+    pub description: Option<SpannedValue<String>>,
+    /// The path of the runtime crate, for crates that re-export it.
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+    /// A human-readable title, for MCP clients.
+    pub title: Option<SpannedValue<String>>,
+    /// MCP hint: the tool does not change its environment.
+    pub read_only: Option<bool>,
+    /// MCP hint: the tool may destroy or overwrite data.
+    pub destructive: Option<bool>,
+    /// MCP hint: repeating a call has no further effect.
+    pub idempotent: Option<bool>,
+    /// MCP hint: the tool reaches an open world (the web, other systems).
+    pub open_world: Option<bool>,
+    /// Asks for OpenAI strict-mode schemas.
+    pub strict: Flag,
+    /// How long one call may run: `"500ms"`, `"5s"`, `"2m"`, `"1h"`.
+    pub timeout: Option<SpannedValue<String>>,
+    /// Runs a sync tool on a blocking thread.
+    pub blocking: Flag,
+    /// Calls need approval before they run.
+    pub needs_approval: Flag,
+    /// Other names the tool answers to; repeatable.
+    #[darling(multiple)]
+    pub alias: Vec<SpannedValue<String>>,
+    /// The tool's configuration type, injected as `Config<T>`.
+    pub config: Option<TypeArg>,
+}
+
+/// `#[tool(...)]` on a parameter.
+#[derive(Debug, Default, FromMeta)]
+pub struct ParamArgs {
+    /// The parameter's description, when it is not its doc comment.
+    pub description: Option<SpannedValue<String>>,
+    /// Makes the parameter optional with this default.
+    pub default: Option<DefaultValue>,
+    /// The parameter's name in the schema.
+    pub rename: Option<SpannedValue<String>>,
+    /// Supplies the parameter from the context instead of the model.
+    pub inject: Flag,
+    /// `range(min = 1, max = 50)` or `range(1, 50)`: numeric bounds.
+    pub range: Option<Bounds>,
+    /// `length(min = 1, max = 50)` or `length(1, 50)`: characters or items.
+    pub length: Option<Bounds>,
+    /// `pattern = "regex"`: strings must match.
+    pub pattern: Option<SpannedValue<String>>,
+    /// `one_of = ["a", "b"]`: the allowed values.
+    pub one_of: Option<OneOf>,
+    /// `validate = path::to_fn`: a custom check `fn(&T) -> Result<(), E>`.
+    pub validate: Option<syn::ExprPath>,
+}
+
+/// Inclusive bounds, each optional: `(min = a, max = b)` or `(a, b)`.
+#[derive(Debug, Clone)]
+pub struct Bounds {
+    /// The lower bound.
+    pub min: Option<f64>,
+    /// The upper bound.
+    pub max: Option<f64>,
+    /// Where the bounds were written.
+    pub span: Span,
+}
+
+impl FromMeta for Bounds {
+    fn from_list(items: &[darling::ast::NestedMeta]) -> darling::Result<Self> {
+        use darling::ast::NestedMeta;
+        let mut bounds = Bounds {
+            min: None,
+            max: None,
+            span: Span::call_site(),
+        };
+        let mut positional = 0;
+        let mut errors = darling::Error::accumulator();
+        for item in items {
+            match item {
+                NestedMeta::Lit(lit) => {
+                    let value = errors.handle(number_lit(&syn::Expr::Lit(syn::ExprLit {
+                        attrs: Vec::new(),
+                        lit: lit.clone(),
+                    })));
+                    match positional {
+                        0 => bounds.min = value,
+                        1 => bounds.max = value,
+                        _ => errors.push(
+                            darling::Error::custom("write at most two bounds: (min, max)")
+                                .with_span(lit),
+                        ),
+                    }
+                    positional += 1;
+                }
+                NestedMeta::Meta(syn::Meta::NameValue(nv)) if nv.path.is_ident("min") => {
+                    bounds.min = errors.handle(number_lit(&nv.value));
+                }
+                NestedMeta::Meta(syn::Meta::NameValue(nv)) if nv.path.is_ident("max") => {
+                    bounds.max = errors.handle(number_lit(&nv.value));
+                }
+                NestedMeta::Meta(meta) => errors.push(
+                    darling::Error::custom(
+                        "write bounds as (min = a, max = b), (min = a), (max = b) or (a, b)",
+                    )
+                    .with_span(meta),
+                ),
+            }
+        }
+        if let Some(first) = items.first() {
+            bounds.span = first.span();
+        }
+        if bounds.min.is_none() && bounds.max.is_none() {
+            errors.push(darling::Error::custom(
+                "give at least one bound: (min = a), (max = b) or (min = a, max = b)",
+            ));
+        }
+        if let (Some(min), Some(max)) = (bounds.min, bounds.max)
+            && min > max
+        {
+            errors.push(
+                darling::Error::custom(format!(
+                    "the lower bound {min} is above the upper bound {max}; swap them"
+                ))
+                .with_span(&bounds.span),
+            );
+        }
+        errors.finish_with(bounds)
+    }
+}
+
+/// A numeric literal, possibly negative.
+fn number_lit(expr: &syn::Expr) -> darling::Result<f64> {
+    let (negative, inner) = match expr {
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => (true, &**expr),
+        other => (false, other),
+    };
+    let value = match inner {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(int),
+            ..
+        }) => int.base10_parse::<f64>().ok(),
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Float(float),
+            ..
+        }) => float.base10_parse::<f64>().ok(),
+        _ => None,
+    };
+    match value {
+        Some(v) if negative => Ok(-v),
+        Some(v) => Ok(v),
+        None => Err(
+            darling::Error::custom("expected a number literal, such as 1 or 0.5").with_span(expr),
+        ),
+    }
+}
+
+/// The allowed values of `one_of`.
+#[derive(Debug, Clone)]
+pub struct OneOf {
+    /// Each value, as a literal.
+    pub values: Vec<OneOfValue>,
+    /// Where the list was written.
+    pub span: Span,
+}
+
+/// One allowed value.
+#[derive(Debug, Clone)]
+pub enum OneOfValue {
+    /// A string.
+    Str(String),
+    /// An integer.
+    Int(i64),
+    /// A floating-point number.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl FromMeta for OneOf {
+    fn from_expr(expr: &syn::Expr) -> darling::Result<Self> {
+        let syn::Expr::Array(array) = expr else {
+            return Err(darling::Error::custom(
+                "write the allowed values as a list: one_of = [\"a\", \"b\"]",
+            )
+            .with_span(expr));
+        };
+        let mut errors = darling::Error::accumulator();
+        let mut values = Vec::new();
+        for element in &array.elems {
+            let value = match element {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => Some(OneOfValue::Str(s.value())),
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Bool(b),
+                    ..
+                }) => Some(OneOfValue::Bool(b.value)),
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(i),
+                    ..
+                }) => i.base10_parse().ok().map(OneOfValue::Int),
+                syn::Expr::Unary(syn::ExprUnary {
+                    op: syn::UnOp::Neg(_),
+                    expr,
+                    ..
+                }) => match &**expr {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(i),
+                        ..
+                    }) => i.base10_parse::<i64>().ok().map(|v| OneOfValue::Int(-v)),
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Float(f),
+                        ..
+                    }) => f.base10_parse::<f64>().ok().map(|v| OneOfValue::Float(-v)),
+                    _ => None,
+                },
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Float(f),
+                    ..
+                }) => f.base10_parse().ok().map(OneOfValue::Float),
+                _ => None,
+            };
+            match value {
+                Some(value) => values.push(value),
+                None => errors.push(
+                    darling::Error::custom(
+                        "each allowed value must be a string, number or boolean literal",
+                    )
+                    .with_span(element),
+                ),
+            }
+        }
+        if array.elems.is_empty() {
+            errors.push(darling::Error::custom("give at least one allowed value").with_span(expr));
+        }
+        errors.finish_with(OneOf {
+            values,
+            span: expr.span(),
+        })
+    }
+}
+
+/// A type written as a path: `config = SearchConfig`.
+#[derive(Debug, Clone)]
+pub struct TypeArg(pub syn::Type);
+
+impl FromMeta for TypeArg {
+    fn from_expr(expr: &syn::Expr) -> darling::Result<Self> {
+        match expr {
+            syn::Expr::Path(path) if path.qself.is_none() => {
+                Ok(TypeArg(syn::Type::Path(syn::TypePath {
+                    qself: None,
+                    path: path.path.clone(),
+                })))
+            }
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => s.parse().map(TypeArg).map_err(|_| {
+                darling::Error::custom("expected a type, such as SearchConfig").with_span(expr)
+            }),
+            _ => {
+                Err(darling::Error::custom("expected a type, such as SearchConfig").with_span(expr))
+            }
+        }
+    }
+}
+
+/// The value of `default`: bare for `Default::default()`, or an expression.
+#[derive(Debug, Clone)]
+pub enum DefaultValue {
+    /// `#[tool(default)]`.
+    Trait(Span),
+    /// `#[tool(default = expr)]`; a string literal stays a string literal.
+    Expr(syn::Expr),
+}
+
+impl DefaultValue {
+    /// Where the default was written.
+    pub fn span(&self) -> Span {
+        match self {
+            DefaultValue::Trait(span) => *span,
+            DefaultValue::Expr(expr) => expr.span(),
+        }
+    }
+
+    /// The default as Rust source, for the spec.
+    pub fn source(&self) -> String {
+        match self {
+            DefaultValue::Trait(_) => "Default::default()".to_owned(),
+            DefaultValue::Expr(syn::Expr::Lit(lit)) => lit.to_token_stream().to_string(),
+            DefaultValue::Expr(expr) => tidy_tokens(&expr.to_token_stream().to_string()),
+        }
+    }
+}
+
+impl FromMeta for DefaultValue {
+    fn from_word() -> darling::Result<Self> {
+        Ok(DefaultValue::Trait(Span::call_site()))
+    }
+
+    fn from_expr(expr: &syn::Expr) -> darling::Result<Self> {
+        // darling would parse a string literal as code; a default of "Paris"
+        // means the string.
+        Ok(DefaultValue::Expr(expr.clone()))
+    }
+}
+
+/// `to_string` of tokens puts spaces everywhere; close up the common ones.
+fn tidy_tokens(text: &str) -> String {
+    text.replace(" :: ", "::")
+        .replace("! [", "![")
+        .replace("! (", "!(")
+        .replace(" (", "(")
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace(" .", ".")
+        .replace(". ", ".")
+        .replace(" ,", ",")
+}

@@ -1,0 +1,632 @@
+//! Emits the code for a [`ToolFn`]: the user's function as written (parameter
+//! attributes removed, their docs moved to the function's rustdoc), the
+//! tool's unit struct, and, inside `const _: () = { ... }`, the spec, the
+//! shim and the registration.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{ItemFn, Type};
+
+use crate::attr::{DefaultValue, OneOfValue};
+use crate::errors::Errors;
+use crate::model::{ArgParam, Binding, Output, ParamConstraints, ParamKind, ToolFn};
+use crate::parse;
+
+/// The whole expansion of `#[tool]`. On errors, the function and a stub
+/// struct are still emitted beside the errors, so the rest of the crate and
+/// the IDE keep working and the user sees only the real mistakes.
+pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut item: ItemFn = match syn::parse2(input.clone()) {
+        Ok(item) => item,
+        Err(error) => {
+            let error = syn::Error::new(
+                error.span(),
+                format!("#[tool] goes on a function (`fn` or `async fn`): {error}"),
+            );
+            let error = error.to_compile_error();
+            return quote!(#error #input);
+        }
+    };
+    let mut errors = Errors::default();
+    let model = parse::parse(args, &item, &mut errors);
+    strip_param_attributes(&mut item);
+    match (errors.finish(), model) {
+        (Ok(()), Some(model)) => {
+            append_docs(&mut item, &model.extra_docs);
+            let generated = emit(&model);
+            quote!(#item #generated)
+        }
+        (result, _) => {
+            let errors = result.err().map(|e| e.to_compile_error());
+            let stub = stub_struct(&item);
+            quote!(#errors #item #stub)
+        }
+    }
+}
+
+/// Removes `#[tool(...)]` and doc attributes from parameters: rustc rejects
+/// doc comments there, and the macro has read them.
+fn strip_param_attributes(item: &mut ItemFn) {
+    strip_signature_attributes(&mut item.sig);
+}
+
+/// Removes `#[tool(...)]` and doc attributes from a signature's parameters.
+pub fn strip_signature_attributes(sig: &mut syn::Signature) {
+    for input in &mut sig.inputs {
+        if let syn::FnArg::Typed(typed) = input {
+            typed
+                .attrs
+                .retain(|attr| !attr.path().is_ident("tool") && !attr.path().is_ident("doc"));
+        }
+    }
+}
+
+fn append_docs(item: &mut ItemFn, lines: &[String]) {
+    append_doc_lines(&mut item.attrs, lines);
+}
+
+/// Appends `#[doc = ...]` lines to an item's attributes.
+pub fn append_doc_lines(attrs: &mut Vec<syn::Attribute>, lines: &[String]) {
+    for line in lines {
+        attrs.push(syn::parse_quote!(#[doc = #line]));
+    }
+}
+
+fn stub_struct(item: &ItemFn) -> TokenStream {
+    // A function with `self` sits in an impl block, where a struct cannot go.
+    if matches!(item.sig.inputs.first(), Some(syn::FnArg::Receiver(_))) {
+        return TokenStream::new();
+    }
+    let vis = &item.vis;
+    let ident = format_ident!(
+        "{}Tool",
+        parse::pascal_case(&item.sig.ident.to_string()),
+        span = item.sig.ident.span()
+    );
+    quote! {
+        #[allow(dead_code)]
+        #vis struct #ident;
+    }
+}
+
+pub fn emit(tool: &ToolFn) -> TokenStream {
+    let krate = &tool.krate;
+    let rt = quote!(#krate::__private);
+    let struct_ident = &tool.struct_ident;
+    let fn_ident = &tool.fn_ident;
+    let name = &tool.name;
+    let description = &tool.description;
+    let target = match &tool.binding {
+        Binding::Free => fn_ident.to_string(),
+        Binding::Method { self_ty, .. } => {
+            format!(
+                "{}::{fn_ident}",
+                quote!(#self_ty).to_string().replace(' ', "")
+            )
+        }
+    };
+    let doc = format!(
+        "The tool `{name}`, made by `#[tool]` from [`{target}`]: its spec is \
+         [`{struct_ident}::SPEC`]."
+    );
+
+    let args: Vec<(usize, &crate::model::Param, &ArgParam)> = tool
+        .params
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| match &p.kind {
+            ParamKind::Arg(arg) => Some((i, p, arg)),
+            ParamKind::Injected => None,
+        })
+        .collect();
+
+    let param_specs = args.iter().map(|(i, param, arg)| {
+        let name = &arg.name;
+        let description = &arg.description;
+        let required = arg.required();
+        let schema_ty = arg.option_inner.as_ref().unwrap_or(&param.ty);
+        let (default_source, default_fn) = match &arg.default {
+            Some(default) => {
+                let source = default.source();
+                let json_fn = format_ident!("__tool_default_json_{}", i);
+                (
+                    quote!(::core::option::Option::Some(#source)),
+                    quote!(::core::option::Option::Some(Self::#json_fn)),
+                )
+            }
+            None => (
+                quote!(::core::option::Option::None),
+                quote!(::core::option::Option::None),
+            ),
+        };
+        let constraints = constraints_tokens(&arg.constraints, *i, &rt);
+        quote! {
+            #rt::ParamSpec {
+                name: #name,
+                description: #description,
+                required: #required,
+                default: #default_source,
+                constraints: #constraints,
+                schema_fn: #rt::param_schema::<#schema_ty>,
+                default_fn: #default_fn,
+                check_fn: #rt::check_param::<#schema_ty>,
+            }
+        }
+    });
+
+    let default_fns = args.iter().filter_map(|(i, param, arg)| {
+        let default = arg.default.as_ref()?;
+        let ty = &param.ty;
+        let value_fn = format_ident!("__tool_default_{}", i);
+        let json_fn = format_ident!("__tool_default_json_{}", i);
+        let de_fn = format_ident!("__tool_deserialize_{}", i);
+        let value = default_expr(default, ty);
+        Some(quote! {
+            #[doc(hidden)]
+            fn #value_fn() -> #ty {
+                #value
+            }
+            #[doc(hidden)]
+            fn #json_fn() -> ::core::option::Option<#rt::serde_json::Value> {
+                #[allow(unused_imports)]
+                use #rt::{DefaultOpaque as _, DefaultSerialize as _};
+                (&&#rt::Wrap::new(Self::#value_fn())).__default_json()
+            }
+            #[doc(hidden)]
+            fn #de_fn<'de, D>(deserializer: D) -> ::core::result::Result<#ty, D::Error>
+            where
+                D: #rt::serde::Deserializer<'de>,
+            {
+                #rt::null_as_default(deserializer, Self::#value_fn)
+            }
+        })
+    });
+
+    let validator_fns = args.iter().filter_map(|(i, param, arg)| {
+        let validate = arg.constraints.validate.as_ref()?;
+        let ty = arg.option_inner.as_ref().unwrap_or(&param.ty);
+        let validate_fn = format_ident!("__tool_validate_{}", i);
+        Some(quote_spanned! {validate.span()=>
+            #[doc(hidden)]
+            fn #validate_fn(value: &#rt::serde_json::Value) -> ::core::result::Result<(), ::std::string::String> {
+                #rt::run_validator::<#ty, _>(value, #validate)
+            }
+        })
+    });
+    let decode_fn = if args.iter().any(|(_, _, arg)| !arg.constraints.is_empty()) {
+        quote!(decode_checked)
+    } else {
+        quote!(decode)
+    };
+
+    let serde_crate = format!("{}::serde", tokens_to_path_string(&rt));
+    let struct_name = struct_ident.to_string();
+    let arg_fields = args.iter().map(|(i, param, arg)| {
+        let ident = &param.ident;
+        let ty = &param.ty;
+        let name = &arg.name;
+        let extra = match (&arg.default, &arg.option_inner) {
+            (Some(_), _) => {
+                let default = format!("{struct_name}::__tool_default_{i}");
+                let de = format!("{struct_name}::__tool_deserialize_{i}");
+                quote!(default = #default, deserialize_with = #de,)
+            }
+            (None, Some(_)) => quote!(default,),
+            (None, None) => quote!(),
+        };
+        quote! {
+            #[serde(rename = #name, #extra)]
+            #ident: #ty
+        }
+    });
+
+    let assertions = tool.params.iter().filter_map(|param| match &param.kind {
+        ParamKind::Arg(arg) => {
+            let ty = arg.option_inner.as_ref().unwrap_or(&param.ty);
+            Some(quote_spanned!(ty.span()=> #rt::assert_arg::<#ty>();))
+        }
+        ParamKind::Injected => None,
+    });
+    let output_assertions = output_assertions(&tool.output, &rt);
+
+    let mut extract = Vec::new();
+    let mut call_args = Vec::new();
+    for (i, param) in tool.params.iter().enumerate() {
+        match &param.kind {
+            ParamKind::Arg(_) => {
+                let ident = &param.ident;
+                call_args.push(quote!(__tool_args.#ident));
+            }
+            ParamKind::Injected => {
+                let ty = &param.ty;
+                let binding = format_ident!("__tool_inject_{}", i);
+                extract.push(quote_spanned! {ty.span()=>
+                    let #binding = match <#ty as #rt::FromToolContext<'_>>::from_tool_context(__tool_ctx) {
+                        ::core::result::Result::Ok(value) => value,
+                        ::core::result::Result::Err(error) => {
+                            return #rt::ToolFuture::ready(::core::result::Result::Err(error));
+                        }
+                    };
+                });
+                call_args.push(quote!(#binding));
+            }
+        }
+    }
+
+    let vis = &tool.vis;
+    let (struct_def, callee, registration) = match &tool.binding {
+        Binding::Free => (
+            quote! {
+                #[doc = #doc]
+                #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::default::Default)]
+                #[allow(dead_code)]
+                #vis struct #struct_ident;
+            },
+            quote!(#fn_ident),
+            quote! {
+                #rt::inventory::submit! {
+                    #rt::Registration::new(&#struct_ident)
+                }
+            },
+        ),
+        Binding::Method {
+            self_ty,
+            takes_self: true,
+        } => {
+            call_args.insert(0, quote!(&*self.instance));
+            (
+                quote! {
+                    #[doc = #doc]
+                    #[allow(dead_code)]
+                    #vis struct #struct_ident {
+                        instance: ::std::sync::Arc<#self_ty>,
+                    }
+
+                    impl #struct_ident {
+                        /// The tool, bound to `instance`.
+                        #vis fn new(instance: ::std::sync::Arc<#self_ty>) -> Self {
+                            Self { instance }
+                        }
+                    }
+
+                    impl ::core::clone::Clone for #struct_ident {
+                        fn clone(&self) -> Self {
+                            Self { instance: ::std::sync::Arc::clone(&self.instance) }
+                        }
+                    }
+
+                    impl ::core::fmt::Debug for #struct_ident {
+                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            f.write_str(::core::stringify!(#struct_ident))
+                        }
+                    }
+                },
+                quote!(<#self_ty>::#fn_ident),
+                quote!(),
+            )
+        }
+        Binding::Method { self_ty, .. } => (
+            quote! {
+                #[doc = #doc]
+                #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::default::Default)]
+                #[allow(dead_code)]
+                #vis struct #struct_ident;
+            },
+            quote!(<#self_ty>::#fn_ident),
+            quote!(),
+        ),
+    };
+
+    let await_call = if tool.is_async {
+        quote!(.await)
+    } else {
+        quote!()
+    };
+    let run = match &tool.output {
+        Output::Stream { item } => {
+            let convert = convert_output(item, &rt);
+            quote! {
+                #rt::ToolFuture::pending(async move {
+                    let __tool_stream = #callee(#(#call_args),*) #await_call;
+                    #rt::drive_stream(__tool_stream, __tool_ctx, |__tool_ret| #convert).await
+                })
+            }
+        }
+        output => {
+            let convert = convert_output(output, &rt);
+            let call = quote! {
+                let __tool_ret = #callee(#(#call_args),*) #await_call;
+                #convert
+            };
+            if tool.is_async {
+                quote!(#rt::ToolFuture::pending(async move { #call }))
+            } else {
+                quote!(#rt::ToolFuture::ready({ #call }))
+            }
+        }
+    };
+
+    let output_ty = match tool.output.value_type() {
+        Some(ty) => quote!(#ty),
+        None => quote!(()),
+    };
+    let options = &tool.options;
+    let title = option_tokens(options.title.as_ref().map(|t| quote!(#t)));
+    let hint = |value: Option<bool>| option_tokens(value.map(|v| quote!(#v)));
+    let (read_only, destructive, idempotent, open_world) = (
+        hint(options.read_only),
+        hint(options.destructive),
+        hint(options.idempotent),
+        hint(options.open_world),
+    );
+    let strict = options.strict;
+    let timeout = option_tokens(
+        options
+            .timeout_ms
+            .map(|ms| quote!(::core::time::Duration::from_millis(#ms))),
+    );
+    let blocking = options.blocking;
+    let needs_approval = options.needs_approval;
+    let streaming = matches!(tool.output, Output::Stream { .. });
+    let aliases = &options.aliases;
+    let (config_spec, config_fns) = match &options.config {
+        Some(ty) => {
+            let type_name = quote!(#ty).to_string().replace(' ', "");
+            (
+                quote! {
+                    ::core::option::Option::Some(#rt::ConfigSpec {
+                        type_name: #type_name,
+                        schema_fn: Self::__tool_config_schema,
+                        decode_fn: Self::__tool_config_decode,
+                    })
+                },
+                quote! {
+                    #[doc(hidden)]
+                    fn __tool_config_schema() -> &'static #rt::serde_json::Value {
+                        static SCHEMA: #rt::SchemaCell = #rt::SchemaCell::new();
+                        SCHEMA.get_or_init(#rt::config_schema::<#ty>)
+                    }
+
+                    #[doc(hidden)]
+                    fn __tool_config_decode(
+                        value: &#rt::serde_json::Value,
+                    ) -> ::core::result::Result<#rt::ConfigValue, ::std::vec::Vec<#rt::ArgError>> {
+                        #rt::decode_config::<#ty>(value, Self::__tool_config_schema())
+                    }
+                },
+            )
+        }
+        None => (quote!(::core::option::Option::None), quote!()),
+    };
+    let config_assertion = options
+        .config
+        .as_ref()
+        .map(|ty| quote_spanned!(ty.span()=> #rt::assert_config::<#ty>();));
+    let line = quote_spanned!(fn_ident.span()=> ::core::line!());
+    let args_ident = if args.is_empty() {
+        quote!(_)
+    } else {
+        quote!(__tool_args)
+    };
+
+    quote! {
+        #struct_def
+
+        const _: () = {
+            #[automatically_derived]
+            impl #struct_ident {
+                /// The tool's name, description and parameters.
+                pub const SPEC: #rt::ToolSpec = #rt::ToolSpec {
+                    name: #name,
+                    description: #description,
+                    params: &[#(#param_specs),*],
+                    location: #rt::SourceLocation {
+                        module: ::core::module_path!(),
+                        file: ::core::file!(),
+                        line: #line,
+                    },
+                    title: #title,
+                    annotations: #rt::ToolAnnotations {
+                        read_only: #read_only,
+                        destructive: #destructive,
+                        idempotent: #idempotent,
+                        open_world: #open_world,
+                    },
+                    strict: #strict,
+                    timeout: #timeout,
+                    blocking: #blocking,
+                    needs_approval: #needs_approval,
+                    streaming: #streaming,
+                    aliases: &[#(#aliases),*],
+                    config: #config_spec,
+                    input_schema_fn: Self::__tool_input_schema,
+                    output_schema_fn: Self::__tool_output_schema,
+                };
+
+                #[doc(hidden)]
+                fn __tool_input_schema() -> &'static #rt::serde_json::Value {
+                    static SCHEMA: #rt::SchemaCell = #rt::SchemaCell::new();
+                    SCHEMA.get_or_init(|| #rt::input_schema(Self::SPEC.params))
+                }
+
+                #[doc(hidden)]
+                fn __tool_output_schema() -> ::core::option::Option<&'static #rt::serde_json::Value> {
+                    static SCHEMA: #rt::OptionalSchemaCell = #rt::OptionalSchemaCell::new();
+                    SCHEMA
+                        .get_or_init(|| {
+                            #[allow(unused_imports)]
+                            use #rt::{SchemaFallback as _, SchemaNone as _, SchemaSome as _};
+                            (&&&#rt::Probe::<#output_ty>::new()).__output_schema()
+                        })
+                        .as_ref()
+                }
+
+                #[doc(hidden)]
+                #[allow(dead_code)]
+                fn __tool_assert_types() {
+                    #(#assertions)*
+                    #output_assertions
+                    #config_assertion
+                }
+
+                #config_fns
+
+                #(#default_fns)*
+                #(#validator_fns)*
+            }
+
+            #[automatically_derived]
+            impl #rt::Tool for #struct_ident {
+                fn spec(&self) -> &#rt::ToolSpec {
+                    &Self::SPEC
+                }
+
+                fn call<'__tool>(
+                    &'__tool self,
+                    __tool_input: &'__tool #rt::serde_json::Value,
+                    __tool_ctx: &'__tool #rt::ToolContext,
+                ) -> #rt::ToolFuture<'__tool> {
+                    #[derive(#rt::serde::Deserialize)]
+                    #[serde(crate = #serde_crate, deny_unknown_fields)]
+                    struct __ToolArgs {
+                        #(#arg_fields,)*
+                    }
+                    let #args_ident: __ToolArgs = match #rt::#decode_fn(&Self::SPEC, __tool_input) {
+                        ::core::result::Result::Ok(args) => args,
+                        ::core::result::Result::Err(error) => {
+                            return #rt::ToolFuture::ready(::core::result::Result::Err(error));
+                        }
+                    };
+                    #(#extract)*
+                    #run
+                }
+            }
+
+            #registration
+        };
+    }
+}
+
+/// The expression a default stands for, spanned so a type mismatch points
+/// at what the user wrote.
+fn default_expr(default: &DefaultValue, ty: &Type) -> TokenStream {
+    match default {
+        DefaultValue::Trait(span) => quote_spanned!(*span=> ::core::default::Default::default()),
+        DefaultValue::Expr(
+            expr @ syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(_),
+                ..
+            }),
+        ) => {
+            quote_spanned!(expr.span()=> <#ty as ::core::convert::From<&'static str>>::from(#expr))
+        }
+        DefaultValue::Expr(expr) => quote_spanned!(expr.span()=> #expr),
+    }
+}
+
+/// The `Constraints` literal for a parameter.
+fn constraints_tokens(
+    constraints: &ParamConstraints,
+    index: usize,
+    rt: &TokenStream,
+) -> TokenStream {
+    if constraints.is_empty() {
+        return quote!(#rt::Constraints::NONE);
+    }
+    let float = |value: Option<f64>| option_tokens(value.map(|v| quote!(#v)));
+    let whole = |value: Option<f64>| {
+        option_tokens(value.map(|v| {
+            let v = v as u64;
+            quote!(#v)
+        }))
+    };
+    let (minimum, maximum) = match &constraints.range {
+        Some(range) => (float(range.min), float(range.max)),
+        None => (float(None), float(None)),
+    };
+    let (min_length, max_length) = match &constraints.length {
+        Some(length) => (whole(length.min), whole(length.max)),
+        None => (whole(None), whole(None)),
+    };
+    let pattern = option_tokens(constraints.pattern.as_ref().map(|p| quote!(#p)));
+    let one_of = option_tokens(constraints.one_of.as_ref().map(|values| {
+        let values = values.iter().map(|value| match value {
+            OneOfValue::Str(s) => quote!(#rt::Literal::Str(#s)),
+            OneOfValue::Int(i) => quote!(#rt::Literal::Int(#i)),
+            OneOfValue::Float(f) => quote!(#rt::Literal::Float(#f)),
+            OneOfValue::Bool(b) => quote!(#rt::Literal::Bool(#b)),
+        });
+        quote!(&[#(#values),*])
+    }));
+    let validate_fn = option_tokens(constraints.validate.as_ref().map(|_| {
+        let ident = format_ident!("__tool_validate_{}", index);
+        quote!(Self::#ident)
+    }));
+    quote! {
+        #rt::Constraints {
+            minimum: #minimum,
+            maximum: #maximum,
+            min_length: #min_length,
+            max_length: #max_length,
+            pattern: #pattern,
+            one_of: #one_of,
+            validate_fn: #validate_fn,
+        }
+    }
+}
+
+fn option_tokens(value: Option<TokenStream>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// Compile-time checks that the return type can become a result, spanned at
+/// the return type so errors point there.
+fn output_assertions(output: &Output, rt: &TokenStream) -> TokenStream {
+    match output {
+        Output::Value(ty) => quote_spanned!(ty.span()=> #rt::assert_output::<#ty>();),
+        Output::Unit => quote!(),
+        Output::Result { ok, err } => {
+            let ok_check = quote_spanned!(ok.span()=> #rt::assert_output::<#ok>(););
+            let err_check = err
+                .as_ref()
+                .map(|err| quote_spanned!(err.span()=> #rt::assert_error::<#err>();));
+            quote!(#ok_check #err_check)
+        }
+        Output::Stream { item } => output_assertions(item, rt),
+    }
+}
+
+/// Converts `__tool_ret` into `Result<ToolOutput, ToolError>`.
+fn convert_output(output: &Output, rt: &TokenStream) -> TokenStream {
+    let value = |v: TokenStream| {
+        quote! {{
+            #[allow(unused_imports)]
+            use #rt::{OutputSerialize as _, OutputSpecific as _};
+            (&&#rt::Wrap::new(#v)).__tool_output()
+        }}
+    };
+    match output {
+        Output::Unit | Output::Value(_) | Output::Stream { .. } => value(quote!(__tool_ret)),
+        Output::Result { .. } => {
+            let ok = value(quote!(__tool_value));
+            quote! {
+                match __tool_ret {
+                    ::core::result::Result::Ok(__tool_value) => #ok,
+                    ::core::result::Result::Err(__tool_error) => ::core::result::Result::Err({
+                        #[allow(unused_imports)]
+                        use #rt::{ErrorDisplay as _, ErrorSpecific as _};
+                        (&&#rt::Wrap::new(__tool_error)).__tool_error()
+                    }),
+                }
+            }
+        }
+    }
+}
+
+fn tokens_to_path_string(tokens: &TokenStream) -> String {
+    tokens.to_string().replace(' ', "")
+}

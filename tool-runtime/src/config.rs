@@ -1,0 +1,463 @@
+//! Tool configuration: settings fixed when a tool is set up (an API key, a
+//! result limit), apart from the arguments the model sends with each call.
+//!
+//! A tool declares its configuration type with `#[tool(config = T)]`, where
+//! `T: Deserialize + JsonSchema`, and receives it through a `Config<T>`
+//! parameter. The spec exposes the configuration schema beside the input
+//! schema ([`ToolSpec::config`](crate::ToolSpec::config)); a configuration
+//! is validated when it is given, and every bad field is reported at once.
+//!
+//! Where a configuration comes from, lowest precedence first:
+//! 1. the type's own defaults (`#[serde(default)]`),
+//! 2. code: [`RegistryBuilder::configure`](crate::RegistryBuilder::configure),
+//! 3. a declarative registry file (see [`crate::manifest`]),
+//! 4. environment variables `TOOL_<NAME>_<FIELD>` (upper case, other
+//!    characters as `_`): `TOOL_SEARCH_API_KEY` sets `api_key` of `search`.
+//!
+//! Later sources override earlier ones field by field.
+
+use std::any::Any;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::context::{FromToolContext, ToolContext};
+use crate::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
+
+/// The configuration a tool declares with `#[tool(config = T)]`.
+#[derive(Debug, Clone, Copy)]
+pub struct ConfigSpec {
+    /// The configuration type, as written.
+    pub type_name: &'static str,
+    /// Builds the configuration schema once and returns the cached copy.
+    #[doc(hidden)]
+    pub schema_fn: fn() -> &'static Value,
+    /// Validates and decodes a configuration.
+    #[doc(hidden)]
+    pub decode_fn: fn(&Value) -> Result<ConfigValue, Vec<ArgError>>,
+}
+
+impl ConfigSpec {
+    /// The JSON Schema of the configuration.
+    pub fn schema(&self) -> &'static Value {
+        (self.schema_fn)()
+    }
+
+    /// Validates `value` as this configuration: every problem, or the
+    /// decoded configuration.
+    pub fn validate(&self, value: &Value) -> Result<ConfigValue, Vec<ArgError>> {
+        (self.decode_fn)(value)
+    }
+
+    /// The configuration made from the type's defaults alone, if every
+    /// field has one; `Err` lists the fields that must be given.
+    pub fn defaults(&self) -> Result<ConfigValue, Vec<ArgError>> {
+        self.validate(&Value::Object(Map::new()))
+    }
+}
+
+/// A validated configuration: the decoded value and the JSON it came from.
+#[derive(Clone)]
+pub struct ConfigValue {
+    decoded: Arc<dyn Any + Send + Sync>,
+    json: Arc<Value>,
+}
+
+impl ConfigValue {
+    /// The configuration as JSON (after defaults were applied by decoding,
+    /// this is the JSON given, not re-serialised).
+    pub fn json(&self) -> &Value {
+        &self.json
+    }
+
+    /// The decoded configuration, if it is of type `T`.
+    pub fn get<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        Arc::clone(&self.decoded).downcast::<T>().ok()
+    }
+}
+
+impl fmt::Debug for ConfigValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("ConfigValue").field(&self.json).finish()
+    }
+}
+
+/// A tool's configuration, injected into a parameter of type `Config<T>`.
+///
+/// ```
+/// use tool_runtime::{tool, config::Config, Registry, ToolContext, ToolUse};
+/// use serde::Deserialize;
+/// use schemars::JsonSchema;
+/// use serde_json::json;
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct Greeting {
+///     /// What to say.
+///     #[serde(default = "hello")]
+///     word: String,
+/// }
+/// fn hello() -> String { "hello".into() }
+///
+/// /// Greets someone.
+/// #[tool(config = Greeting)]
+/// fn greet(name: String, config: Config<Greeting>) -> String {
+///     format!("{}, {name}", config.word)
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let registry = Registry::builder()
+///     .tool(GreetTool)
+///     .configure("greet", json!({"word": "hi"}))
+///     .build()
+///     .unwrap();
+/// let result = registry.invoke(ToolUse::new("1", "greet", json!({"name": "Ada"})), &ToolContext::new()).await;
+/// assert_eq!(result.text_content(), "hi, Ada");
+/// # });
+/// ```
+pub struct Config<T>(Arc<T>);
+
+impl<T> Deref for Config<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> Clone for Config<T> {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Config<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Config").field(&*self.0).finish()
+    }
+}
+
+impl<T: Send + Sync + 'static> FromToolContext<'_> for Config<T> {
+    fn from_tool_context(ctx: &ToolContext) -> Result<Self, ToolError> {
+        let missing = || {
+            ToolError::with_kind(
+                ToolErrorKind::MissingContext,
+                format!(
+                    "tool {} has no configuration of type {}; configure it on the registry",
+                    ctx.tool_name().unwrap_or("?"),
+                    std::any::type_name::<T>()
+                ),
+            )
+        };
+        ctx.config()
+            .and_then(ConfigValue::get::<T>)
+            .map(Config)
+            .ok_or_else(missing)
+    }
+}
+
+/// Decodes a configuration of type `T`, finding every bad field: serde stops
+/// at the first problem, so each bad field is recorded and removed, and
+/// decoding tried again. Then the schema's bounds are checked.
+pub(crate) fn decode<T>(value: &Value, schema: &Value) -> Result<ConfigValue, Vec<ArgError>>
+where
+    T: DeserializeOwned + Send + Sync + 'static,
+{
+    let mut problems = Vec::new();
+    let mut working = match value {
+        Value::Null => Value::Object(Map::new()),
+        other => other.clone(),
+    };
+    let mut decoded = None;
+    for _ in 0..64 {
+        match serde_path_to_error::deserialize::<_, T>(&working) {
+            Ok(value) => {
+                decoded = Some(value);
+                break;
+            }
+            Err(error) => {
+                let path: Vec<String> = error
+                    .path()
+                    .iter()
+                    .filter_map(|segment| match segment {
+                        serde_path_to_error::Segment::Map { key } => Some(key.clone()),
+                        serde_path_to_error::Segment::Seq { index } => Some(index.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                let message = error.into_inner().to_string().replace('`', "\"");
+                let field = path.join(".");
+                let (kind, message, missing) = classify(&message, &field);
+                let problem = ArgError {
+                    field: missing.clone().unwrap_or_else(|| field.clone()),
+                    kind,
+                    message,
+                };
+                // A field removed for a bad value then shows up as missing:
+                // it was reported already.
+                if !problems.iter().any(|p: &ArgError| p.field == problem.field) {
+                    problems.push(problem);
+                }
+                if missing.is_some() || path.is_empty() || !remove_at(&mut working, &path) {
+                    break;
+                }
+            }
+        }
+    }
+    problems.extend(schema_bounds(&working, schema));
+    match decoded {
+        Some(decoded) if problems.is_empty() => Ok(ConfigValue {
+            decoded: Arc::new(decoded),
+            json: Arc::new(value.clone()),
+        }),
+        _ => Err(problems),
+    }
+}
+
+fn classify(message: &str, field: &str) -> (ArgErrorKind, String, Option<String>) {
+    if let Some(rest) = message.strip_prefix("missing field ") {
+        let name = rest.trim_matches('"');
+        let full = if field.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{field}.{name}")
+        };
+        return (
+            ArgErrorKind::Missing,
+            "missing required field".into(),
+            Some(full),
+        );
+    }
+    if message.starts_with("unknown field") {
+        let message = message.split_once(", expected").map_or(message, |(m, _)| m);
+        return (ArgErrorKind::Unknown, message.to_owned(), None);
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: ")
+        && let Some((got, expected)) = rest.split_once(", expected ")
+    {
+        return (
+            ArgErrorKind::WrongType,
+            format!("expected {expected}, got {got}"),
+            None,
+        );
+    }
+    (ArgErrorKind::InvalidValue, message.to_owned(), None)
+}
+
+fn remove_at(value: &mut Value, path: &[String]) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut current = value;
+    for key in parents {
+        current = match current {
+            Value::Object(map) => match map.get_mut(key) {
+                Some(next) => next,
+                None => return false,
+            },
+            Value::Array(items) => match key.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                Some(next) => next,
+                None => return false,
+            },
+            _ => return false,
+        };
+    }
+    match current {
+        Value::Object(map) => map.remove(last).is_some(),
+        Value::Array(items) => match last.parse::<usize>() {
+            Ok(i) if i < items.len() => {
+                items.remove(i);
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Checks `minimum`, `maximum`, `minLength`, `maxLength`, `pattern` and
+/// `enum` on the top-level properties (schemars writes them from
+/// `#[schemars(range(...), length(...), regex(...))]`), which serde does
+/// not enforce.
+fn schema_bounds(value: &Value, schema: &Value) -> Vec<ArgError> {
+    let (Some(object), Some(properties)) = (
+        value.as_object(),
+        schema.get("properties").and_then(Value::as_object),
+    ) else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    for (name, property) in properties {
+        let Some(field) = object.get(name).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let bound = |key: &str| property.get(key).and_then(Value::as_f64);
+        let constraints = crate::constraints::Constraints {
+            minimum: bound("minimum"),
+            maximum: bound("maximum"),
+            min_length: property.get("minLength").and_then(Value::as_u64),
+            max_length: property.get("maxLength").and_then(Value::as_u64),
+            ..crate::constraints::Constraints::NONE
+        };
+        let mut messages = constraints.violations(field);
+        if let (Some(pattern), Some(text)) = (
+            property.get("pattern").and_then(Value::as_str),
+            field.as_str(),
+        ) && !regex::Regex::new(pattern).is_ok_and(|re| re.is_match(text))
+        {
+            messages.push(format!("must match the pattern {pattern:?}, got {field}"));
+        }
+        if let Some(allowed) = property.get("enum").and_then(Value::as_array)
+            && !allowed.contains(field)
+        {
+            let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
+            messages.push(format!("expected one of {}, got {field}", list.join(", ")));
+        }
+        problems.extend(messages.into_iter().map(|message| ArgError {
+            field: name.clone(),
+            kind: ArgErrorKind::InvalidValue,
+            message,
+        }));
+    }
+    problems
+}
+
+/// The environment variable prefix for a tool: `TOOL_SEARCH_`.
+pub fn env_prefix(tool: &str) -> String {
+    let mut prefix = String::from("TOOL_");
+    prefix.extend(tool.chars().map(|c| {
+        if c.is_ascii_alphanumeric() {
+            c.to_ascii_uppercase()
+        } else {
+            '_'
+        }
+    }));
+    prefix.push('_');
+    prefix
+}
+
+/// The configuration fields set for `tool` in the environment, read with the
+/// schema's help: a string property keeps the text as it is, any other
+/// property reads it as JSON (`5`, `true`, `["a"]`) when it parses.
+pub fn from_env(
+    tool: &str,
+    schema: &Value,
+    vars: impl IntoIterator<Item = (String, String)>,
+) -> Map<String, Value> {
+    let prefix = env_prefix(tool);
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let mut out = Map::new();
+    for (key, text) in vars {
+        let Some(field) = key.strip_prefix(&prefix) else {
+            continue;
+        };
+        let field = field.to_ascii_lowercase();
+        let property = properties.and_then(|p| p.get(&field));
+        let is_string = property.and_then(|p| p.get("type")).is_some_and(|t| {
+            t == "string"
+                || t.as_array()
+                    .is_some_and(|a| a.contains(&Value::from("string")))
+        });
+        let value = if is_string {
+            Value::String(text)
+        } else {
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
+        };
+        out.insert(field, value);
+    }
+    out
+}
+
+/// Merges `overlay` into `base` field by field (objects recursively).
+pub fn merge(base: &mut Value, overlay: Value) {
+    match (base, overlay) {
+        (Value::Object(base), Value::Object(overlay)) => {
+            for (key, value) in overlay {
+                match base.get_mut(&key) {
+                    Some(existing) if existing.is_object() && value.is_object() => {
+                        merge(existing, value)
+                    }
+                    _ => {
+                        base.insert(key, value);
+                    }
+                }
+            }
+        }
+        (base, overlay) => *base = overlay,
+    }
+}
+
+/// Configurations given for a registry, by source.
+pub(crate) struct Sources {
+    /// From [`RegistryBuilder::configure`](crate::RegistryBuilder::configure).
+    pub(crate) code: Vec<(String, Value)>,
+    /// From a registry file.
+    pub(crate) file: Vec<(String, Value)>,
+    /// `TOOL_*` environment variables.
+    pub(crate) env: Vec<(String, String)>,
+}
+
+/// Validates the configuration of every tool in `registry` that declares
+/// one, layering the sources; a tool whose configuration is required but
+/// missing is a problem now, not at its first call.
+pub(crate) fn resolve(
+    registry: &crate::Registry,
+    sources: Sources,
+) -> Result<std::collections::HashMap<&'static str, ConfigValue>, Vec<crate::RegistryProblem>> {
+    use crate::RegistryProblem;
+    let mut problems = Vec::new();
+    let mut given: std::collections::HashMap<&'static str, Value> =
+        std::collections::HashMap::new();
+    for (name, value) in sources.code.into_iter().chain(sources.file) {
+        let Some(tool) = registry.resolve(&name) else {
+            problems.push(RegistryProblem::UnexpectedConfig {
+                reason: "no tool in this registry has that name".into(),
+                tool: name,
+            });
+            continue;
+        };
+        let spec = tool.spec();
+        if spec.config.is_none() {
+            problems.push(RegistryProblem::UnexpectedConfig {
+                tool: name,
+                reason: format!("tool \"{}\" takes no configuration", spec.name),
+            });
+            continue;
+        }
+        merge(
+            given
+                .entry(spec.name)
+                .or_insert_with(|| Value::Object(Map::new())),
+            value,
+        );
+    }
+    let mut configs = std::collections::HashMap::new();
+    for spec in registry.specs() {
+        let Some(config) = spec.config else {
+            continue;
+        };
+        let from_env = from_env(spec.name, config.schema(), sources.env.iter().cloned());
+        let was_given = given.contains_key(spec.name) || !from_env.is_empty();
+        let mut value = given
+            .remove(spec.name)
+            .unwrap_or_else(|| Value::Object(Map::new()));
+        merge(&mut value, Value::Object(from_env));
+        match config.validate(&value) {
+            Ok(decoded) => {
+                configs.insert(spec.name, decoded);
+            }
+            Err(errors) => problems.push(RegistryProblem::InvalidConfig {
+                tool: spec.name.to_owned(),
+                problems: errors,
+                missing: !was_given,
+            }),
+        }
+    }
+    if problems.is_empty() {
+        Ok(configs)
+    } else {
+        Err(problems)
+    }
+}

@@ -1,0 +1,416 @@
+//! What a tool can ask for besides its arguments: the [`ToolContext`] and
+//! the [`FromToolContext`] extractor trait.
+//!
+//! The context carries what the caller hands to every tool (the JSON
+//! invocation state, typed extensions, application state, a cancellation
+//! token, an approver) and, inside a registry call, what belongs to that
+//! call (the tool use, its deadline, where its progress reports go). The
+//! injectable types built on it are in `extract.rs`: [`State`],
+//! [`Extension`](crate::Extension), [`Progress`].
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
+
+use crate::error::ToolError;
+use crate::events::{CallSink, Progress};
+use crate::extract::State;
+use crate::policy::Approver;
+use crate::result::ToolOutput;
+
+/// Values keyed by their type.
+pub(crate) type TypeMap = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
+
+/// Everything a tool may want to know about the call it is serving.
+///
+/// A tool asks for it with a `ctx: &ToolContext` (or `ToolContext`)
+/// parameter; such a parameter is injected, never part of the tool's schema.
+/// The caller builds one context and passes it to
+/// [`Registry::invoke`](crate::Registry::invoke); the registry gives each call
+/// its own copy that also knows the tool use (id, name, input).
+///
+/// Cloning is cheap: the shared parts are reference-counted.
+///
+/// What it offers a tool:
+///
+/// - the tool use: [`tool_use_id`](Self::tool_use_id),
+///   [`tool_name`](Self::tool_name), [`input`](Self::input);
+/// - the caller's data: the JSON [`state`](Self::state) map (Strands'
+///   `invocationState`), typed [`extension`](Self::extension)s and
+///   application state ([`app_state`](Self::app_state));
+/// - cancellation: [`is_cancelled`](Self::is_cancelled) and the
+///   [`cancelled`](Self::cancelled) future, fired when the caller cancels
+///   or the call's timeout expires; and the [`deadline`](Self::deadline);
+/// - reporting: [`progress`](Self::progress), [`trace`](Self::trace) and
+///   [`partial`](Self::partial) (see [`Progress`]).
+///
+/// ```
+/// use tool_runtime::ToolContext;
+/// use serde_json::json;
+///
+/// #[derive(Clone)]
+/// struct UserId(u64);
+///
+/// let ctx = ToolContext::new()
+///     .with_state("session", json!("s-42"))
+///     .with_extension(UserId(7));
+/// assert_eq!(ctx.state()["session"], "s-42");
+/// assert_eq!(ctx.extension::<UserId>().map(|u| u.0), Some(7));
+///
+/// // Cancelling the caller's context cancels every call made with it.
+/// assert!(!ctx.is_cancelled());
+/// ctx.cancellation_token().cancel();
+/// assert!(ctx.is_cancelled());
+/// ```
+#[derive(Clone, Default)]
+pub struct ToolContext {
+    shared: Arc<Shared>,
+    call: Option<CallInfo>,
+    cancel: CancellationToken,
+    limit: Option<Limit>,
+}
+
+#[derive(Default)]
+struct Shared {
+    state: Map<String, Value>,
+    extensions: TypeMap,
+    app_state: TypeMap,
+}
+
+impl Clone for Shared {
+    fn clone(&self) -> Self {
+        Self {
+            state: self.state.clone(),
+            extensions: self.extensions.clone(),
+            app_state: self.app_state.clone(),
+        }
+    }
+}
+
+/// The time limit of one call.
+#[derive(Clone, Copy)]
+struct Limit {
+    timeout: Duration,
+    deadline: tokio::time::Instant,
+}
+
+#[derive(Clone)]
+struct CallInfo {
+    id: String,
+    name: &'static str,
+    input: Value,
+    config: Option<crate::config::ConfigValue>,
+    sink: Option<Arc<CallSink>>,
+    registry_state: Option<Arc<TypeMap>>,
+}
+
+impl ToolContext {
+    /// An empty context: no state, no extensions, no tool use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds an entry to the invocation state (the JSON map Strands calls
+    /// `invocationState`): data the caller hands to every tool it runs.
+    pub fn with_state(mut self, key: impl Into<String>, value: Value) -> Self {
+        Arc::make_mut(&mut self.shared)
+            .state
+            .insert(key.into(), value);
+        self
+    }
+
+    /// Replaces the whole invocation state.
+    pub fn with_state_map(mut self, state: Map<String, Value>) -> Self {
+        Arc::make_mut(&mut self.shared).state = state;
+        self
+    }
+
+    /// Adds a typed value any tool can read with [`extension`](Self::extension);
+    /// one value per type, a later one replacing an earlier one.
+    pub fn with_extension<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        Arc::make_mut(&mut self.shared)
+            .extensions
+            .insert(TypeId::of::<T>(), Arc::new(value));
+        self
+    }
+
+    /// The invocation state the caller passed in.
+    pub fn state(&self) -> &Map<String, Value> {
+        &self.shared.state
+    }
+
+    /// The typed value of type `T`, if the caller added one.
+    pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.shared
+            .extensions
+            .get(&TypeId::of::<T>())
+            .and_then(|value| value.downcast_ref::<T>())
+    }
+
+    /// The extension of type `T`, shared.
+    pub(crate) fn extension_arc<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        let value = self.shared.extensions.get(&TypeId::of::<T>())?;
+        Arc::clone(value).downcast::<T>().ok()
+    }
+
+    /// Adds application state of type `T` for the calls made with this
+    /// context; a tool reads it with a [`State<T>`] parameter. It takes
+    /// precedence over state of the same type registered on the registry
+    /// ([`RegistryBuilder::state`](crate::RegistryBuilder::state)).
+    pub fn with_app_state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        Arc::make_mut(&mut self.shared)
+            .app_state
+            .insert(TypeId::of::<T>(), Arc::new(value));
+        self
+    }
+
+    /// The application state of type `T`: this context's, else (inside a
+    /// registry call) the registry's.
+    pub fn app_state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
+        let key = TypeId::of::<T>();
+        let value = self.shared.app_state.get(&key).or_else(|| {
+            self.call
+                .as_ref()
+                .and_then(|call| call.registry_state.as_ref())
+                .and_then(|state| state.get(&key))
+        })?;
+        Arc::clone(value).downcast::<T>().ok().map(State::from_arc)
+    }
+
+    /// Uses `token` as this context's cancellation signal: cancelling it
+    /// cancels every call made with this context (clones of the context
+    /// share it). A fresh context has a token of its own.
+    pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
+        self.cancel = token;
+        self
+    }
+
+    /// The cancellation token. Outside a call it is the caller's: cancel it
+    /// to stop every call made with this context. Inside a call it is the
+    /// call's own (a child of the caller's), which the registry also
+    /// cancels when the call's timeout expires.
+    pub fn cancellation_token(&self) -> &CancellationToken {
+        &self.cancel
+    }
+
+    /// Whether the call has been cancelled (by the caller, or because its
+    /// timeout expired). A long-running sync tool can check this between
+    /// steps; an async tool is stopped at its next await point anyway.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// Completes when the call is cancelled, for `select!`-ing against
+    /// other work.
+    pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {
+        self.cancel.cancelled()
+    }
+
+    /// The time limit of the call being served (the tool's own
+    /// `#[tool(timeout = ...)]`, else the registry's default), if any.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.limit.map(|limit| limit.timeout)
+    }
+
+    /// When the call being served will be stopped, if it has a time limit.
+    /// Tokio's clock, so it follows a paused test clock; `.into_std()`
+    /// converts it.
+    pub fn deadline(&self) -> Option<tokio::time::Instant> {
+        self.limit.map(|limit| limit.deadline)
+    }
+
+    /// The time left before the deadline (zero once it has passed), if the
+    /// call has a time limit.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.limit.map(|limit| {
+            limit
+                .deadline
+                .saturating_duration_since(tokio::time::Instant::now())
+        })
+    }
+
+    /// Decides on the calls made with this context that need approval,
+    /// instead of the registry's approver (see [`Approver`]).
+    pub fn with_approver(self, approver: Approver) -> Self {
+        self.with_extension(approver)
+    }
+
+    /// The approver passed with this context, if any.
+    pub(crate) fn approver(&self) -> Option<&Approver> {
+        self.extension::<Approver>()
+    }
+
+    /// The handle to report this call's progress, trace and partial outputs
+    /// with; it can be cloned and moved into threads.
+    pub fn progress_handle(&self) -> Progress {
+        Progress::new(self.call.as_ref().and_then(|call| call.sink.clone()))
+    }
+
+    /// Reports how far the tool is; see [`Progress::progress`].
+    pub fn progress(&self, fraction: f64, message: impl Into<String>) {
+        self.progress_handle().progress(fraction, message);
+    }
+
+    /// Adds a timestamped trace entry; see [`Progress::trace`].
+    pub fn trace(&self, step: impl Into<String>, message: impl Into<String>) {
+        self.progress_handle().trace(step, message);
+    }
+
+    /// Reports an intermediate output; see [`Progress::partial`].
+    pub fn partial(&self, value: impl Serialize) {
+        self.progress_handle().partial(value);
+    }
+
+    /// The id of the tool use being served; `None` outside a registry call.
+    pub fn tool_use_id(&self) -> Option<&str> {
+        self.call.as_ref().map(|call| call.id.as_str())
+    }
+
+    /// The name of the tool being called; `None` outside a registry call.
+    pub fn tool_name(&self) -> Option<&'static str> {
+        self.call.as_ref().map(|call| call.name)
+    }
+
+    /// The raw arguments of the tool use being served (`Null` outside a
+    /// registry call).
+    pub fn input(&self) -> &Value {
+        static NULL: Value = Value::Null;
+        self.call.as_ref().map_or(&NULL, |call| &call.input)
+    }
+
+    /// Reports one intermediate output of a streaming tool to whoever
+    /// watches this call.
+    pub(crate) fn report_partial(&self, output: &ToolOutput) {
+        self.progress_handle().partial_output(output);
+    }
+
+    /// This context, narrowed to one tool use.
+    pub(crate) fn for_call(&self, id: String, name: &'static str, input: Value) -> Self {
+        Self {
+            shared: Arc::clone(&self.shared),
+            call: Some(CallInfo {
+                id,
+                name,
+                input,
+                config: None,
+                sink: None,
+                registry_state: None,
+            }),
+            cancel: self.cancel.child_token(),
+            limit: None,
+        }
+    }
+
+    /// Sends this call's reports to `sink`.
+    pub(crate) fn with_sink(mut self, sink: Option<Arc<CallSink>>) -> Self {
+        if let Some(call) = &mut self.call {
+            call.sink = sink;
+        }
+        self
+    }
+
+    /// Lets this call read the registry's application state.
+    pub(crate) fn with_registry_state(mut self, state: &Arc<TypeMap>) -> Self {
+        if let Some(call) = &mut self.call
+            && !state.is_empty()
+        {
+            call.registry_state = Some(Arc::clone(state));
+        }
+        self
+    }
+
+    /// Gives this call a time limit starting now.
+    pub(crate) fn with_limit(mut self, timeout: Duration) -> Self {
+        const CENTURY: Duration = Duration::from_secs(100 * 365 * 86_400);
+        let now = tokio::time::Instant::now();
+        // A limit past what an Instant can hold is a century away in practice.
+        let deadline = now.checked_add(timeout).unwrap_or_else(|| now + CENTURY);
+        self.limit = Some(Limit { timeout, deadline });
+        self
+    }
+
+    /// The configuration of the tool being served, when it has one.
+    pub fn config(&self) -> Option<&crate::config::ConfigValue> {
+        self.call.as_ref().and_then(|call| call.config.as_ref())
+    }
+
+    /// Sets the configuration of the tool being served.
+    pub(crate) fn with_config(mut self, config: Option<crate::config::ConfigValue>) -> Self {
+        if let Some(call) = &mut self.call {
+            call.config = config;
+        }
+        self
+    }
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("tool_use_id", &self.tool_use_id())
+            .field("tool_name", &self.tool_name())
+            .field("state", &self.shared.state)
+            .field("extensions", &self.shared.extensions.len())
+            .field("app_state", &self.shared.app_state.len())
+            .field("cancelled", &self.is_cancelled())
+            .field("timeout", &self.timeout())
+            .finish()
+    }
+}
+
+/// A value a tool can receive by declaring a parameter of its type, supplied
+/// by the runtime instead of the model (like an axum extractor).
+///
+/// `#[tool]` injects parameters of the runtime's injectable types by name
+/// (`ToolContext`, `Progress`, and the wrapper types [`State<T>`],
+/// [`Extension<T>`](crate::Extension), `Config<T>`) and any other type
+/// whose parameter is marked `#[tool(inject)]`. Supporting a new type is
+/// one implementation of this trait; the macro calls it generically.
+///
+/// Returning `Err` ends the call with that error result, so a value that is
+/// missing is reported to the model instead of panicking.
+///
+/// ```
+/// use tool_runtime::{tool, FromToolContext, ToolContext, ToolError, ToolErrorKind};
+///
+/// /// The caller's locale, from the invocation state.
+/// struct Locale(String);
+///
+/// impl FromToolContext<'_> for Locale {
+///     fn from_tool_context(ctx: &ToolContext) -> Result<Self, ToolError> {
+///         ctx.state()
+///             .get("locale")
+///             .and_then(|v| v.as_str())
+///             .map(|s| Locale(s.to_owned()))
+///             .ok_or_else(|| ToolError::with_kind(ToolErrorKind::MissingContext, "no locale set"))
+///     }
+/// }
+///
+/// /// Greets the user in their locale.
+/// #[tool]
+/// fn greet(#[tool(inject)] locale: Locale) -> String {
+///     format!("hello ({})", locale.0)
+/// }
+/// # assert_eq!(GreetTool::SPEC.params.len(), 0);
+/// ```
+pub trait FromToolContext<'a>: Sized {
+    /// Takes the value from the context of the call being served.
+    fn from_tool_context(ctx: &'a ToolContext) -> Result<Self, ToolError>;
+}
+
+impl<'a> FromToolContext<'a> for &'a ToolContext {
+    fn from_tool_context(ctx: &'a ToolContext) -> Result<Self, ToolError> {
+        Ok(ctx)
+    }
+}
+
+impl FromToolContext<'_> for ToolContext {
+    fn from_tool_context(ctx: &ToolContext) -> Result<Self, ToolError> {
+        Ok(ctx.clone())
+    }
+}

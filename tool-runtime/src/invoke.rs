@@ -1,0 +1,542 @@
+//! The agent path in full: how one call runs from tool use to result, with
+//! the registry's limits and policies, and the ways to run calls
+//! ([`Registry::invoke`], [`Registry::stream`],
+//! [`Registry::invoke_recorded`], [`Registry::invoke_all`]).
+//!
+//! One call, in order:
+//!
+//! 1. The tool is looked up (an unknown name is an error result).
+//! 2. A call already cancelled ends here, `incomplete`.
+//! 3. The registry's [`enabled_when`](RegistryBuilder::enabled_when)
+//!    predicate may refuse it ([`Disabled`](ToolErrorKind::Disabled)).
+//! 4. A tool that needs approval waits for its approver; a rejection, or no
+//!    approver at all, refuses it ([`NotApproved`](ToolErrorKind::NotApproved)).
+//! 5. The tool runs (a `blocking` one on Tokio's blocking threads), raced
+//!    against the caller's cancellation and its timeout.
+//! 6. Errors are shaped for the model (detail logged, panics and internal
+//!    errors redacted if so configured), the record is closed, and the
+//!    `tool_call` tracing span gets its `status` and `duration_ms`.
+
+use std::fmt;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::{FutureExt, StreamExt};
+use tokio::sync::mpsc;
+use tracing::Instrument;
+
+use crate::context::{ToolContext, TypeMap};
+use crate::error::{ToolError, ToolErrorKind};
+use crate::events::{CallSink, ToolCallStream};
+use crate::policy::{
+    Approval, ApprovalRequest, Approver, EnabledFn, ErrorDetail, RequireApprovalFn,
+};
+use crate::record::{CallStatus, ToolCallRecord};
+use crate::registry::{Registry, RegistryBuilder, ToolRef, panic_error, run_guarded};
+use crate::result::{ToolOutput, ToolResult, ToolUse};
+use crate::spec::ToolSpec;
+use crate::tool::Tool;
+
+/// A registry's limits and policies.
+#[derive(Default)]
+pub(crate) struct Settings {
+    pub(crate) state: Arc<TypeMap>,
+    pub(crate) default_timeout: Option<Duration>,
+    pub(crate) concurrency_limit: Option<usize>,
+    pub(crate) approver: Option<Approver>,
+    pub(crate) require_approval: Option<Arc<RequireApprovalFn>>,
+    pub(crate) enabled: Option<Arc<EnabledFn>>,
+    pub(crate) error_detail: ErrorDetail,
+}
+
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Settings")
+            .field("state", &self.state.len())
+            .field("default_timeout", &self.default_timeout)
+            .field("concurrency_limit", &self.concurrency_limit)
+            .field("approver", &self.approver.is_some())
+            .field("require_approval", &self.require_approval.is_some())
+            .field("enabled", &self.enabled.is_some())
+            .field("error_detail", &self.error_detail)
+            .finish()
+    }
+}
+
+impl RegistryBuilder {
+    /// Registers application state of type `T` that every tool can take
+    /// as a [`State<T>`](crate::State) parameter; one value per type, a
+    /// later one replacing an earlier one. A value of the same type on the
+    /// call's context ([`ToolContext::with_app_state`]) takes precedence.
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        Arc::make_mut(&mut self.settings.state)
+            .insert(std::any::TypeId::of::<T>(), Arc::new(value));
+        self
+    }
+
+    /// The time limit of a call to a tool without a timeout of its own
+    /// (`#[tool(timeout = "...")]` wins over this). A call past its limit
+    /// is stopped and ends with a [`TimedOut`](ToolErrorKind::TimedOut)
+    /// error result; its record ends `incomplete`.
+    ///
+    /// Time limits use Tokio's timer: calls with one must run inside a
+    /// Tokio runtime with time enabled. Elsewhere the limit is not applied
+    /// (and a warning is logged).
+    pub fn default_timeout(mut self, timeout: Duration) -> Self {
+        self.settings.default_timeout = Some(timeout);
+        self
+    }
+
+    /// At most `limit` calls of one [`Registry::invoke_all`] run at once
+    /// (0 counts as 1). Without it, all of them do.
+    pub fn concurrency_limit(mut self, limit: usize) -> Self {
+        self.settings.concurrency_limit = Some(limit.max(1));
+        self
+    }
+
+    /// Decides on calls that need approval, unless the call's context has
+    /// an approver of its own. See [`Approver`].
+    pub fn approver(mut self, approver: Approver) -> Self {
+        self.settings.approver = Some(approver);
+        self
+    }
+
+    /// Makes more tools need approval than those whose spec says so: every
+    /// tool for which `needs_approval` returns true (say, those annotated
+    /// destructive).
+    pub fn require_approval(
+        mut self,
+        needs_approval: impl Fn(&ToolSpec) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.settings.require_approval = Some(Arc::new(needs_approval));
+        self
+    }
+
+    /// Offers and runs a tool only in the contexts where `enabled` returns
+    /// true. [`Registry::specs_for`] leaves the others out, and a call to
+    /// one ends with a [`Disabled`](ToolErrorKind::Disabled) error result
+    /// without running it. [`Registry::specs`] still lists every tool.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, Registry, ToolContext, ToolErrorKind, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// /// Reads the audit log.
+    /// #[tool]
+    /// fn audit_log() -> &'static str { "all quiet" }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let registry = Registry::builder()
+    ///     .tool(AuditLogTool)
+    ///     .enabled_when(|_spec, ctx| ctx.state().get("role").is_some_and(|r| r == "admin"))
+    ///     .build()
+    ///     .unwrap();
+    /// let guest = ToolContext::new().with_state("role", json!("guest"));
+    /// assert_eq!(registry.specs_for(&guest).count(), 0);
+    /// let result = registry.invoke(ToolUse::new("1", "audit_log", json!({})), &guest).await;
+    /// assert_eq!(result.error_kind, Some(ToolErrorKind::Disabled));
+    ///
+    /// let admin = ToolContext::new().with_state("role", json!("admin"));
+    /// assert_eq!(registry.specs_for(&admin).count(), 1);
+    /// # });
+    /// ```
+    pub fn enabled_when(
+        mut self,
+        enabled: impl Fn(&ToolSpec, &ToolContext) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.settings.enabled = Some(Arc::new(enabled));
+        self
+    }
+
+    /// How much of a panic or an internal error the model reads; see
+    /// [`ErrorDetail`]. `Full` by default.
+    pub fn error_detail(mut self, detail: ErrorDetail) -> Self {
+        self.settings.error_detail = detail;
+        self
+    }
+}
+
+impl Registry {
+    /// The specs of the tools enabled in `ctx` (see
+    /// [`RegistryBuilder::enabled_when`]), in name order: what to offer the
+    /// model for this conversation.
+    pub fn specs_for<'a>(
+        &'a self,
+        ctx: &'a ToolContext,
+    ) -> impl Iterator<Item = &'a ToolSpec> + 'a {
+        self.specs().filter(move |spec| {
+            self.settings
+                .enabled
+                .as_ref()
+                .is_none_or(|enabled| enabled(spec, ctx))
+        })
+    }
+
+    /// Runs one tool use and reads it as it runs: a stream of the progress,
+    /// trace entries and partial outputs the tool reports, ending with its
+    /// result (see [`ToolCallStream`]). Everything [`invoke`](Self::invoke)
+    /// guarantees holds: the result is always there, errors included.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, Registry, ToolContext, ToolEvent, ToolUse};
+    /// use futures_util::StreamExt;
+    /// use serde_json::json;
+    ///
+    /// /// Counts to three, slowly.
+    /// #[tool]
+    /// fn count() -> impl tool_runtime::Stream<Item = u32> {
+    ///     tool_runtime::stream! {
+    ///         for i in 1..=3 {
+    ///             tokio::task::yield_now().await;
+    ///             yield i;
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let registry = Registry::builder().tool(CountTool).build().unwrap();
+    /// let mut events = registry.stream(ToolUse::new("1", "count", json!({})), &ToolContext::new());
+    /// let mut seen = Vec::new();
+    /// while let Some(event) = events.next().await {
+    ///     match event {
+    ///         ToolEvent::Partial { value } => seen.push(value),
+    ///         ToolEvent::Result(result) => assert_eq!(result.text_content(), "3"),
+    ///         _ => {}
+    ///     }
+    /// }
+    /// assert_eq!(seen, [json!(1), json!(2), json!(3)]);
+    /// assert_eq!(events.record().status.as_str(), "completed");
+    /// # });
+    /// ```
+    pub fn stream(&self, tool_use: ToolUse, ctx: &ToolContext) -> ToolCallStream {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
+        let (sink, _record) = CallSink::new(record, Some(sender));
+        // A token of this call's own, so the stream can cancel just it.
+        let token = ctx.cancellation_token().child_token();
+        let ctx = ctx.clone().with_cancellation(token.clone());
+        let id = tool_use.id.clone();
+        let future = call(self, tool_use, &ctx, Some(Arc::clone(&sink)));
+        ToolCallStream::new(id, Box::pin(future), receiver, sink, token)
+    }
+
+    /// Runs one tool use like [`invoke`](Self::invoke) and also returns its
+    /// [`ToolCallRecord`]: status, last progress, trace, times and result.
+    pub async fn invoke_recorded(
+        &self,
+        tool_use: ToolUse,
+        ctx: &ToolContext,
+    ) -> (ToolResult, ToolCallRecord) {
+        let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
+        let (sink, _record) = CallSink::new(record, None);
+        let result = call(self, tool_use, ctx, Some(Arc::clone(&sink))).await;
+        (result, sink.snapshot())
+    }
+
+    /// Runs several tool uses concurrently and returns their results in the
+    /// order of `tool_uses`.
+    ///
+    /// At most [`concurrency_limit`](RegistryBuilder::concurrency_limit)
+    /// calls run at once; a finished call frees its slot at once, so a slow
+    /// call holds up only itself, and a failing one spoils only its own
+    /// result. The calls share the caller's task (use `blocking` tools for
+    /// CPU-heavy sync work). Each call has every guarantee of
+    /// [`invoke`](Self::invoke).
+    pub async fn invoke_all(
+        &self,
+        tool_uses: impl IntoIterator<Item = ToolUse>,
+        ctx: &ToolContext,
+    ) -> Vec<ToolResult> {
+        let calls: Vec<_> = tool_uses
+            .into_iter()
+            .enumerate()
+            .map(|(i, tool_use)| call(self, tool_use, ctx, None).map(move |result| (i, result)))
+            .collect();
+        let mut results: Vec<Option<ToolResult>> = vec![None; calls.len()];
+        let limit = self.settings.concurrency_limit.unwrap_or(usize::MAX);
+        let mut running = futures_util::stream::iter(calls).buffer_unordered(limit);
+        while let Some((i, result)) = running.next().await {
+            results[i] = Some(result);
+        }
+        results.into_iter().flatten().collect()
+    }
+}
+
+/// One call on the agent path, from tool use to result. The future owns
+/// what it needs, so it can be boxed, spawned or streamed.
+pub(crate) fn call(
+    registry: &Registry,
+    tool_use: ToolUse,
+    ctx: &ToolContext,
+    sink: Option<Arc<CallSink>>,
+) -> impl Future<Output = ToolResult> + Send + 'static {
+    let ToolUse { id, name, input } = tool_use;
+    let span = tracing::info_span!(
+        "tool_call",
+        tool = %name,
+        tool_use_id = %id,
+        status = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+    );
+    let settings = Arc::clone(&registry.settings);
+    let prepared = match registry.tool_ref(&name) {
+        Some(tool) => {
+            let call_ctx = registry
+                .call_context(ctx, id.clone(), &*tool, input)
+                .with_sink(sink.clone());
+            Ok((tool, call_ctx))
+        }
+        None => Err(registry.unknown_tool(&name)),
+    };
+    let recorded = span.clone();
+    async move {
+        let started = Instant::now();
+        let outcome = match prepared {
+            Ok((tool, call_ctx)) => {
+                let tool_name = tool.spec().name;
+                match AssertUnwindSafe(run(&settings, tool, call_ctx))
+                    .catch_unwind()
+                    .await
+                {
+                    Ok(outcome) => outcome,
+                    // The tool's own panics are caught closer to it; this
+                    // is an approver or a predicate.
+                    Err(payload) => Err(ToolError::with_kind(
+                        ToolErrorKind::Panicked,
+                        format!("a policy hook panicked while serving tool {tool_name}"),
+                    )
+                    .with_detail(panic_error(tool_name, payload.as_ref()).message())),
+                }
+            }
+            Err(error) => Err(error),
+        };
+        let result = match outcome {
+            Ok(output) => output.into_result(id),
+            Err(error) => ToolResult::from_error(id, &shape_error(&settings, &name, error)),
+        };
+        let status = CallStatus::of(&result);
+        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        recorded.record("status", status.as_str());
+        recorded.record("duration_ms", elapsed);
+        tracing::debug!(
+            status = status.as_str(),
+            duration_ms = elapsed,
+            "tool call ended"
+        );
+        if let Some(sink) = sink {
+            sink.finish(&result);
+        }
+        result
+    }
+    .instrument(span)
+}
+
+/// Policies, then the tool under its limits.
+async fn run(
+    settings: &Settings,
+    tool: ToolRef,
+    ctx: ToolContext,
+) -> Result<ToolOutput, ToolError> {
+    let spec = *tool.spec();
+    let name = spec.name;
+    if ctx.is_cancelled() {
+        return Err(cancelled(name));
+    }
+    if let Some(enabled) = &settings.enabled
+        && !enabled(&spec, &ctx)
+    {
+        return Err(ToolError::with_kind(
+            ToolErrorKind::Disabled,
+            format!("tool {name} is not available here; do not call it again in this conversation"),
+        ));
+    }
+    let needs_approval = spec.needs_approval
+        || settings
+            .require_approval
+            .as_ref()
+            .is_some_and(|require| require(&spec));
+    if needs_approval {
+        approve(settings, &spec, &ctx).await?;
+    }
+
+    let timeout = spec.timeout.or(settings.default_timeout);
+    let (ctx, timer) = match timeout.and_then(|limit| start_timer(name, limit)) {
+        Some((limit, timer)) => (ctx.with_limit(limit), Some(timer)),
+        None => (ctx, None),
+    };
+    let token = ctx.cancellation_token().clone();
+    let work = execute(tool, ctx, spec.blocking);
+    let expired = async {
+        match timer {
+            Some(timer) => timer.await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        biased;
+        () = expired => {
+            // Tell the tool (a blocking one keeps running on its thread and
+            // can check `ctx.is_cancelled()`); its future is dropped below.
+            token.cancel();
+            let limit = timeout.unwrap_or_default();
+            Err(ToolError::with_kind(
+                ToolErrorKind::TimedOut,
+                format!("tool {name} timed out after {limit:?} and was stopped"),
+            ))
+        }
+        () = token.cancelled() => Err(cancelled(name)),
+        outcome = work => outcome,
+    }
+}
+
+fn cancelled(name: &str) -> ToolError {
+    ToolError::with_kind(
+        ToolErrorKind::Cancelled,
+        format!("the call to {name} was cancelled before it finished"),
+    )
+}
+
+/// Asks the call's approver, else the registry's; no approver refuses.
+async fn approve(settings: &Settings, spec: &ToolSpec, ctx: &ToolContext) -> Result<(), ToolError> {
+    let name = spec.name;
+    let Some(approver) = ctx.approver().or(settings.approver.as_ref()).cloned() else {
+        return Err(ToolError::with_kind(
+            ToolErrorKind::NotApproved,
+            format!(
+                "the call to {name} needs approval and no approver is configured, so it was not run"
+            ),
+        ));
+    };
+    let request = ApprovalRequest {
+        tool_use_id: ctx.tool_use_id().unwrap_or_default().to_owned(),
+        spec: *spec,
+        input: ctx.input().clone(),
+        context: ctx.clone(),
+    };
+    let decision = tokio::select! {
+        biased;
+        () = ctx.cancelled() => return Err(cancelled(name)),
+        decision = approver.decide(request) => decision,
+    };
+    match decision {
+        Approval::Approve => {
+            tracing::debug!("call approved");
+            Ok(())
+        }
+        Approval::Reject(reason) => {
+            tracing::debug!(reason = %reason, "call rejected");
+            Err(ToolError::with_kind(
+                ToolErrorKind::NotApproved,
+                format!("the call to {name} was rejected: {reason}"),
+            ))
+        }
+    }
+}
+
+type Timer = std::pin::Pin<Box<tokio::time::Sleep>>;
+
+/// Tokio's timer for `limit`, or `None` (and a warning) where there is no
+/// Tokio runtime with time enabled.
+fn start_timer(name: &str, limit: Duration) -> Option<(Duration, Timer)> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        tracing::warn!(
+            tool = name,
+            "no Tokio runtime: the call's time limit is not applied"
+        );
+        return None;
+    }
+    // Tokio panics when the runtime's timer is disabled.
+    match std::panic::catch_unwind(|| tokio::time::sleep(limit)) {
+        Ok(sleep) => Some((limit, Box::pin(sleep))),
+        Err(_) => {
+            tracing::warn!(
+                tool = name,
+                "the Tokio runtime has no timer (enable_time): the call's time limit is not applied"
+            );
+            None
+        }
+    }
+}
+
+/// Runs the tool: inline, or for a `blocking` tool on Tokio's blocking
+/// threads (inline too when there is no Tokio runtime).
+async fn execute(tool: ToolRef, ctx: ToolContext, blocking: bool) -> Result<ToolOutput, ToolError> {
+    if blocking {
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) => return run_blocking(handle, tool, ctx).await,
+            Err(_) => tracing::warn!("no Tokio runtime: a blocking tool runs inline"),
+        }
+    }
+    run_guarded(&*tool, &ctx).await
+}
+
+async fn run_blocking(
+    handle: tokio::runtime::Handle,
+    tool: ToolRef,
+    ctx: ToolContext,
+) -> Result<ToolOutput, ToolError> {
+    let name = tool.spec().name;
+    let span = tracing::Span::current();
+    let task = tokio::task::spawn_blocking(move || {
+        let _entered = span.enter();
+        let tool: &dyn Tool = &*tool;
+        let future =
+            match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(ctx.input(), &ctx))) {
+                Ok(future) => future,
+                Err(payload) => return Err(panic_error(name, payload.as_ref())),
+            };
+        if future.is_ready() {
+            return future
+                .now_or_never()
+                .unwrap_or_else(|| Err(ToolError::internal("a ready tool call was not ready")));
+        }
+        // A hand-written tool may still have async work: finish it here.
+        match handle.block_on(AssertUnwindSafe(future).catch_unwind()) {
+            Ok(outcome) => outcome,
+            Err(payload) => Err(panic_error(name, payload.as_ref())),
+        }
+    });
+    match task.await {
+        Ok(outcome) => outcome,
+        Err(error) => Err(ToolError::internal(format!(
+            "the blocking thread running tool {name} failed: {error}"
+        ))),
+    }
+}
+
+/// Logs what the model must not read and redacts what the registry says to.
+fn shape_error(settings: &Settings, tool: &str, error: ToolError) -> ToolError {
+    if let Some(detail) = error.detail() {
+        tracing::warn!(kind = %error.kind(), message = error.message(), detail, "tool error detail");
+    }
+    let redacted = settings.error_detail == ErrorDetail::Redacted;
+    match error.kind() {
+        ToolErrorKind::Panicked => {
+            tracing::error!(message = error.message(), "tool panicked");
+            if redacted {
+                let text = format!("tool {tool} panicked; the details were logged");
+                error.with_message(text)
+            } else {
+                error
+            }
+        }
+        ToolErrorKind::Internal => {
+            tracing::error!(
+                message = error.message(),
+                "tool failed with an internal error"
+            );
+            let text = if redacted {
+                format!("tool {tool} failed with an internal error; the details were logged")
+            } else {
+                format!(
+                    "tool {tool} failed with an internal error: {}",
+                    error.message()
+                )
+            };
+            error.with_message(text)
+        }
+        _ => error,
+    }
+}

@@ -1,0 +1,186 @@
+//! Turn plain Rust functions into tools an LLM can call.
+//!
+//! Put `#[tool]` on a function. Its doc comment becomes the tool's
+//! description, its parameters (with their own `///` docs) the tool's JSON
+//! Schema, and the function itself stays exactly as written. Beside it the
+//! macro emits a unit struct (`weather_forecast` gets
+//! `WeatherForecastTool`) that implements [`Tool`], carries the spec as the
+//! constant `SPEC`, and is registered in [`Registry::global`].
+//!
+//! ```
+//! use tool_runtime::{tool, Registry, ToolContext, ToolError, ToolUse};
+//! use serde::Deserialize;
+//! use schemars::JsonSchema;
+//! use serde_json::json;
+//!
+//! #[derive(Debug, Deserialize, JsonSchema)]
+//! #[serde(rename_all = "lowercase")]
+//! enum Unit {
+//!     Celsius,
+//!     Fahrenheit,
+//! }
+//!
+//! /// Get the weather forecast for a city.
+//! ///
+//! /// Returns one line per day.
+//! #[tool]
+//! async fn weather_forecast(
+//!     /// City name, e.g. "Paris"
+//!     city: String,
+//!     /// How many days ahead, 1 to 14
+//!     #[tool(default = 3)]
+//!     days: u32,
+//!     /// Temperature unit; Celsius when absent
+//!     unit: Option<Unit>,
+//!     ctx: &ToolContext,
+//! ) -> Result<String, ToolError> {
+//!     let unit = unit.unwrap_or(Unit::Celsius);
+//!     Ok(format!("{city}: {days} days of sun, in {unit:?}"))
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! // The function is still a function.
+//! let plain = weather_forecast("Paris".into(), 2, None, &ToolContext::default()).await?;
+//! assert_eq!(plain, "Paris: 2 days of sun, in Celsius");
+//!
+//! // The spec a model reads.
+//! let schema = WeatherForecastTool::SPEC.input_schema();
+//! assert_eq!(schema["required"], json!(["city"]));
+//! assert_eq!(schema["properties"]["days"]["default"], json!(3));
+//!
+//! // The agent path: JSON in, a ToolResult out, errors included.
+//! let registry = Registry::builder().tool(WeatherForecastTool).build()?;
+//! let ctx = ToolContext::new();
+//! let call = ToolUse::new("t1", "weather_forecast", json!({"city": "Oslo", "unit": "fahrenheit"}));
+//! let result = registry.invoke(call, &ctx).await;
+//! assert_eq!(result.text_content(), "Oslo: 3 days of sun, in Fahrenheit");
+//!
+//! let call = ToolUse::new("t2", "weather_forecast", json!({"city": "Oslo", "days": "three"}));
+//! let result = registry.invoke(call, &ctx).await;
+//! assert!(result.is_error());
+//! assert_eq!(
+//!     result.text_content(),
+//!     r#"invalid arguments for weather_forecast: days: expected an integer from 0 to 4294967295, got "three""#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # }).unwrap();
+//! ```
+//!
+//! # Where to go next
+//!
+//! - The attribute: [`tool`], and the guide in `docs/writing-tools.md`.
+//! - Calling tools: [`Registry::invoke`] (the agent path, errors become
+//!   results) and [`Tool::call_json`] (the direct path, errors propagate).
+//! - Results: [`ToolResult`] serialises to the Bedrock Converse / Strands
+//!   `toolResult` shape.
+//! - Injected parameters: [`ToolContext`] and the [`FromToolContext`] trait.
+//! - Application state and typed values: [`State`], [`Extension`].
+//! - Progress, streaming and records: [`Progress`], [`Registry::stream`]
+//!   ([`ToolEvent`]s), [`Registry::invoke_recorded`] ([`ToolCallRecord`]);
+//!   limits and policies: [`RegistryBuilder::default_timeout`],
+//!   [`Registry::invoke_all`], [`Approver`], [`ErrorDetail`]. The guide is
+//!   `docs/context-and-streaming.md`.
+//! - Providers: [`Registry::render`] gives the tool definitions for OpenAI,
+//!   Anthropic, Bedrock, Gemini, MCP or an XML prompt ([`Provider`]);
+//!   [`providers::parse_tool_calls`] reads calls from their responses and
+//!   [`Registry::render_result`] answers them; OpenAI strict mode is in
+//!   [`strict`]. The guide is `docs/providers.md`.
+
+#![warn(missing_docs)]
+
+mod args;
+#[cfg(feature = "cli")]
+pub mod cli;
+pub mod config;
+pub mod constraints;
+mod context;
+mod error;
+mod events;
+mod extract;
+mod invoke;
+pub mod manifest;
+#[cfg(feature = "mcp")]
+pub mod mcp_server;
+pub mod names;
+mod policy;
+pub mod providers;
+mod record;
+mod registry;
+mod result;
+mod spec;
+pub mod strict;
+mod tool;
+
+#[doc(hidden)]
+pub mod __private;
+
+/// Writes a streaming tool's body like a generator: `yield` each item,
+/// `.await` in between (from `async-stream`). `try_stream!` is the same
+/// for `Result` items, with `?`.
+pub use async_stream::{stream, try_stream};
+pub use context::{FromToolContext, ToolContext};
+pub use error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
+pub use events::{Progress, ToolCallStream, ToolEvent, TraceEntry};
+pub use extract::{Extension, State};
+/// The trait a streaming tool's return type implements
+/// (`fn f(..) -> impl Stream<Item = T>`).
+pub use futures_util::Stream;
+pub use policy::{Approval, ApprovalRequest, Approver, ErrorDetail};
+pub use providers::{Provider, ProviderError};
+pub use record::{CallStatus, ToolCallRecord};
+pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
+pub use result::{Content, ToolOutput, ToolResult, ToolStatus, ToolUse};
+pub use spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
+pub use strict::StrictViolation;
+/// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
+pub use tokio_util::sync::CancellationToken;
+pub use tool::{Tool, ToolFuture, Toolset};
+
+/// Turns a function into a tool an LLM can call.
+///
+/// See the [crate documentation](crate) for an example and
+/// `docs/writing-tools.md` for every option. The function's doc comment is
+/// the tool's description; a `///` comment on a parameter is that
+/// parameter's description.
+///
+/// Keys on the function, `#[tool(...)]`:
+///
+/// | key | meaning |
+/// |---|---|
+/// | `name = "..."` | the tool's name (default: the function's) |
+/// | `description = "..."` | the description (default: the doc comment) |
+/// | `title = "..."` | a human-readable title, for MCP clients |
+/// | `read_only`, `destructive`, `idempotent`, `open_world` (`= false` too) | MCP behaviour hints |
+/// | `strict` | OpenAI strict-mode schemas |
+/// | `timeout = "5s"` | how long one call may run |
+/// | `blocking` | run a sync tool on a blocking thread |
+/// | `needs_approval` | ask the registry's approval hook before each call |
+/// | `alias = "..."` | another name the tool answers to (repeatable) |
+/// | `config = Type` | the configuration type, injected as [`config::Config<T>`] |
+/// | `crate = path` | the path of this crate, for re-exporters |
+///
+/// Keys on a parameter, `#[tool(...)]`:
+///
+/// | key | meaning |
+/// |---|---|
+/// | `description = "..."` | the description (default: its `///` comment) |
+/// | `default`, `default = expr` | optional, with `Default::default()` or `expr` |
+/// | `rename = "..."` | its name in the schema |
+/// | `inject` | supplied by [`FromToolContext`], not by the model |
+/// | `range(min = a, max = b)` | numeric bounds |
+/// | `length(min = a, max = b)` | characters or items |
+/// | `pattern = "regex"` | strings must match |
+/// | `one_of = [...]` | the allowed values |
+/// | `validate = path` | a custom `fn(&T) -> Result<(), E>` |
+pub use tool_macros::tool;
+
+/// Makes the `#[tool]` methods of an impl block tools bound to a shared
+/// instance of the type; see [`Toolset`].
+///
+/// Methods take `&self` (calls may run concurrently, so mutable state goes
+/// behind a `Mutex` or atomics); associated functions without `self` work
+/// too. Each tool gets a struct named after the type and the method
+/// (`Db::query` gets `DbQueryTool`). Toolset tools are not registered
+/// globally: add an instance with
+/// [`RegistryBuilder::toolset`](crate::RegistryBuilder::toolset).
+pub use tool_macros::toolset;

@@ -1,0 +1,469 @@
+//! A registry from a declarative file: which linked tools to enable, their
+//! aliases and their configuration, in YAML (or JSON, which YAML reads too).
+//!
+//! ```yaml
+//! # tools.yaml
+//! tools:
+//!   - weather_forecast          # a name alone enables the tool
+//!   - name: search
+//!     aliases: [web_search]     # more names for it
+//!     config:                   # validated against its configuration schema
+//!       max_results: 5
+//! ```
+//!
+//! Every mistake (a tool no linked crate has, a tool listed twice, an alias
+//! that collides, a bad configuration field, an unknown key) is reported at
+//! once, each with its line and column. The file's own JSON Schema is
+//! [`schema()`], published as `docs/registry-file.schema.json`.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use marked_yaml::types::{MarkedMappingNode, Marker};
+use marked_yaml::{LoaderOptions, Node};
+use serde_json::{Map, Value};
+
+use crate::registry::{Registry, RegistryBuilder, RegistryProblem};
+
+/// A parsed registry file.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    source: String,
+    entries: Vec<Entry>,
+    /// Where each JSON pointer into a tool's configuration was written.
+    locations: HashMap<String, Location>,
+    /// Mistakes found while reading, reported with those found at build.
+    problems: Vec<ManifestProblem>,
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    name: String,
+    at: Location,
+    aliases: Vec<(String, Location)>,
+    config: Option<(Value, Location)>,
+}
+
+/// A line and column in a registry file, counting from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    /// The line.
+    pub line: usize,
+    /// The column.
+    pub column: usize,
+}
+
+impl From<&Marker> for Location {
+    fn from(marker: &Marker) -> Self {
+        Location {
+            line: marker.line(),
+            column: marker.column(),
+        }
+    }
+}
+
+/// One mistake in a registry file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestProblem {
+    /// Where it is, when known.
+    pub location: Option<Location>,
+    /// What is wrong and what to write instead.
+    pub message: String,
+}
+
+/// Every mistake found in a registry file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestError {
+    /// The file's name, as given.
+    pub source: String,
+    /// Each mistake, in file order where locations are known.
+    pub problems: Vec<ManifestProblem>,
+}
+
+impl fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            match problem.location {
+                Some(at) => write!(
+                    f,
+                    "{}:{}:{}: {}",
+                    self.source, at.line, at.column, problem.message
+                )?,
+                None => write!(f, "{}: {}", self.source, problem.message)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
+impl Manifest {
+    /// Reads a registry file from disk.
+    pub fn from_path(path: impl AsRef<std::path::Path>) -> Result<Self, ManifestError> {
+        let path = path.as_ref();
+        let source = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|error| ManifestError {
+            source: source.clone(),
+            problems: vec![ManifestProblem {
+                location: None,
+                message: format!("cannot read the file: {error}"),
+            }],
+        })?;
+        Self::parse(&source, &text)
+    }
+
+    /// Parses a registry file's text; `source` names it in messages.
+    pub fn parse(source: &str, text: &str) -> Result<Self, ManifestError> {
+        let fail = |problems: Vec<ManifestProblem>| ManifestError {
+            source: source.to_owned(),
+            problems,
+        };
+        let options = LoaderOptions::default()
+            .error_on_duplicate_keys(true)
+            .prevent_coercion(true);
+        let root = marked_yaml::parse_yaml_with_options(0, text, options).map_err(|error| {
+            fail(vec![ManifestProblem {
+                location: None,
+                message: format!("not valid YAML: {error}"),
+            }])
+        })?;
+        let mut problems = Vec::new();
+        let mut manifest = Manifest {
+            source: source.to_owned(),
+            entries: Vec::new(),
+            locations: HashMap::new(),
+            problems: Vec::new(),
+        };
+        let Some(root) = root.as_mapping() else {
+            return Err(fail(vec![problem(
+                root.span().start(),
+                "the file must be a mapping with a `tools` list",
+            )]));
+        };
+        for (key, _) in root.iter() {
+            if !matches!(key.as_str(), "tools" | "$schema") {
+                problems.push(problem(
+                    key.span().start(),
+                    format!("unknown key \"{}\"; the file has a `tools` list (and optionally `$schema`)", key.as_str()),
+                ));
+            }
+        }
+        match root.get_node("tools") {
+            None => problems.push(problem(root.span().start(), "missing the `tools` list")),
+            Some(Node::Sequence(tools)) => {
+                for (index, item) in tools.iter().enumerate() {
+                    manifest.read_entry(index, item, &mut problems);
+                }
+            }
+            Some(other) => problems.push(problem(other.span().start(), "`tools` must be a list")),
+        }
+        // Mistakes inside entries are kept and reported at build, with the
+        // ones only the registry can find, so a file shows all at once.
+        manifest.problems = problems;
+        Ok(manifest)
+    }
+
+    /// The mistakes found while reading the file (more may show at build).
+    pub fn problems(&self) -> &[ManifestProblem] {
+        &self.problems
+    }
+
+    fn read_entry(&mut self, index: usize, node: &Node, problems: &mut Vec<ManifestProblem>) {
+        let at = location(node.span().start());
+        let mapping: &MarkedMappingNode = match node {
+            Node::Scalar(name) => {
+                self.entries.push(Entry {
+                    name: name.as_str().to_owned(),
+                    at,
+                    aliases: Vec::new(),
+                    config: None,
+                });
+                return;
+            }
+            Node::Mapping(mapping) => mapping,
+            Node::Sequence(_) => {
+                problems.push(problem(
+                    node.span().start(),
+                    "each entry is a tool name or a mapping with `name`",
+                ));
+                return;
+            }
+        };
+        for (key, _) in mapping.iter() {
+            if !matches!(key.as_str(), "name" | "aliases" | "config") {
+                let suggestion =
+                    crate::args::closest(key.as_str(), ["name", "aliases", "config"].into_iter())
+                        .map(|s| format!("did you mean \"{s}\"? "))
+                        .unwrap_or_default();
+                problems.push(problem(
+                    key.span().start(),
+                    format!("unknown key \"{}\"; {suggestion}an entry has `name`, `aliases` and `config`", key.as_str()),
+                ));
+            }
+        }
+        let Some(name) = mapping.get_scalar("name") else {
+            problems.push(problem(node.span().start(), "this entry has no `name`"));
+            return;
+        };
+        let mut entry = Entry {
+            name: name.as_str().to_owned(),
+            at: location(name.span().start()),
+            aliases: Vec::new(),
+            config: None,
+        };
+        match mapping.get_node("aliases") {
+            None => {}
+            Some(Node::Sequence(aliases)) => {
+                for alias in aliases.iter() {
+                    match alias.as_scalar() {
+                        Some(text) => entry
+                            .aliases
+                            .push((text.as_str().to_owned(), location(text.span().start()))),
+                        None => problems.push(problem(alias.span().start(), "an alias is a name")),
+                    }
+                }
+            }
+            Some(Node::Scalar(alias)) => entry
+                .aliases
+                .push((alias.as_str().to_owned(), location(alias.span().start()))),
+            Some(other) => problems.push(problem(
+                other.span().start(),
+                "`aliases` is a list of names",
+            )),
+        }
+        if let Some(config) = mapping.get_node("config") {
+            let pointer = format!("/tools/{index}/config");
+            let value = to_json(config, &pointer, &mut self.locations);
+            entry.config = Some((value, location(config.span().start())));
+        }
+        self.entries.push(entry);
+    }
+
+    /// The names of the tools the file enables, in file order.
+    pub fn tool_names(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|entry| entry.name.as_str())
+    }
+
+    /// A builder holding the file's tools, aliases and configurations, for
+    /// more setup in code before [`RegistryBuilder::build`]. Locations are
+    /// lost on this path; [`build`](Self::build) keeps them.
+    pub fn builder(&self) -> RegistryBuilder {
+        self.builder_with(Registry::builder())
+    }
+
+    fn builder_with(&self, mut builder: RegistryBuilder) -> RegistryBuilder {
+        builder = builder.global_named(self.entries.iter().map(|e| e.name.clone()));
+        for entry in &self.entries {
+            for (alias, _) in &entry.aliases {
+                builder = builder.alias(alias.clone(), entry.name.clone());
+            }
+            if let Some((config, _)) = &entry.config {
+                builder = builder.configure_from_file(entry.name.clone(), config.clone());
+            }
+        }
+        builder
+    }
+
+    /// Builds the registry the file describes, reporting every mistake with
+    /// its location.
+    pub fn build(&self) -> Result<Registry, ManifestError> {
+        self.build_with(Registry::builder())
+    }
+
+    /// Like [`build`](Self::build), starting from a builder set up in code
+    /// (state, policies, configuration the file may override).
+    pub fn build_with(&self, builder: RegistryBuilder) -> Result<Registry, ManifestError> {
+        let mut problems = self.problems.clone();
+        let mut seen: HashMap<&str, Location> = HashMap::new();
+        for entry in &self.entries {
+            if let Some(first) = seen.get(entry.name.as_str()) {
+                problems.push(ManifestProblem {
+                    location: Some(entry.at),
+                    message: format!(
+                        "tool \"{}\" is listed twice (first at line {}); remove one entry",
+                        entry.name, first.line
+                    ),
+                });
+            } else {
+                seen.insert(&entry.name, entry.at);
+            }
+        }
+        match self.builder_with(builder).build() {
+            Ok(registry) if problems.is_empty() => return Ok(registry),
+            Ok(_) => {}
+            Err(error) => {
+                for registry_problem in error.problems() {
+                    problems.extend(self.locate(registry_problem));
+                }
+            }
+        }
+        problems.sort_by_key(|p| p.location.map(|l| (l.line, l.column)));
+        Err(ManifestError {
+            source: self.source.clone(),
+            problems,
+        })
+    }
+
+    /// Finds where in the file a registry problem comes from.
+    fn locate(&self, registry_problem: &RegistryProblem) -> Vec<ManifestProblem> {
+        let entry_named = |name: &str| self.entries.iter().position(|e| e.name == name);
+        match registry_problem {
+            RegistryProblem::UnknownName { name, .. } => vec![ManifestProblem {
+                location: entry_named(name).map(|i| self.entries[i].at),
+                message: registry_problem.to_string(),
+            }],
+            RegistryProblem::InvalidConfig { tool, problems, .. } => {
+                let Some(index) = entry_named(tool) else {
+                    return vec![ManifestProblem {
+                        location: None,
+                        message: registry_problem.to_string(),
+                    }];
+                };
+                let entry = &self.entries[index];
+                problems
+                    .iter()
+                    .map(|arg| {
+                        let pointer =
+                            format!("/tools/{index}/config/{}", arg.field.replace('.', "/"));
+                        let location = self
+                            .locations
+                            .get(&pointer)
+                            .copied()
+                            .or(entry.config.as_ref().map(|(_, at)| *at))
+                            .unwrap_or(entry.at);
+                        ManifestProblem {
+                            location: Some(location),
+                            message: format!("configuration of \"{tool}\": {arg}"),
+                        }
+                    })
+                    .collect()
+            }
+            RegistryProblem::NameCollision { name, .. } => {
+                let at = self.entries.iter().find_map(|entry| {
+                    entry
+                        .aliases
+                        .iter()
+                        .find(|(alias, _)| alias == name)
+                        .map(|(_, at)| *at)
+                });
+                vec![ManifestProblem {
+                    location: at,
+                    message: registry_problem.to_string(),
+                }]
+            }
+            RegistryProblem::UnexpectedConfig { tool, .. } => vec![ManifestProblem {
+                location: entry_named(tool)
+                    .and_then(|i| self.entries[i].config.as_ref().map(|(_, at)| *at)),
+                message: registry_problem.to_string(),
+            }],
+            other => vec![ManifestProblem {
+                location: None,
+                message: other.to_string(),
+            }],
+        }
+    }
+}
+
+fn location(marker: Option<&Marker>) -> Location {
+    marker
+        .map(Location::from)
+        .unwrap_or(Location { line: 1, column: 1 })
+}
+
+fn problem(marker: Option<&Marker>, message: impl Into<String>) -> ManifestProblem {
+    ManifestProblem {
+        location: marker.map(Location::from),
+        message: message.into(),
+    }
+}
+
+/// Converts a YAML node to JSON (plain scalars typed as YAML 1.2 core
+/// schema: null, booleans, numbers; quoted scalars stay strings), recording
+/// where each value was written.
+fn to_json(node: &Node, pointer: &str, locations: &mut HashMap<String, Location>) -> Value {
+    locations.insert(pointer.to_owned(), location(node.span().start()));
+    match node {
+        Node::Scalar(scalar) => {
+            let text = scalar.as_str();
+            if !scalar.may_coerce() {
+                return Value::String(text.to_owned());
+            }
+            match text {
+                "null" | "Null" | "NULL" | "~" | "" => Value::Null,
+                _ => scalar
+                    .as_bool()
+                    .map(Value::Bool)
+                    .or_else(|| scalar.as_i64().map(Value::from))
+                    .or_else(|| scalar.as_u64().map(Value::from))
+                    .or_else(|| {
+                        scalar
+                            .as_f64()
+                            .filter(|f| f.is_finite())
+                            .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
+                    })
+                    .unwrap_or_else(|| Value::String(text.to_owned())),
+            }
+        }
+        Node::Sequence(items) => Value::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| to_json(item, &format!("{pointer}/{i}"), locations))
+                .collect(),
+        ),
+        Node::Mapping(mapping) => {
+            let mut object = Map::new();
+            for (key, value) in mapping.iter() {
+                let child = format!("{pointer}/{}", key.as_str());
+                object.insert(key.as_str().to_owned(), to_json(value, &child, locations));
+            }
+            Value::Object(object)
+        }
+    }
+}
+
+/// The JSON Schema of a registry file.
+pub fn schema() -> Value {
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://tool-runtime.invalid/registry-file.schema.json",
+        "title": "Tool registry file",
+        "description": "Which linked #[tool]s to enable, their aliases and their configuration.",
+        "type": "object",
+        "properties": {
+            "$schema": {"type": "string", "description": "The schema this file follows, for editors."},
+            "tools": {
+                "type": "array",
+                "description": "The tools to enable.",
+                "items": {
+                    "anyOf": [
+                        {"type": "string", "description": "A tool's name (or alias), enabled with no further setup."},
+                        {
+                            "type": "object",
+                            "properties": {
+                                "name": {"type": "string", "description": "The tool's name (or alias)."},
+                                "aliases": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                    "description": "More names the tool answers to."
+                                },
+                                "config": {
+                                    "type": "object",
+                                    "description": "The tool's configuration, checked against its configuration schema."
+                                }
+                            },
+                            "required": ["name"],
+                            "additionalProperties": false
+                        }
+                    ]
+                }
+            }
+        },
+        "required": ["tools"],
+        "additionalProperties": false
+    })
+}

@@ -1,0 +1,425 @@
+//! A [`Registry`] served over the Model Context Protocol, with the official
+//! Rust SDK (`rmcp`): any MCP client (Claude Desktop, an IDE, an agent
+//! framework, the MCP inspector) can list and call the registry's tools.
+//!
+//! Enabled by the `mcp` feature; streamable HTTP needs `mcp-http` too. The
+//! command line (`cli` feature) serves with `serve` and `serve --http`; the
+//! guide is `docs/mcp.md`.
+//!
+//! What the server does:
+//!
+//! - `tools/list` gives every tool the registry offers (those its
+//!   [`enabled_when`](crate::RegistryBuilder::enabled_when) predicate allows
+//!   in the server's context) in the MCP shape of
+//!   [`providers::mcp::tool`](crate::providers::mcp::tool): name, title, description, input schema,
+//!   output schema and annotations.
+//! - `tools/call` runs the call through [`Registry::stream`], so validation,
+//!   time limits, approval and error shaping all apply, and answers with the
+//!   `CallToolResult` of [`providers::mcp::call_tool_result`](crate::providers::mcp::call_tool_result): `content`,
+//!   `structuredContent` for tools with an output schema, and `isError`.
+//!   Invalid arguments and failing tools are error results (`isError: true`)
+//!   the model can read and correct; a tool the registry does not have (or
+//!   does not allow) is a JSON-RPC error `-32602`, as the specification
+//!   says.
+//! - Progress the tool reports ([`Progress`](crate::Progress)) reaches the
+//!   client as `notifications/progress` when the request carried a
+//!   `progressToken` in its `_meta`: `progress` is the fraction done, `total`
+//!   is `1`, `message` the tool's message. MCP requires progress to
+//!   increase, so a report that does not move forward is not sent.
+//! - A `notifications/cancelled` from the client cancels the call: the tool
+//!   stops at its next await point (or sees
+//!   [`ToolContext::is_cancelled`]), and no response is sent, as the
+//!   specification asks.
+//!
+//! ```no_run
+//! use tool_runtime::Registry;
+//! use tool_runtime::mcp_server::McpServer;
+//!
+//! # async fn run() -> std::io::Result<()> {
+//! // Every linked tool, on stdin and stdout.
+//! McpServer::new(Registry::global().clone())
+//!     .with_implementation("my-tools", "1.0.0")
+//!     .serve_stdio()
+//!     .await
+//! # }
+//! ```
+
+use std::io;
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ResultType, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value};
+use tokio::io::{AsyncRead, AsyncWrite};
+
+/// The `rmcp` crate the server is built on: its transports, its client and
+/// its protocol types, at the version this crate uses.
+pub use rmcp;
+
+use crate::context::ToolContext;
+use crate::error::ToolErrorKind;
+use crate::events::ToolEvent;
+use crate::providers::Provider;
+use crate::registry::Registry;
+use crate::result::ToolUse;
+
+/// A [`Registry`] as an MCP server: an `rmcp` [`ServerHandler`](rmcp::ServerHandler)
+/// answering `tools/list` and `tools/call` (see the [module](self) for what
+/// each does).
+///
+/// Cheap to clone: clones share the registry and the rendered tool list.
+#[derive(Clone)]
+pub struct McpServer {
+    registry: Registry,
+    /// Every tool of the registry in the `tools/list` shape, in name order.
+    tools: Arc<[Tool]>,
+    implementation: Implementation,
+    instructions: Option<String>,
+    context: ToolContext,
+}
+
+impl McpServer {
+    /// A server for `registry`'s tools. It introduces itself as
+    /// `tool-runtime` with this crate's version until
+    /// [`with_implementation`](Self::with_implementation) says otherwise.
+    ///
+    /// The tool list is rendered once, here. A hand-written
+    /// [`Tool`](crate::Tool) whose input schema is not a JSON object (MCP
+    /// requires one) is listed with an empty object schema, and a warning
+    /// is logged.
+    pub fn new(registry: Registry) -> Self {
+        let rendered = registry.render(Provider::Mcp);
+        let tools: Vec<Tool> = rendered
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|tools| tools.iter().map(to_mcp_tool).collect())
+            .unwrap_or_default();
+        Self {
+            registry,
+            tools: tools.into(),
+            implementation: Implementation::new("tool-runtime", env!("CARGO_PKG_VERSION")),
+            instructions: None,
+            context: ToolContext::new(),
+        }
+    }
+
+    /// The name and version the server gives clients in its `initialize`
+    /// answer (`serverInfo`).
+    pub fn with_implementation(
+        mut self,
+        name: impl Into<String>,
+        version: impl Into<String>,
+    ) -> Self {
+        self.implementation = Implementation::new(name, version);
+        self
+    }
+
+    /// Instructions for the client's model, sent in the `initialize` answer.
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// The context every call starts from: invocation state, extensions,
+    /// application state, an approver. Its cancellation token stops every
+    /// call when cancelled. Each call gets a child context of its own.
+    pub fn with_context(mut self, context: ToolContext) -> Self {
+        self.context = context;
+        self
+    }
+
+    /// The registry served.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The tools `tools/list` gives, in name order.
+    pub fn tools(&self) -> Vec<Tool> {
+        let enabled: std::collections::HashSet<&str> = self
+            .registry
+            .specs_for(&self.context)
+            .map(|spec| spec.name)
+            .collect();
+        self.tools
+            .iter()
+            .filter(|tool| enabled.contains(tool.name.as_ref()))
+            .cloned()
+            .collect()
+    }
+
+    /// Serves one client on this process's stdin and stdout (the `stdio`
+    /// transport: one JSON-RPC message per line) until the client closes
+    /// stdin. Nothing else may write to stdout meanwhile.
+    pub async fn serve_stdio(self) -> io::Result<()> {
+        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// Serves one client over a byte stream pair (newline-delimited
+    /// JSON-RPC, as the `stdio` transport) until the reader ends.
+    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> io::Result<()>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let running = rmcp::serve_server(self, (reader, writer))
+            .await
+            .map_err(io::Error::other)?;
+        running.waiting().await.map_err(io::Error::other)?;
+        Ok(())
+    }
+
+    /// The `CallToolResult` for one `tools/call`, or the JSON-RPC error
+    /// for a tool the registry does not have.
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let input = Value::Object(request.arguments.unwrap_or_default());
+        let tool_use = ToolUse::new(context.id.to_string(), request.name.as_ref(), input);
+        let progress_token = context.meta.get_progress_token();
+        let mut events = self.registry.stream(tool_use.clone(), &self.context);
+        let mut last_progress = f64::NEG_INFINITY;
+        let mut cancelled = false;
+        let result = loop {
+            let event = tokio::select! {
+                event = events.next() => event,
+                () = context.ct.cancelled(), if !cancelled => {
+                    // The client gave up on the request: stop the tool. The
+                    // stream still ends with a (cancelled) result, which
+                    // rmcp does not send.
+                    cancelled = true;
+                    events.cancel();
+                    continue;
+                }
+            };
+            match event {
+                Some(ToolEvent::Progress { progress, message }) => {
+                    let Some(token) = &progress_token else {
+                        continue;
+                    };
+                    if progress <= last_progress {
+                        continue;
+                    }
+                    last_progress = progress;
+                    let notification = ProgressNotificationParam::new(token.clone(), progress)
+                        .with_total(1.0)
+                        .with_message(message);
+                    if let Err(error) = context.peer.notify_progress(notification).await {
+                        tracing::debug!(%error, "a progress notification could not be sent");
+                    }
+                }
+                Some(ToolEvent::Result(result)) => break result,
+                Some(_) => {}
+                None => {
+                    return Err(ErrorData::internal_error(
+                        format!("the call to {} ended without a result", tool_use.name),
+                        None,
+                    ));
+                }
+            }
+        };
+        // The spec by name or alias: `structuredContent` depends on it.
+        let spec = self
+            .registry
+            .resolve(&tool_use.name)
+            .map(|tool| tool.spec());
+        // Not found by the registry: a protocol error (a tool's own errors,
+        // whatever their kind, are results).
+        if spec.is_none()
+            && matches!(
+                result.error_kind,
+                Some(ToolErrorKind::UnknownTool | ToolErrorKind::NotAllowed)
+            )
+        {
+            let data = serde_json::json!({"tool": tool_use.name});
+            return Err(ErrorData::invalid_params(result.text_content(), Some(data)));
+        }
+        let rendered = crate::providers::render_result(Provider::Mcp, &tool_use, &result, spec);
+        let mut answer: CallToolResult = serde_json::from_value(rendered).map_err(|error| {
+            ErrorData::internal_error(
+                format!(
+                    "the result of {} could not be rendered: {error}",
+                    tool_use.name
+                ),
+                None,
+            )
+        })?;
+        answer.result_type = Some(ResultType::COMPLETE);
+        Ok(answer)
+    }
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("implementation", &self.implementation.name)
+            .field("tools", &self.registry)
+            .finish()
+    }
+}
+
+/// One `tools/list` entry of [`providers::mcp::tool`](crate::providers::mcp::tool) as rmcp's type.
+fn to_mcp_tool(rendered: &Value) -> Tool {
+    match serde_json::from_value::<Tool>(rendered.clone()) {
+        Ok(tool) => tool,
+        Err(error) => {
+            // Only a hand-written tool with a non-object schema gets here.
+            let name = rendered
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            tracing::warn!(tool = %name, %error, "listing a tool with an empty input schema");
+            let description = rendered
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let mut schema = Map::new();
+            schema.insert("type".into(), "object".into());
+            Tool::new(name, description, Arc::new(schema))
+        }
+    }
+}
+
+impl rmcp::ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(self.implementation.clone());
+        match &self.instructions {
+            Some(instructions) => config.with_instructions(instructions.clone()),
+            None => config,
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let tool = self.registry.resolve(name)?;
+        let name = tool.spec().name;
+        self.tools.iter().find(|tool| tool.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.call(request, context)
+            .await
+            .map(CallToolResponse::from)
+    }
+}
+
+#[cfg(feature = "mcp-http")]
+mod http {
+    use std::convert::Infallible;
+    use std::io;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use bytes::Bytes;
+    use http_body_util::combinators::BoxBody;
+    use http_body_util::{BodyExt, Full};
+    use hyper::body::Incoming;
+    use hyper::{Request, Response, StatusCode};
+    use hyper_util::rt::TokioIo;
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+    use tokio::net::TcpListener;
+    use tokio_util::sync::CancellationToken;
+
+    use super::McpServer;
+
+    /// The path the MCP endpoint answers on.
+    pub const MCP_PATH: &str = "/mcp";
+
+    type Service = StreamableHttpService<McpServer, LocalSessionManager>;
+
+    impl McpServer {
+        /// Serves MCP clients over streamable HTTP on `listener`, at the path
+        /// `/mcp` (other paths get 404), until `shutdown` is cancelled.
+        ///
+        /// Requests must name a loopback host (`localhost`, `127.0.0.1` or
+        /// `[::1]`) in their `Host` header, which guards a local server
+        /// against DNS rebinding; bind the listener to a loopback address.
+        /// Each client gets a session (`Mcp-Session-Id`).
+        pub async fn serve_http(
+            self,
+            listener: TcpListener,
+            shutdown: CancellationToken,
+        ) -> io::Result<()> {
+            let config = StreamableHttpServerConfig::default()
+                .with_cancellation_token(shutdown.child_token());
+            let server = self;
+            let service: Service = StreamableHttpService::new(
+                move || Ok(server.clone()),
+                Arc::new(LocalSessionManager::default()),
+                config,
+            );
+            loop {
+                let accepted = tokio::select! {
+                    accepted = listener.accept() => accepted,
+                    () = shutdown.cancelled() => return Ok(()),
+                };
+                let stream = match accepted {
+                    Ok((stream, _peer)) => stream,
+                    Err(error) => {
+                        // Out of file descriptors and the like: wait, go on.
+                        tracing::warn!(%error, "accepting a connection failed");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                };
+                let service = service.clone();
+                let shutdown = shutdown.clone();
+                tokio::spawn(async move {
+                    let handler = hyper::service::service_fn(move |request| {
+                        let service = service.clone();
+                        async move { Ok::<_, Infallible>(route(&service, request).await) }
+                    });
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), handler);
+                    tokio::select! {
+                        outcome = connection => {
+                            if let Err(error) = outcome {
+                                tracing::debug!(%error, "an HTTP connection ended with an error");
+                            }
+                        }
+                        () = shutdown.cancelled() => {}
+                    }
+                });
+            }
+        }
+    }
+
+    async fn route(
+        service: &Service,
+        request: Request<Incoming>,
+    ) -> Response<BoxBody<Bytes, Infallible>> {
+        if request.uri().path() == MCP_PATH {
+            return service.handle(request).await;
+        }
+        let mut response = Response::new(
+            Full::new(Bytes::from_static(b"not found; the MCP endpoint is /mcp\n")).boxed(),
+        );
+        *response.status_mut() = StatusCode::NOT_FOUND;
+        response
+    }
+}
+
+#[cfg(feature = "mcp-http")]
+pub use http::MCP_PATH;

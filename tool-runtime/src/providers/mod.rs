@@ -1,0 +1,582 @@
+//! One tool definition, every LLM provider: tool definitions rendered in
+//! each provider's request shape, tool calls parsed from each provider's
+//! response shape, and results rendered back as each provider's message.
+//!
+//! | [`Provider`] | name | tool definitions ([`Registry::render`]) | calls parsed from | one result rendered as |
+//! | --- | --- | --- | --- | --- |
+//! | [`OpenAiChat`](Provider::OpenAiChat) | `openai` | Chat Completions `tools` array | `choices[0].message.tool_calls` | a `{"role": "tool"}` message |
+//! | [`OpenAiStrict`](Provider::OpenAiStrict) | `openai-strict` | the same, every tool strict | as `openai` | as `openai` |
+//! | [`OpenAiResponses`](Provider::OpenAiResponses) | `responses` | Responses API `tools` array | `output[]` `function_call` items | a `function_call_output` item |
+//! | [`Anthropic`](Provider::Anthropic) | `anthropic` | Messages API `tools` array | `content[]` `tool_use` blocks | a `tool_result` block |
+//! | [`Bedrock`](Provider::Bedrock) | `bedrock` | Converse `toolConfig` (Strands `TOOL_SPEC`s) | `output.message.content[].toolUse` | a `toolResult` block |
+//! | [`Gemini`](Provider::Gemini) | `gemini` | one `tools` entry: `{"functionDeclarations": [...]}` | `candidates[0].content.parts[].functionCall` | a `functionResponse` part |
+//! | [`Mcp`](Provider::Mcp) | `mcp` | the `tools/list` result | `tools/call` requests | a `CallToolResult` |
+//! | [`Xml`](Provider::Xml) | `xml` | a `<tools>` block for a system prompt (a JSON string) | (not parsed) | a `<tool_result>` element |
+//!
+//! Each provider's module has the functions behind the table, with the
+//! details of its shapes: [`openai`], [`anthropic`], [`bedrock`],
+//! [`gemini`], [`mcp`], [`xml`]. Strict mode is in [`crate::strict`].
+//!
+//! ```
+//! use serde_json::json;
+//! use tool_runtime::providers::{self, Provider};
+//! use tool_runtime::{tool, Registry, ToolContext};
+//!
+//! /// Adds two numbers.
+//! #[tool]
+//! fn add(
+//!     /// The first number
+//!     a: i64,
+//!     /// The second number
+//!     #[tool(default = 1)]
+//!     b: i64,
+//! ) -> i64 {
+//!     a + b
+//! }
+//!
+//! let registry = Registry::builder().tool(AddTool).build().unwrap();
+//!
+//! // The `tools` of an Anthropic Messages request.
+//! let tools = registry.render(Provider::Anthropic);
+//! assert_eq!(tools[0]["name"], "add");
+//! assert_eq!(tools[0]["input_schema"]["required"], json!(["a"]));
+//!
+//! // The same tool for OpenAI with strict mode: `b` is required but nullable.
+//! let tools = registry.render("openai-strict".parse().unwrap());
+//! assert_eq!(tools[0]["function"]["strict"], true);
+//! assert_eq!(tools[0]["function"]["parameters"]["required"], json!(["a", "b"]));
+//!
+//! // A response with a tool call, run, and answered.
+//! let response = json!({"content": [
+//!     {"type": "text", "text": "Adding."},
+//!     {"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 2}}
+//! ]});
+//! let calls = providers::parse_tool_calls(Provider::Anthropic, &response).unwrap();
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let result = registry.invoke(calls[0].clone(), &ToolContext::new()).await;
+//! let block = registry.render_result(Provider::Anthropic, &calls[0], &result);
+//! assert_eq!(
+//!     block,
+//!     json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": "3"}]})
+//! );
+//! # });
+//! ```
+
+pub mod anthropic;
+pub mod bedrock;
+pub mod gemini;
+pub mod mcp;
+pub mod openai;
+pub mod xml;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value};
+
+use crate::registry::Registry;
+use crate::result::{ToolResult, ToolUse};
+use crate::spec::ToolSpec;
+
+/// An LLM provider's tool-calling format.
+///
+/// Its [`Display`](fmt::Display) and [`FromStr`] names are `openai`,
+/// `openai-strict`, `responses`, `anthropic`, `bedrock`, `gemini`, `mcp`
+/// and `xml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Provider {
+    /// OpenAI Chat Completions (`openai`). Tools marked strict, or all tools
+    /// of a strict registry, are rendered in strict mode.
+    OpenAiChat,
+    /// OpenAI Chat Completions with every tool in strict mode
+    /// (`openai-strict`); a tool whose schema cannot be strict is rendered
+    /// with `"strict": false`.
+    OpenAiStrict,
+    /// The OpenAI Responses API (`responses`).
+    OpenAiResponses,
+    /// The Anthropic Messages API (`anthropic`).
+    Anthropic,
+    /// Amazon Bedrock Converse, and the Strands `TOOL_SPEC` (`bedrock`).
+    Bedrock,
+    /// Google Gemini `generateContent` (`gemini`).
+    Gemini,
+    /// The Model Context Protocol, 2025-06-18 (`mcp`).
+    Mcp,
+    /// Plain text with XML tags, for models without native tool calling
+    /// (`xml`).
+    Xml,
+}
+
+impl Provider {
+    /// Every provider, in the order of the enum.
+    pub const ALL: [Provider; 8] = [
+        Provider::OpenAiChat,
+        Provider::OpenAiStrict,
+        Provider::OpenAiResponses,
+        Provider::Anthropic,
+        Provider::Bedrock,
+        Provider::Gemini,
+        Provider::Mcp,
+        Provider::Xml,
+    ];
+
+    /// The provider's name, as [`FromStr`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat => "openai",
+            Provider::OpenAiStrict => "openai-strict",
+            Provider::OpenAiResponses => "responses",
+            Provider::Anthropic => "anthropic",
+            Provider::Bedrock => "bedrock",
+            Provider::Gemini => "gemini",
+            Provider::Mcp => "mcp",
+            Provider::Xml => "xml",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Provider {
+    type Err = UnknownProvider;
+
+    /// Reads a provider name, ignoring ASCII case.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Provider::ALL
+            .into_iter()
+            .find(|provider| provider.name().eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| UnknownProvider {
+                name: name.to_owned(),
+            })
+    }
+}
+
+/// A provider name [`Provider::from_str`] does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProvider {
+    /// The name given.
+    pub name: String,
+}
+
+impl fmt::Display for UnknownProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
+        write!(
+            f,
+            "unknown provider {:?}; expected one of {}",
+            self.name,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownProvider {}
+
+/// A provider response (or request) that is not in the shape its provider
+/// documents: a missing id or name, arguments that are not valid JSON, a
+/// value of the wrong type.
+///
+/// Its `Display` text is `provider: pointer: message`, for example
+/// `openai: /choices/0/message/tool_calls/0/function/arguments: not valid
+/// JSON (EOF while parsing a string at line 1 column 13): "{\"city\": \"Par"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderError {
+    /// Whose format was being read.
+    pub provider: Provider,
+    /// The JSON pointer (RFC 6901) of the problem within the value parsed;
+    /// empty for the value as a whole.
+    pub pointer: String,
+    /// What is wrong: what was expected and what came.
+    pub message: String,
+}
+
+impl fmt::Display for ProviderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pointer = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        write!(f, "{}: {pointer}: {}", self.provider, self.message)
+    }
+}
+
+impl std::error::Error for ProviderError {}
+
+/// One tool's definition in `provider`'s request shape.
+///
+/// For [`Provider::Xml`] this is a JSON string holding the `<tool>`
+/// element. For OpenAI, a tool is strict when its spec says so
+/// (`#[tool(strict)]`) or the provider is [`Provider::OpenAiStrict`].
+pub fn render_tool(provider: Provider, spec: &ToolSpec) -> Value {
+    render_tool_with(provider, spec, false)
+}
+
+fn render_tool_with(provider: Provider, spec: &ToolSpec, strict_registry: bool) -> Value {
+    let strict = spec.strict || strict_registry;
+    match provider {
+        Provider::OpenAiChat => openai::chat_tool(spec, strict),
+        Provider::OpenAiStrict => openai::chat_tool(spec, true),
+        Provider::OpenAiResponses => openai::responses_tool(spec, strict),
+        Provider::Anthropic => anthropic::tool(spec),
+        Provider::Bedrock => bedrock::tool_spec(spec),
+        Provider::Gemini => gemini::function_declaration(spec),
+        Provider::Mcp => mcp::tool(spec),
+        Provider::Xml => Value::String(xml::render_tool(spec)),
+    }
+}
+
+/// The tool definitions of `specs` as the value `provider`'s request takes.
+///
+/// OpenAI (both APIs) and Anthropic: the `tools` array. Bedrock: the
+/// Converse `toolConfig` object, `{"tools": [{"toolSpec": ...}]}`. Gemini:
+/// one entry of the `tools` array, `{"functionDeclarations": [...]}`. MCP:
+/// the `tools/list` result, `{"tools": [...]}`. XML: a JSON string with the
+/// `<tools>` block.
+pub fn render_tools<'a>(
+    provider: Provider,
+    specs: impl IntoIterator<Item = &'a ToolSpec>,
+) -> Value {
+    render_tools_with(provider, specs, false)
+}
+
+fn render_tools_with<'a>(
+    provider: Provider,
+    specs: impl IntoIterator<Item = &'a ToolSpec>,
+    strict_registry: bool,
+) -> Value {
+    if provider == Provider::Xml {
+        return Value::String(xml::render_tools(specs));
+    }
+    let tools: Vec<Value> = specs
+        .into_iter()
+        .map(|spec| render_tool_with(provider, spec, strict_registry))
+        .collect();
+    match provider {
+        Provider::Bedrock | Provider::Mcp => {
+            Value::Object(Map::from_iter([("tools".to_owned(), Value::Array(tools))]))
+        }
+        Provider::Gemini => Value::Object(Map::from_iter([(
+            "functionDeclarations".to_owned(),
+            Value::Array(tools),
+        )])),
+        _ => Value::Array(tools),
+    }
+}
+
+/// The tool calls in a response from `provider`, in order.
+///
+/// Each provider's function documents which parts of a response it accepts
+/// (the whole response body, a message, or the list of calls):
+/// [`openai::parse_chat_calls`], [`openai::parse_responses_calls`],
+/// [`anthropic::parse_tool_uses`], [`bedrock::parse_tool_uses`],
+/// [`gemini::parse_function_calls`], [`mcp::parse_tool_calls`]. A response
+/// without tool calls gives an empty list. Plain-text (XML) responses are
+/// not parsed: [`Provider::Xml`] gives an error.
+pub fn parse_tool_calls(provider: Provider, body: &Value) -> Result<Vec<ToolUse>, ProviderError> {
+    match provider {
+        Provider::OpenAiChat | Provider::OpenAiStrict => openai::parse_chat_calls(body),
+        Provider::OpenAiResponses => openai::parse_responses_calls(body),
+        Provider::Anthropic => anthropic::parse_tool_uses(body),
+        Provider::Bedrock => bedrock::parse_tool_uses(body),
+        Provider::Gemini => gemini::parse_function_calls(body),
+        Provider::Mcp => mcp::parse_tool_calls(body),
+        Provider::Xml => Err(ProviderError {
+            provider,
+            pointer: String::new(),
+            message:
+                "tool calls in plain text are not parsed; use a provider with native tool calls"
+                    .into(),
+        }),
+    }
+}
+
+/// The result of `call` as `provider`'s message (or message part).
+///
+/// `spec` is the called tool's spec, when known: MCP needs it to add
+/// `structuredContent` for tools with an output schema. Gemini takes the
+/// tool's name from `call`; the other providers only need the call's id,
+/// which `result` carries too.
+pub fn render_result(
+    provider: Provider,
+    call: &ToolUse,
+    result: &ToolResult,
+    spec: Option<&ToolSpec>,
+) -> Value {
+    match provider {
+        Provider::OpenAiChat | Provider::OpenAiStrict => openai::chat_tool_message(result),
+        Provider::OpenAiResponses => openai::responses_output(result),
+        Provider::Anthropic => anthropic::tool_result(result),
+        Provider::Bedrock => bedrock::tool_result(result),
+        Provider::Gemini => gemini::function_response(call, result),
+        Provider::Mcp => mcp::call_tool_result(result, spec),
+        Provider::Xml => Value::String(xml::render_result(call, result)),
+    }
+}
+
+/// The results of several calls, as what `provider` expects next in the
+/// conversation.
+///
+/// OpenAI Chat: an array of `tool` messages. Responses: an array of
+/// `function_call_output` items. Anthropic: one `user` message with every
+/// `tool_result` block. Bedrock: one `user` message with every `toolResult`
+/// block. Gemini: one `user` content with every `functionResponse` part.
+/// MCP: an array of `CallToolResult`s (each goes in its own JSON-RPC
+/// response; see [`mcp::response`]). XML: a string with every
+/// `<tool_result>`.
+pub fn render_results<'a>(
+    provider: Provider,
+    outcomes: impl IntoIterator<Item = (&'a ToolUse, &'a ToolResult, Option<&'a ToolSpec>)>,
+) -> Value {
+    let items: Vec<Value> = outcomes
+        .into_iter()
+        .map(|(call, result, spec)| render_result(provider, call, result, spec))
+        .collect();
+    let message = |key: &str, items: Vec<Value>| {
+        Value::Object(Map::from_iter([
+            ("role".to_owned(), Value::from("user")),
+            (key.to_owned(), Value::Array(items)),
+        ]))
+    };
+    match provider {
+        Provider::Anthropic | Provider::Bedrock => message("content", items),
+        Provider::Gemini => message("parts", items),
+        Provider::Xml => Value::String(
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => Value::Array(items),
+    }
+}
+
+/// What a registry keeps for providers: its strict switch, and its rendered
+/// tool definitions, one slot per provider, filled on first use. A registry
+/// never changes after it is built, so a rendering stays valid; clones of a
+/// registry share it.
+#[derive(Default)]
+pub(crate) struct ProviderState {
+    pub(crate) strict: bool,
+    slots: [OnceLock<Value>; Provider::ALL.len()],
+}
+
+impl ProviderState {
+    pub(crate) fn new(strict: bool) -> Self {
+        Self {
+            strict,
+            slots: Default::default(),
+        }
+    }
+}
+
+impl fmt::Debug for ProviderState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rendered: Vec<&str> = Provider::ALL
+            .iter()
+            .filter(|provider| self.slots[provider.index()].get().is_some())
+            .map(|provider| provider.name())
+            .collect();
+        f.debug_struct("ProviderState")
+            .field("strict", &self.strict)
+            .field("rendered", &rendered)
+            .finish()
+    }
+}
+
+impl Registry {
+    /// Every tool's definition as the value `provider`'s request takes (see
+    /// [`render_tools`]), in name order.
+    ///
+    /// Rendered on first use for each provider and cached: an agent loop
+    /// that sends the tools with every request pays for the schema
+    /// conversions once. For OpenAI, tools are strict when marked
+    /// `#[tool(strict)]` or when the registry was built with
+    /// [`strict(true)`](crate::RegistryBuilder::strict).
+    pub fn render(&self, provider: Provider) -> &Value {
+        self.providers.slots[provider.index()]
+            .get_or_init(|| render_tools_with(provider, self.specs(), self.is_strict()))
+    }
+
+    /// The `<tools>` block for a system prompt, as [`Provider::Xml`]
+    /// renders it.
+    pub fn render_xml(&self) -> &str {
+        self.render(Provider::Xml).as_str().unwrap_or_default()
+    }
+
+    /// The result of `call` as `provider`'s message, with the called tool's
+    /// spec looked up by name (see [`render_result`]).
+    pub fn render_result(&self, provider: Provider, call: &ToolUse, result: &ToolResult) -> Value {
+        let spec = self.resolve(&call.name).map(|tool| tool.spec());
+        render_result(provider, call, result, spec)
+    }
+
+    /// The results of several calls as what `provider` expects next in the
+    /// conversation (see [`render_results`]).
+    pub fn render_results<'a>(
+        &self,
+        provider: Provider,
+        outcomes: impl IntoIterator<Item = (&'a ToolUse, &'a ToolResult)>,
+    ) -> Value {
+        render_results(
+            provider,
+            outcomes.into_iter().map(|(call, result)| {
+                let spec = self.resolve(&call.name).map(|tool| tool.spec());
+                (call, result, spec)
+            }),
+        )
+    }
+}
+
+/// A position in a provider's JSON, for parsing with errors that point at
+/// the problem.
+#[derive(Clone)]
+pub(crate) struct At<'a> {
+    pub(crate) value: &'a Value,
+    pub(crate) pointer: String,
+    provider: Provider,
+}
+
+impl<'a> At<'a> {
+    pub(crate) fn root(provider: Provider, value: &'a Value) -> Self {
+        Self {
+            value,
+            pointer: String::new(),
+            provider,
+        }
+    }
+
+    pub(crate) fn error(&self, message: impl Into<String>) -> ProviderError {
+        ProviderError {
+            provider: self.provider,
+            pointer: self.pointer.clone(),
+            message: message.into(),
+        }
+    }
+
+    fn child(&self, token: &str, value: &'a Value) -> At<'a> {
+        At {
+            value,
+            pointer: crate::strict::push_pointer(&self.pointer, token),
+            provider: self.provider,
+        }
+    }
+
+    /// The member `key`, if this is an object that has it (and it is not
+    /// `null`).
+    pub(crate) fn get(&self, key: &str) -> Option<At<'a>> {
+        match self.value.get(key) {
+            None | Some(Value::Null) => None,
+            Some(value) => Some(self.child(key, value)),
+        }
+    }
+
+    /// The member `key`, which must be present.
+    pub(crate) fn field(&self, key: &str) -> Result<At<'a>, ProviderError> {
+        self.object()?;
+        self.get(key).ok_or_else(|| {
+            let missing = self.child(key, &Value::Null);
+            missing.error(format!("missing {key:?}"))
+        })
+    }
+
+    pub(crate) fn object(&self) -> Result<&'a Map<String, Value>, ProviderError> {
+        self.value
+            .as_object()
+            .ok_or_else(|| self.error(format!("expected an object, got {}", describe(self.value))))
+    }
+
+    pub(crate) fn string(&self) -> Result<&'a str, ProviderError> {
+        self.value
+            .as_str()
+            .ok_or_else(|| self.error(format!("expected a string, got {}", describe(self.value))))
+    }
+
+    /// A non-empty string (an id or a name).
+    pub(crate) fn name(&self) -> Result<&'a str, ProviderError> {
+        let text = self.string()?;
+        if text.is_empty() {
+            return Err(self.error("expected a non-empty string, got \"\""));
+        }
+        Ok(text)
+    }
+
+    pub(crate) fn array(&self) -> Result<Vec<At<'a>>, ProviderError> {
+        let items = self.value.as_array().ok_or_else(|| {
+            self.error(format!("expected an array, got {}", describe(self.value)))
+        })?;
+        Ok(items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| self.child(&i.to_string(), item))
+            .collect())
+    }
+
+    /// Tool arguments given as a JSON object.
+    pub(crate) fn arguments_object(&self) -> Result<Value, ProviderError> {
+        self.object()?;
+        Ok(self.value.clone())
+    }
+
+    /// Tool arguments given as a string of JSON text holding an object. An
+    /// empty string is an empty object (a call to a tool without
+    /// parameters).
+    pub(crate) fn arguments_text(&self) -> Result<Value, ProviderError> {
+        let text = self.string()?;
+        if text.trim().is_empty() {
+            return Ok(Value::Object(Map::new()));
+        }
+        let value: Value = serde_json::from_str(text).map_err(|error| {
+            self.error(format!("not valid JSON ({error}): {}", preview_text(text)))
+        })?;
+        if !value.is_object() {
+            return Err(self.error(format!(
+                "the arguments must be a JSON object, got {}",
+                describe(&value)
+            )));
+        }
+        Ok(value)
+    }
+}
+
+/// A short description of a JSON value for error messages.
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("a boolean ({b})"),
+        Value::Number(n) => format!("a number ({n})"),
+        Value::String(s) => format!("a string ({})", preview_text(s)),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// A string quoted for a message, cut after 60 characters.
+fn preview_text(text: &str) -> String {
+    const MAX: usize = 60;
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{:?}...", &text[..cut]),
+        None => format!("{text:?}"),
+    }
+}
+
+/// The content of a result as one JSON value: nothing is `null`, one block
+/// is its value (text as a JSON string), several are an array.
+pub(crate) fn result_value(result: &ToolResult) -> Value {
+    match result.content.as_slice() {
+        [] => Value::Null,
+        [only] => only.clone().into_value(),
+        many => Value::Array(many.iter().cloned().map(|c| c.into_value()).collect()),
+    }
+}

@@ -1,0 +1,249 @@
+//! Tool calls coming in ([`ToolUse`]) and results going out ([`ToolResult`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{ToolError, ToolErrorKind};
+
+/// A request from the model to run one tool.
+///
+/// The field names follow the Bedrock Converse / Strands `toolUse` shape
+/// (`toolUseId`, `name`, `input`); `id` is also accepted when deserialising.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolUse {
+    /// The id the model gave the call; the result carries it back.
+    #[serde(rename = "toolUseId", alias = "id")]
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, normally a JSON object.
+    #[serde(default)]
+    pub input: Value,
+}
+
+impl ToolUse {
+    /// A tool use with the given id, tool name and arguments.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, input: Value) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            input,
+        }
+    }
+}
+
+/// Whether a tool call succeeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolStatus {
+    /// The tool ran and returned a value.
+    Success,
+    /// The call failed; the content says why.
+    Error,
+}
+
+/// One piece of a tool result's content.
+///
+/// Serialises as `{"text": "..."}` or `{"json": ...}`, the content blocks of
+/// the Bedrock Converse / Strands `toolResult`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Content {
+    /// Plain text.
+    Text(String),
+    /// A JSON value.
+    Json(Value),
+}
+
+impl Content {
+    /// The text, if this is text content.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Content::Text(text) => Some(text),
+            Content::Json(_) => None,
+        }
+    }
+
+    /// Text content for a JSON string, JSON content for any other value.
+    pub fn from_value(value: Value) -> Self {
+        match value {
+            Value::String(text) => Content::Text(text),
+            other => Content::Json(other),
+        }
+    }
+
+    /// The content as a JSON value: text becomes a JSON string.
+    pub fn into_value(self) -> Value {
+        match self {
+            Content::Text(text) => Value::String(text),
+            Content::Json(value) => value,
+        }
+    }
+}
+
+/// The outcome of one tool call, as sent back to the model.
+///
+/// Serialises to the shape the Strands SDK and Bedrock Converse use:
+///
+/// ```
+/// use tool_runtime::ToolResult;
+/// use serde_json::json;
+///
+/// let result = ToolResult::text("call-1", "Sunny, 21°C");
+/// assert_eq!(
+///     serde_json::to_value(&result).unwrap(),
+///     json!({"toolUseId": "call-1", "status": "success", "content": [{"text": "Sunny, 21°C"}]})
+/// );
+/// ```
+///
+/// A tool may return a `ToolResult` itself for full control over its content
+/// and status; the registry then fills in the tool use id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id of the [`ToolUse`] this answers.
+    #[serde(rename = "toolUseId", default)]
+    pub tool_use_id: String,
+    /// Success or error.
+    pub status: ToolStatus,
+    /// What the tool returned, or the error text.
+    #[serde(default)]
+    pub content: Vec<Content>,
+    /// For an error result made from a [`ToolError`], its kind. Not part of
+    /// the serialised shape.
+    #[serde(skip)]
+    pub error_kind: Option<ToolErrorKind>,
+}
+
+impl ToolResult {
+    /// A successful result with the given content.
+    pub fn success(tool_use_id: impl Into<String>, content: Vec<Content>) -> Self {
+        Self {
+            tool_use_id: tool_use_id.into(),
+            status: ToolStatus::Success,
+            content,
+            error_kind: None,
+        }
+    }
+
+    /// A successful result holding one piece of text.
+    pub fn text(tool_use_id: impl Into<String>, text: impl Into<String>) -> Self {
+        Self::success(tool_use_id, vec![Content::Text(text.into())])
+    }
+
+    /// A successful result holding one JSON value.
+    pub fn json(tool_use_id: impl Into<String>, value: Value) -> Self {
+        Self::success(tool_use_id, vec![Content::Json(value)])
+    }
+
+    /// An error result whose text is `message`.
+    pub fn error(tool_use_id: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            tool_use_id: tool_use_id.into(),
+            status: ToolStatus::Error,
+            content: vec![Content::Text(message.into())],
+            error_kind: None,
+        }
+    }
+
+    /// An error result carrying a [`ToolError`]'s message and kind.
+    pub fn from_error(tool_use_id: impl Into<String>, error: &ToolError) -> Self {
+        let mut result = Self::error(tool_use_id, error.message());
+        result.error_kind = Some(error.kind());
+        result
+    }
+
+    /// Whether the call succeeded.
+    pub fn is_success(&self) -> bool {
+        self.status == ToolStatus::Success
+    }
+
+    /// Whether the call failed.
+    pub fn is_error(&self) -> bool {
+        self.status == ToolStatus::Error
+    }
+
+    /// All text content joined with newlines; JSON content is rendered as
+    /// compact JSON text.
+    pub fn text_content(&self) -> String {
+        let mut out = String::new();
+        for (i, part) in self.content.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            match part {
+                Content::Text(text) => out.push_str(text),
+                Content::Json(value) => out.push_str(&value.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// What a tool's body produced, before it is tied to a tool use id.
+///
+/// Generated code makes one from the function's return value: a value that
+/// serialises to a JSON string becomes text, any other value JSON; a
+/// returned [`ToolResult`] is kept as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolOutput {
+    /// A serialised return value.
+    Value(Value),
+    /// A result the tool built itself.
+    Result(ToolResult),
+}
+
+/// Serialises as the value, or as the result a tool built, so a tool may
+/// return a `ToolOutput` like any other serialisable value.
+impl Serialize for ToolOutput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ToolOutput::Value(value) => value.serialize(serializer),
+            ToolOutput::Result(result) => result.serialize(serializer),
+        }
+    }
+}
+
+impl ToolOutput {
+    /// The result for the tool use `tool_use_id`.
+    pub fn into_result(self, tool_use_id: impl Into<String>) -> ToolResult {
+        match self {
+            ToolOutput::Value(Value::Null) => ToolResult::success(tool_use_id, Vec::new()),
+            ToolOutput::Value(value) => {
+                ToolResult::success(tool_use_id, vec![Content::from_value(value)])
+            }
+            ToolOutput::Result(mut result) => {
+                result.tool_use_id = tool_use_id.into();
+                result
+            }
+        }
+    }
+
+    /// The plain value, as the direct call path returns it.
+    ///
+    /// A returned error [`ToolResult`] becomes `Err` with its text; a result
+    /// with one content block becomes that block's value; several blocks
+    /// become an array of values.
+    pub fn into_value(self) -> Result<Value, ToolError> {
+        match self {
+            ToolOutput::Value(value) => Ok(value),
+            ToolOutput::Result(result) if result.is_error() => Err(ToolError::with_kind(
+                result.error_kind.unwrap_or(ToolErrorKind::Failed),
+                result.text_content(),
+            )),
+            ToolOutput::Result(mut result) => Ok(match result.content.len() {
+                0 => Value::Null,
+                1 => result
+                    .content
+                    .pop()
+                    .map_or(Value::Null, Content::into_value),
+                _ => Value::Array(
+                    result
+                        .content
+                        .into_iter()
+                        .map(Content::into_value)
+                        .collect(),
+                ),
+            }),
+        }
+    }
+}

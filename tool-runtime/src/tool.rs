@@ -1,0 +1,173 @@
+//! The [`Tool`] trait every tool implements, and the future its calls return.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use serde_json::Value;
+
+use crate::context::ToolContext;
+use crate::error::ToolError;
+use crate::result::ToolOutput;
+use crate::spec::ToolSpec;
+
+/// A tool: a spec the model reads, and a way to call it with JSON arguments.
+///
+/// `#[tool]` implements it for the unit struct it emits beside the function
+/// (`weather_forecast` gets `WeatherForecastTool`). It is object safe, so a
+/// [`Registry`](crate::Registry) holds tools as `dyn Tool`; implement it by
+/// hand for tools whose shape is only known at run time.
+pub trait Tool: Send + Sync + 'static {
+    /// The tool's name, description and parameters.
+    fn spec(&self) -> &ToolSpec;
+
+    /// Decodes `input`, runs the tool and returns what it produced.
+    ///
+    /// Invalid arguments are an `Err` of kind
+    /// [`InvalidArguments`](crate::ToolErrorKind::InvalidArguments) listing
+    /// every problem. A sync tool runs before this returns (the future is
+    /// already complete); an async tool runs when the future is polled, on
+    /// the caller's executor. Panics are not caught here:
+    /// [`Registry::invoke`](crate::Registry::invoke) catches them.
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a>;
+
+    /// Calls the tool directly and returns its plain value.
+    ///
+    /// This is the direct path: arguments are validated as for
+    /// [`call`](Self::call), errors propagate as `Err` (they are not wrapped
+    /// into an error result), and the value is what the function returned,
+    /// serialised (a `String` return gives a JSON string).
+    fn call_json<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a, Value> {
+        self.call(input, ctx).map(ToolOutput::into_value)
+    }
+}
+
+type BoxedFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, ToolError>> + Send + 'a>>;
+
+/// The future a tool call returns.
+///
+/// A call that finished synchronously (a sync tool, or arguments that failed
+/// to decode) is held ready without a heap allocation; an async call is
+/// boxed.
+#[must_use = "a tool call does nothing for an async tool until awaited"]
+pub struct ToolFuture<'a, T = ToolOutput> {
+    state: State<'a, T>,
+}
+
+enum State<'a, T> {
+    Ready(Option<Result<T, ToolError>>),
+    Pending(BoxedFuture<'a, T>),
+}
+
+impl<'a, T: Send + 'a> ToolFuture<'a, T> {
+    /// A call that has already finished with `result`.
+    pub fn ready(result: Result<T, ToolError>) -> Self {
+        Self {
+            state: State::Ready(Some(result)),
+        }
+    }
+
+    /// A call that finishes when `future` does.
+    pub fn pending(future: impl Future<Output = Result<T, ToolError>> + Send + 'a) -> Self {
+        Self {
+            state: State::Pending(Box::pin(future)),
+        }
+    }
+
+    /// Whether the call has already finished (it will not allocate or wait).
+    pub fn is_ready(&self) -> bool {
+        matches!(self.state, State::Ready(Some(_)))
+    }
+
+    /// Maps a successful outcome to another one.
+    pub fn map<U: Send + 'a>(
+        self,
+        f: impl FnOnce(T) -> Result<U, ToolError> + Send + 'a,
+    ) -> ToolFuture<'a, U> {
+        match self.state {
+            State::Ready(Some(result)) => ToolFuture::ready(result.and_then(f)),
+            State::Ready(None) => {
+                ToolFuture::ready(Err(ToolError::new("tool future polled after completion")))
+            }
+            State::Pending(future) => ToolFuture::pending(async move { future.await.and_then(f) }),
+        }
+    }
+}
+
+// Neither variant is structurally pinned: the boxed future is pinned on the
+// heap and the ready value is only ever moved out.
+impl<T> Unpin for ToolFuture<'_, T> {}
+
+impl<T> Future for ToolFuture<'_, T> {
+    type Output = Result<T, ToolError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        match &mut this.state {
+            State::Ready(result) => Poll::Ready(
+                result
+                    .take()
+                    .unwrap_or_else(|| Err(ToolError::new("tool future polled after completion"))),
+            ),
+            State::Pending(future) => future.as_mut().poll(cx),
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for ToolFuture<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = match self.state {
+            State::Ready(Some(_)) => "ready",
+            State::Ready(None) => "done",
+            State::Pending(_) => "pending",
+        };
+        f.debug_struct("ToolFuture").field("state", &state).finish()
+    }
+}
+
+/// A type whose `#[tool]` methods are tools bound to one shared instance.
+///
+/// `#[toolset]` on an impl block implements it; add the tools to a registry
+/// with [`RegistryBuilder::toolset`](crate::RegistryBuilder::toolset).
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use tool_runtime::{tool, toolset, Registry, ToolContext, ToolUse};
+/// use serde_json::json;
+///
+/// #[derive(Default)]
+/// struct Counter {
+///     total: AtomicU64,
+/// }
+///
+/// #[toolset]
+/// impl Counter {
+///     /// Adds to the running total and returns it.
+///     #[tool]
+///     fn add(&self, amount: u64) -> u64 {
+///         self.total.fetch_add(amount, Ordering::SeqCst) + amount
+///     }
+///
+///     /// The unit totals are counted in.
+///     #[tool]
+///     fn unit() -> &'static str {
+///         "items"
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let counter = Arc::new(Counter::default());
+/// let registry = Registry::builder().toolset(Arc::clone(&counter)).build().unwrap();
+/// let ctx = ToolContext::new();
+/// registry.invoke(ToolUse::new("1", "add", json!({"amount": 2})), &ctx).await;
+/// let result = registry.invoke(ToolUse::new("2", "add", json!({"amount": 3})), &ctx).await;
+/// assert_eq!(result.text_content(), "5");
+/// assert_eq!(counter.total.load(Ordering::SeqCst), 5);
+/// assert!(registry.contains("unit"));
+/// # });
+/// ```
+pub trait Toolset: Send + Sync + 'static {
+    /// The tools, each holding a reference to this instance.
+    fn tools(self: std::sync::Arc<Self>) -> Vec<std::sync::Arc<dyn Tool>>;
+}
