@@ -85,6 +85,18 @@
 //!   [`providers::parse_tool_calls`] reads calls from their responses and
 //!   [`Registry::render_result`] answers them; OpenAI strict mode is in
 //!   [`strict`]. The guide is `docs/providers.md`.
+//! - Tools that share state: `#[toolset]` on an impl block and
+//!   [`RegistryBuilder::toolset`]; configured tools: `#[tool(config = T)]`,
+//!   [`config::Config`] and [`RegistryBuilder::configure`]. The guide is
+//!   `docs/stateful-tools-and-configuration.md`; argument constraints are in
+//!   `docs/constraints.md`.
+//! - Names: aliases ([`Registry::resolve`]), allowlists
+//!   ([`RegistryBuilder::allow`]), registry files ([`manifest`]) and what
+//!   the global registry found ([`Registry::global_report`]). The guide is
+//!   `docs/registries.md`.
+//! - A command line for any program that links tools (feature `cli`,
+//!   `cli::run`) and a Model Context Protocol server (feature `mcp`,
+//!   `mcp_server::McpServer`); guides `docs/cli.md` and `docs/mcp.md`.
 
 #![warn(missing_docs)]
 
