@@ -245,7 +245,7 @@ fn a_bad_registry_file_reports_every_mistake_with_its_place() {
             "bad-tools.yaml:3:5: no linked tool is named \"convert_lenght\"; did you mean \"convert_length\"?",
             "bad-tools.yaml:5:5: unknown key \"aliasses\"; did you mean \"aliases\"? an entry has `name`, `aliases` and `config`",
             "bad-tools.yaml:7:20: configuration of \"search\": max_results: must be from 1 to 50, got 500",
-            "bad-tools.yaml:8:16: configuration of \"search\": api_key: expected a string, got integer \"42\"",
+            "bad-tools.yaml:8:16: configuration of \"search\": api_key: expected a string, got 42",
             "bad-tools.yaml:9:15: configuration of \"search\": colour: unknown field \"colour\"",
             "bad-tools.yaml:10:11: tool \"search\" is listed twice (first at line 4); remove one entry",
         ],

@@ -239,11 +239,26 @@ fn classify(message: &str, field: &str) -> (ArgErrorKind, String, Option<String>
     {
         return (
             ArgErrorKind::WrongType,
-            format!("expected {expected}, got {got}"),
+            format!("expected {expected}, got {}", plain_value(got)),
             None,
         );
     }
     (ArgErrorKind::InvalidValue, message.to_owned(), None)
+}
+
+/// The value in serde's wording of an unexpected value (backticks already
+/// turned into quotes): `integer "42"` becomes `42`, `string "x"` stays
+/// quoted as `"x"`, and `map` stays as it is.
+fn plain_value(got: &str) -> &str {
+    if let Some(text) = got.strip_prefix("string ") {
+        return text;
+    }
+    if let (Some(start), Some(end)) = (got.find('"'), got.rfind('"'))
+        && start < end
+    {
+        return &got[start + 1..end];
+    }
+    got
 }
 
 fn remove_at(value: &mut Value, path: &[String]) -> bool {
