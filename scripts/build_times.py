@@ -237,11 +237,12 @@ def cargo(args, workspace, target):
 
 
 def main():
+    script_started = time.perf_counter()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dir", default="/tmp/toolbench", help="scratch workspace")
     parser.add_argument("--counts", default="50,200", help="tool counts, comma-separated")
     parser.add_argument("--styles", default=",".join(STYLES))
-    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
 
@@ -317,6 +318,8 @@ def main():
                     "runs": args.runs,
                     "rows": results,
                     "total_s": total,
+                    # Everything, generating the crates included.
+                    "wall_s": time.perf_counter() - script_started,
                     "machine": platform.machine(),
                 },
                 indent=2,

@@ -5,7 +5,7 @@
 #   scripts/perf-report.sh [options]
 #
 #   --no-peers          skip the criterion run with rmcp and rig
-#   --no-build-times    skip scripts/build-times.sh (about 15 minutes on 2 cores)
+#   --no-build-times    skip scripts/build-times.sh (about 7 minutes on 2 cores)
 #   --report-only       run nothing; rewrite the report from earlier results
 #   --results DIR       where results go (default: target/perf-results)
 #
@@ -90,7 +90,7 @@ def count(path, n):
             capture_output=True, text=True, check=True)
     return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
 base = count("invoke", 0)
-paths = ["floor_str", "floor_value", "call_json", "registry_call_json", "invoke",
+paths = ["floor_str", "floor_value", "floor_tool_use", "call_json", "registry_call_json", "invoke",
          "floor_async", "invoke_async",
          "invoke_str", "invalid", "clone_value", "clone_tool_use"]
 result = {p: round((count(p, iterations) - base) / iterations) for p in paths}

@@ -75,6 +75,19 @@ fn calls(c: &mut Criterion) {
     group.bench_function("floor_value", |b| {
         b.iter(|| floor::call_value(black_box(&args)).unwrap())
     });
+    // From an owned `Value` prepared outside the timed loop and dropped
+    // inside it, as `Registry::call_json` takes its input.
+    group.bench_function("floor_value_owned", |b| {
+        b.iter_batched(
+            || args.clone(),
+            |input| {
+                let output = floor::call_value(&input).unwrap();
+                drop(input);
+                output
+            },
+            BatchSize::SmallInput,
+        )
+    });
     group.bench_function("floor_tool_use_str", |b| {
         b.iter(|| floor::invoke_str(black_box(&use_text)))
     });
@@ -113,6 +126,17 @@ fn calls(c: &mut Criterion) {
             let input: Value = serde_json::from_str(black_box(VALID_ARGS)).unwrap();
             complete(SearchTool.call_json(&input, &ctx)).unwrap()
         })
+    });
+    group.bench_function("ours_call_json_owned", |b| {
+        b.iter_batched(
+            || args.clone(),
+            |input| {
+                let output = complete(SearchTool.call_json(&input, &ctx)).unwrap();
+                drop(input);
+                output
+            },
+            BatchSize::SmallInput,
+        )
     });
     group.bench_function("ours_registry_call_json", |b| {
         b.iter_batched(

@@ -647,6 +647,143 @@ async fn the_enabled_predicate_hides_and_refuses_tools() {
 }
 
 #[tokio::test]
+async fn an_unknown_name_never_suggests_a_hidden_tool() {
+    let registry = Registry::builder()
+        .tool(SecretsTool)
+        .tool(NapTool)
+        .allow(["secret*", "nap"])
+        .enabled_when(|spec, ctx| {
+            spec.name != "secrets" || ctx.state().get("admin") == Some(&json!(true))
+        })
+        .build()
+        .unwrap();
+    let guest = ToolContext::new();
+    let result = registry.invoke(call("secret", json!({})), &guest).await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::UnknownTool));
+    assert_eq!(
+        result.text_content(),
+        "unknown tool \"secret\"; available tools: nap"
+    );
+    let error = registry
+        .call_json("secret", json!({}), &guest)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.message(),
+        "unknown tool \"secret\"; available tools: nap"
+    );
+    let result = registry.invoke(call("shred", json!({})), &guest).await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::NotAllowed));
+    assert_eq!(
+        result.text_content(),
+        "tool \"shred\" is not allowed here; the tools you may call are: nap"
+    );
+
+    let admin = ToolContext::new().with_state("admin", json!(true));
+    let result = registry.invoke(call("secret", json!({})), &admin).await;
+    assert_eq!(
+        result.text_content(),
+        "unknown tool \"secret\"; did you mean \"secrets\"?; available tools: nap, secrets"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_name_lists_only_tools_inside_the_allowlist() {
+    let registry = Registry::builder()
+        .tool(SecretsTool)
+        .tool(NapTool)
+        .tool(ShredTool)
+        .allow(["nap", "shred"])
+        .build()
+        .unwrap();
+    let result = registry
+        .invoke(call("nap", json!({"ms": 0})), &ToolContext::new())
+        .await;
+    assert_eq!(result.text_content(), "slept 0ms");
+    // "secrets*" is not allowed, so "secret" is refused, listing the others.
+    let result = registry
+        .invoke(call("secret", json!({})), &ToolContext::new())
+        .await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::NotAllowed));
+    assert_eq!(
+        result.text_content(),
+        "tool \"secret\" is not allowed here; the tools you may call are: nap, shred"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_name_survives_a_panicking_enabled_predicate() {
+    let registry = Registry::builder()
+        .tool(SecretsTool)
+        .tool(NapTool)
+        .enabled_when(|spec, _ctx| {
+            assert_ne!(spec.name, "secrets", "the predicate gives up on secrets");
+            true
+        })
+        .build()
+        .unwrap();
+    let result = registry
+        .invoke(call("secret", json!({})), &ToolContext::new())
+        .await;
+    assert_eq!(
+        result.text_content(),
+        "unknown tool \"secret\"; available tools: nap"
+    );
+}
+
+/// Cancels its own call's token, then waits for something that never comes.
+#[tool]
+async fn gives_up(ctx: &ToolContext) -> &'static str {
+    ctx.cancellation_token().cancel();
+    std::future::pending::<()>().await;
+    "unreachable"
+}
+
+/// Cancels its own call's token and returns all the same.
+#[tool]
+fn cancels_itself(ctx: &ToolContext) -> &'static str {
+    ctx.cancellation_token().cancel();
+    "done anyway"
+}
+
+/// Hands a clone of its context to a task that cancels the call.
+#[tool]
+async fn cancels_from_a_task(ctx: &ToolContext) -> &'static str {
+    let clone = ctx.clone();
+    tokio::spawn(async move { clone.cancellation_token().cancel() });
+    ctx.cancelled().await;
+    std::future::pending::<()>().await;
+    "unreachable"
+}
+
+#[tokio::test]
+async fn a_call_cancelling_its_own_token_ends_cancelled_and_spares_the_caller() {
+    let registry = Registry::builder()
+        .tool(GivesUpTool)
+        .tool(CancelsFromATaskTool)
+        .tool(CancelsItselfTool)
+        .tool(NapTool)
+        .build()
+        .unwrap();
+    let ctx = ToolContext::new();
+    for name in ["gives_up", "cancels_from_a_task", "cancels_itself"] {
+        let (result, record) = registry.invoke_recorded(call(name, json!({})), &ctx).await;
+        assert_eq!(result.error_kind, Some(ToolErrorKind::Cancelled), "{name}");
+        assert_eq!(
+            result.text_content(),
+            format!("the call to {name} was cancelled before it finished")
+        );
+        assert_eq!(record.status, CallStatus::Incomplete);
+    }
+    assert!(
+        !ctx.is_cancelled(),
+        "only the call's own token was cancelled"
+    );
+    let result = registry.invoke(call("nap", json!({"ms": 1})), &ctx).await;
+    assert_eq!(result.text_content(), "slept 1ms");
+}
+
+#[tokio::test]
 async fn retry_requests_are_marked() {
     let registry = Registry::builder().tool(LookupTool).build().unwrap();
     let (result, record) = registry

@@ -334,3 +334,23 @@ fn tidy_tokens(text: &str) -> String {
         .replace(". ", ".")
         .replace(" ,", ",")
 }
+
+/// Where `key` is written in a parameter's `#[tool(...)]`, so an error about
+/// the key points at it (a bare `default` carries no span of its own).
+pub fn key_span(attrs: &[syn::Attribute], key: &str) -> Option<Span> {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("tool"))
+        .find_map(|attr| match &attr.meta {
+            syn::Meta::List(list) => {
+                list.tokens
+                    .clone()
+                    .into_iter()
+                    .find_map(|token| match token {
+                        proc_macro2::TokenTree::Ident(ident) if ident == key => Some(ident.span()),
+                        _ => None,
+                    })
+            }
+            _ => None,
+        })
+}

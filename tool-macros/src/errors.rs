@@ -15,6 +15,12 @@ impl Errors {
         self.push_syn(syn::Error::new(span, message));
     }
 
+    /// Records an error covering all of `tokens`, from their first token to
+    /// their last.
+    pub fn push_spanned(&mut self, tokens: impl quote::ToTokens, message: impl Display) {
+        self.push_syn(syn::Error::new_spanned(tokens, message));
+    }
+
     /// Records a syn error.
     pub fn push_syn(&mut self, error: syn::Error) {
         match &mut self.combined {

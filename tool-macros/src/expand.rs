@@ -121,11 +121,10 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
         })
         .collect();
 
-    let param_specs = args.iter().map(|(i, param, arg)| {
+    let param_specs = args.iter().map(|(i, _, arg)| {
         let name = &arg.name;
         let description = &arg.description;
         let required = arg.required();
-        let schema_ty = arg.option_inner.as_ref().unwrap_or(&param.ty);
         let (default_source, default_fn) = match &arg.default {
             Some(default) => {
                 let source = default.source();
@@ -141,6 +140,8 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
             ),
         };
         let constraints = constraints_tokens(&arg.constraints, *i, &rt);
+        let schema_fn = format_ident!("__tool_schema_{}", i);
+        let check_fn = format_ident!("__tool_check_{}", i);
         quote! {
             #rt::ParamSpec {
                 name: #name,
@@ -148,9 +149,9 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                 required: #required,
                 default: #default_source,
                 constraints: #constraints,
-                schema_fn: #rt::param_schema::<#schema_ty>,
+                schema_fn: Self::#schema_fn,
                 default_fn: #default_fn,
-                check_fn: #rt::check_param::<#schema_ty>,
+                check_fn: Self::#check_fn,
             }
         }
     });
@@ -160,7 +161,6 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
         let ty = &param.ty;
         let value_fn = format_ident!("__tool_default_{}", i);
         let json_fn = format_ident!("__tool_default_json_{}", i);
-        let de_fn = format_ident!("__tool_deserialize_{}", i);
         let value = default_expr(default, ty);
         Some(quote! {
             #[doc(hidden)]
@@ -173,24 +173,71 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                 use #rt::{DefaultOpaque as _, DefaultSerialize as _};
                 (&&#rt::Wrap::new(Self::#value_fn())).__default_json()
             }
+        })
+    });
+
+    // Everything generated code does with a parameter's type goes through
+    // `ArgProbe`, whose fallback makes a type that is not a `ToolArg` fail
+    // only its assertion (see `tool_runtime::__private`).
+    let probe_imports = quote! {
+        #[allow(unused_imports)]
+        use #rt::{ArgChecked as _, ArgUnchecked as _};
+    };
+    let arg_fns = args.iter().map(|(i, param, arg)| {
+        let ty = &param.ty;
+        let schema_ty = arg.option_inner.as_ref().unwrap_or(ty);
+        let schema_fn = format_ident!("__tool_schema_{}", i);
+        let check_fn = format_ident!("__tool_check_{}", i);
+        let decode_fn = format_ident!("__tool_decode_{}", i);
+        let probe = quote!((&&#rt::ArgProbe::<#schema_ty>::new()));
+        let decode = match (&arg.default, &arg.option_inner) {
+            (Some(_), _) => {
+                let value_fn = format_ident!("__tool_default_{}", i);
+                quote!(#probe.__arg_decode_or(deserializer, Self::#value_fn))
+            }
+            (None, Some(_)) => quote!(#probe.__arg_decode_option(deserializer)),
+            (None, None) => quote!(#probe.__arg_decode(deserializer)),
+        };
+        quote! {
             #[doc(hidden)]
-            fn #de_fn<'de, D>(deserializer: D) -> ::core::result::Result<#ty, D::Error>
+            fn #schema_fn(
+                generator: &mut #rt::schemars::SchemaGenerator,
+            ) -> #rt::schemars::Schema {
+                #probe_imports
+                #probe.__arg_schema(generator)
+            }
+            #[doc(hidden)]
+            fn #check_fn(
+                value: &#rt::serde_json::Value,
+            ) -> ::core::result::Result<(), #rt::CheckError> {
+                #probe_imports
+                #probe.__arg_check(value)
+            }
+            #[doc(hidden)]
+            #[inline]
+            fn #decode_fn<'de, D>(deserializer: D) -> ::core::result::Result<#ty, D::Error>
             where
                 D: #rt::serde::Deserializer<'de>,
             {
-                #rt::null_as_default(deserializer, Self::#value_fn)
+                #probe_imports
+                #decode
             }
-        })
+        }
     });
 
     let validator_fns = args.iter().filter_map(|(i, param, arg)| {
         let validate = arg.constraints.validate.as_ref()?;
         let ty = arg.option_inner.as_ref().unwrap_or(&param.ty);
         let validate_fn = format_ident!("__tool_validate_{}", i);
-        Some(quote_spanned! {validate.span()=>
+        let call = quote_spanned! {validate.span()=>
+            (&&#rt::ArgProbe::<#ty>::new()).__arg_validate(value, #validate)
+        };
+        Some(quote! {
             #[doc(hidden)]
             fn #validate_fn(value: &#rt::serde_json::Value) -> ::core::result::Result<(), ::std::string::String> {
-                #rt::run_validator::<#ty, _>(value, #validate)
+                #[allow(unused_imports)]
+                use #rt::{ArgChecked as _, ArgUnchecked as _};
+                #call
             }
         })
     });
@@ -206,14 +253,16 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
         let ident = &param.ident;
         let ty = &param.ty;
         let name = &arg.name;
+        // Each field decodes through its `__tool_decode_N`, so serde's
+        // derive never names the parameter's type in a bound of its own.
+        let de = format!("{struct_name}::__tool_decode_{i}");
         let extra = match (&arg.default, &arg.option_inner) {
             (Some(_), _) => {
                 let default = format!("{struct_name}::__tool_default_{i}");
-                let de = format!("{struct_name}::__tool_deserialize_{i}");
                 quote!(default = #default, deserialize_with = #de,)
             }
-            (None, Some(_)) => quote!(default,),
-            (None, None) => quote!(),
+            (None, Some(_)) => quote!(default, deserialize_with = #de,),
+            (None, None) => quote!(deserialize_with = #de,),
         };
         quote! {
             #[serde(rename = #name, #extra)]
@@ -224,7 +273,7 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
     let assertions = tool.params.iter().filter_map(|param| match &param.kind {
         ParamKind::Arg(arg) => {
             let ty = arg.option_inner.as_ref().unwrap_or(&param.ty);
-            Some(quote_spanned!(ty.span()=> #rt::assert_arg::<#ty>();))
+            Some(quote_spanned!(ty.span()=> #rt::assert_tool_arg::<#ty>();))
         }
         ParamKind::Injected => None,
     });
@@ -385,14 +434,21 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                     #[doc(hidden)]
                     fn __tool_config_schema() -> &'static #rt::serde_json::Value {
                         static SCHEMA: #rt::SchemaCell = #rt::SchemaCell::new();
-                        SCHEMA.get_or_init(#rt::config_schema::<#ty>)
+                        SCHEMA.get_or_init(|| {
+                            #[allow(unused_imports)]
+                            use #rt::{ConfigChecked as _, ConfigUnchecked as _};
+                            (&&#rt::ConfigProbe::<#ty>::new()).__config_schema()
+                        })
                     }
 
                     #[doc(hidden)]
                     fn __tool_config_decode(
                         value: &#rt::serde_json::Value,
                     ) -> ::core::result::Result<#rt::ConfigValue, ::std::vec::Vec<#rt::ArgError>> {
-                        #rt::decode_config::<#ty>(value, Self::__tool_config_schema())
+                        #[allow(unused_imports)]
+                        use #rt::{ConfigChecked as _, ConfigUnchecked as _};
+                        (&&#rt::ConfigProbe::<#ty>::new())
+                            .__config_decode(value, Self::__tool_config_schema())
                     }
                 },
             )
@@ -402,7 +458,7 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
     let config_assertion = options
         .config
         .as_ref()
-        .map(|ty| quote_spanned!(ty.span()=> #rt::assert_config::<#ty>();));
+        .map(|ty| quote_spanned!(ty.span()=> #rt::assert_tool_config::<#ty>();));
     let line = quote_spanned!(fn_ident.span()=> ::core::line!());
     let args_ident = if args.is_empty() {
         quote!(_)
@@ -472,6 +528,7 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
 
                 #config_fns
 
+                #(#arg_fns)*
                 #(#default_fns)*
                 #(#validator_fns)*
             }
@@ -587,26 +644,28 @@ fn option_tokens(value: Option<TokenStream>) -> TokenStream {
 /// the return type so errors point there.
 fn output_assertions(output: &Output, rt: &TokenStream) -> TokenStream {
     match output {
-        Output::Value(ty) => quote_spanned!(ty.span()=> #rt::assert_output::<#ty>();),
+        Output::Value(ty) => quote_spanned!(ty.span()=> #rt::assert_tool_return::<#ty>();),
         Output::Unit => quote!(),
         Output::Result { ok, err } => {
-            let ok_check = quote_spanned!(ok.span()=> #rt::assert_output::<#ok>(););
+            let ok_check = quote_spanned!(ok.span()=> #rt::assert_tool_return::<#ok>(););
             let err_check = err
                 .as_ref()
-                .map(|err| quote_spanned!(err.span()=> #rt::assert_error::<#err>();));
+                .map(|err| quote_spanned!(err.span()=> #rt::assert_tool_error::<#err>();));
             quote!(#ok_check #err_check)
         }
         Output::Stream { item } => output_assertions(item, rt),
     }
 }
 
-/// Converts `__tool_ret` into `Result<ToolOutput, ToolError>`.
+/// Converts `__tool_ret` into `Result<ToolOutput, ToolError>`, through
+/// `Convert`, whose last fallback leaves a type that cannot convert to its
+/// assertion in `output_assertions`.
 fn convert_output(output: &Output, rt: &TokenStream) -> TokenStream {
     let value = |v: TokenStream| {
         quote! {{
             #[allow(unused_imports)]
-            use #rt::{OutputSerialize as _, OutputSpecific as _};
-            (&&#rt::Wrap::new(#v)).__tool_output()
+            use #rt::{ConvertSerialize as _, ConvertSpecific as _, ConvertUnchecked as _};
+            (&&&#rt::Convert::new(#v)).__convert_output()
         }}
     };
     match output {
@@ -618,8 +677,11 @@ fn convert_output(output: &Output, rt: &TokenStream) -> TokenStream {
                     ::core::result::Result::Ok(__tool_value) => #ok,
                     ::core::result::Result::Err(__tool_error) => ::core::result::Result::Err({
                         #[allow(unused_imports)]
-                        use #rt::{ErrorDisplay as _, ErrorSpecific as _};
-                        (&&#rt::Wrap::new(__tool_error)).__tool_error()
+                        use #rt::{
+                            ConvertErrorDisplay as _, ConvertErrorSpecific as _,
+                            ConvertErrorUnchecked as _,
+                        };
+                        (&&&#rt::Convert::new(__tool_error)).__convert_error()
                     }),
                 }
             }

@@ -8,7 +8,7 @@ use quote::format_ident;
 use syn::spanned::Spanned;
 use syn::{FnArg, GenericArgument, ItemFn, Pat, PathArguments, ReturnType, Type};
 
-use crate::attr::{DefaultValue, ParamArgs, ToolArgs};
+use crate::attr::{DefaultValue, ParamArgs, ToolArgs, key_span};
 use crate::docs;
 use crate::errors::Errors;
 use crate::model::{
@@ -55,15 +55,15 @@ pub fn parse_in(
                 if shared_ref {
                     takes_self = true;
                 } else if receiver.mutability.is_some() {
-                    errors.push(
-                        receiver.span(),
+                    errors.push_spanned(
+                        receiver,
                         "a tool method takes `&self`, not `&mut self`: calls may run at the \
                          same time, so they share the instance. Keep mutable state behind a \
                          Mutex or atomics and take `&self`",
                     );
                 } else {
-                    errors.push(
-                        receiver.span(),
+                    errors.push_spanned(
+                        receiver,
                         "a tool method takes `&self`: the instance is shared by every call, so \
                          it cannot be consumed or taken in another form. Write `&self`",
                     );
@@ -85,10 +85,16 @@ pub fn parse_in(
         let Some(ident) = param_ident(&typed.pat, errors) else {
             continue;
         };
-        let param_args = parse_param_args(&typed.attrs, errors);
+        let mut param_args = parse_param_args(&typed.attrs, errors);
+        // A bare `default` has no span of its own; point at the key.
+        if let Some(DefaultValue::Trait(span)) = &mut param_args.default
+            && let Some(key) = key_span(&typed.attrs, "default")
+        {
+            *span = key;
+        }
         if contains_impl_trait(&typed.ty) {
-            errors.push(
-                typed.ty.span(),
+            errors.push_spanned(
+                &typed.ty,
                 "`impl Trait` parameters are not supported by #[tool]: the model sends JSON, \
                  so each parameter needs one concrete type. Write the concrete type instead",
             );
@@ -140,7 +146,7 @@ pub fn parse_in(
             ] {
                 if present {
                     errors.push(
-                        param_key_span(&typed.attrs, key)
+                        key_span(&typed.attrs, key)
                             .or(span)
                             .unwrap_or_else(|| typed.ty.span()),
                         format!(
@@ -172,6 +178,7 @@ pub fn parse_in(
             continue;
         }
 
+        validate::owned_param_type(&typed.ty, errors);
         let rust_name = ident.to_string().trim_start_matches("r#").to_owned();
         let name = match &param_args.rename {
             Some(rename) => {
@@ -199,7 +206,7 @@ pub fn parse_in(
         let option_inner = option_inner(&typed.ty).cloned();
         if let (Some(default), Some(_)) = (&param_args.default, &option_inner) {
             errors.push(
-                param_key_span(&typed.attrs, "default").unwrap_or_else(|| default.span()),
+                key_span(&typed.attrs, "default").unwrap_or_else(|| default.span()),
                 format!(
                     "`default` on an `Option` parameter: `{rust_name}` already defaults to `None` \
                      when the model leaves it out. Remove `default`, or make the type \
@@ -207,6 +214,13 @@ pub fn parse_in(
                 ),
             );
         }
+        validate::constraints_fit_type(
+            &rust_name,
+            option_inner.as_ref().unwrap_or(&typed.ty),
+            &param_args,
+            &typed.attrs,
+            errors,
+        );
         let constraints = param_constraints(&param_args, errors);
         params.push(Param {
             ident,
@@ -258,7 +272,7 @@ pub fn parse_in(
     }
 
     let output = parse_output(&item.sig.output, errors);
-    let options = tool_options(&args, item, &output, errors);
+    let options = tool_options(&args, &name, item, &output, errors);
 
     let extra_docs = if fn_docs.has_arguments_section || extra_docs.is_empty() {
         Vec::new()
@@ -300,6 +314,7 @@ pub fn parse_in(
 /// The spec options, checked against the function they annotate.
 fn tool_options(
     args: &ToolArgs,
+    name: &str,
     item: &ItemFn,
     output: &Output,
     errors: &mut Errors,
@@ -332,25 +347,7 @@ fn tool_options(
             );
         }
     }
-    let mut aliases: Vec<String> = Vec::new();
-    for alias in &args.alias {
-        if alias.as_str().trim().is_empty() {
-            errors.push(
-                alias.span(),
-                "an alias cannot be empty. Remove it or give a name",
-            );
-        } else if aliases.iter().any(|a| a == alias.as_str()) {
-            errors.push(
-                alias.span(),
-                format!(
-                    "the alias \"{}\" is given twice. Remove one",
-                    alias.as_str()
-                ),
-            );
-        } else {
-            aliases.push(alias.as_str().to_owned());
-        }
-    }
+    let aliases = validate::aliases(name, &args.alias, errors);
     ToolOptions {
         title: args.title.as_ref().map(|t| t.as_str().to_owned()),
         read_only: args.read_only,
@@ -469,39 +466,20 @@ fn check_signature(item: &ItemFn, errors: &mut Errors) {
         );
     }
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        let span = if sig.generics.params.is_empty() {
-            sig.generics.where_clause.span()
+        // `Generics` prints only `<...>`; a bare `where` clause is separate.
+        let tokens = if sig.generics.params.is_empty() {
+            quote::ToTokens::to_token_stream(&sig.generics.where_clause)
         } else {
-            sig.generics.params.span()
+            quote::ToTokens::to_token_stream(&sig.generics)
         };
-        errors.push(
-            span,
+        errors.push_spanned(
+            tokens,
             "a tool cannot be generic: the model sends JSON, so each parameter needs one \
              concrete, owned type. Remove the generic parameters (and any `where` clause) and \
              name concrete types (`String`, not `&'a str`; `&ToolContext` needs no named lifetime), \
              or write one #[tool] per type that calls a generic helper",
         );
     }
-}
-
-/// Where `key` is written in a parameter's `#[tool(...)]`, so an error about
-/// the key points at it (a bare `default` carries no span of its own).
-fn param_key_span(attrs: &[syn::Attribute], key: &str) -> Option<Span> {
-    attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("tool"))
-        .find_map(|attr| match &attr.meta {
-            syn::Meta::List(list) => {
-                list.tokens
-                    .clone()
-                    .into_iter()
-                    .find_map(|token| match token {
-                        proc_macro2::TokenTree::Ident(ident) if ident == key => Some(ident.span()),
-                        _ => None,
-                    })
-            }
-            _ => None,
-        })
 }
 
 /// The name a parameter binds, or an error for a pattern.
@@ -608,8 +586,8 @@ fn classify_output(ty: &Type, errors: &mut Errors) -> Output {
                 item: Box::new(classify_output(item, errors)),
             };
         }
-        errors.push(
-            impl_trait.span(),
+        errors.push_spanned(
+            impl_trait,
             "a tool cannot return `impl Trait` other than `impl Stream<Item = T>`: the runtime \
              must know how to turn the value into a result. Return a concrete type",
         );

@@ -303,3 +303,410 @@ where
     }
     Ok(last.unwrap_or(ToolOutput::Value(Value::Null)))
 }
+
+// ---------------------------------------------------------------------------
+// Compile-time diagnostics.
+//
+// A type the user names (a parameter's, the return type, the error type,
+// the configuration type) is checked by exactly one assertion, spanned at the
+// type as written, against a marker trait whose `on_unimplemented` says what
+// to write. Every other use of the type in generated code goes through
+// autoref dispatch with an unbounded fallback, so a type that lacks a trait
+// fails that one assertion and nothing else: one error per missing trait,
+// where rustc would otherwise repeat it in every generated function (and
+// inside serde's derive). The fallbacks never run: when they are picked, the
+// assertion has already failed to compile.
+// ---------------------------------------------------------------------------
+
+/// A type a tool parameter can have: decoded from the model's JSON
+/// arguments and described by a JSON Schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the type of a tool parameter",
+    label = "a tool parameter's type must implement `serde::Deserialize` and `schemars::JsonSchema`",
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}` (`#[derive(Deserialize, JsonSchema)]`), or use a type that has both (`String`, numbers, `Vec<T>`, ...)"
+)]
+pub trait ToolArg: DeserializeOwned + schemars::JsonSchema {}
+impl<T: DeserializeOwned + schemars::JsonSchema> ToolArg for T {}
+
+/// A type a tool's configuration can have (`#[tool(config = T)]`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's configuration type",
+    label = "a configuration type must implement `serde::Deserialize` and `schemars::JsonSchema` and be `Send + Sync + 'static`",
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}` (`#[derive(Deserialize, JsonSchema)]`)"
+)]
+pub trait ToolConfig: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static {}
+impl<T: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static> ToolConfig for T {}
+
+/// A type a `#[tool]` function may return, alone or as the `Ok` of a
+/// `Result`: anything serialisable.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a #[tool] function",
+    label = "this type cannot become a tool result",
+    note = "derive `serde::Serialize` for `{Self}`, or return a type that implements it (`String`, a `ToolResult`, ...), optionally inside a `Result<T, E>` with `E: Display`"
+)]
+pub trait ToolReturn: Serialize {}
+impl<T: Serialize + ?Sized> ToolReturn for T {}
+
+/// The error type of a `#[tool]` function's `Result`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the error type of a #[tool] function",
+    label = "the error type of a tool must implement `std::fmt::Display`",
+    note = "implement `std::fmt::Display` for `{Self}`: its text is the error the model reads. Or return `ToolError`"
+)]
+pub trait ToolErrorType: Display {}
+impl<E: Display + ?Sized> ToolErrorType for E {}
+
+/// A function `validate = f` can name for a parameter of type `T`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot validate a parameter of type `{T}`",
+    label = "expected a function `fn(&{T}) -> Result<(), E>` with `E: Display`",
+    note = "write the validator as `fn check(value: &{T}) -> Result<(), String>` (any error type that implements `Display` will do)"
+)]
+pub trait ArgValidator<T> {
+    /// Runs the check; the error's text reaches the model.
+    fn run(&self, value: &T) -> Result<(), String>;
+}
+
+impl<T, F, R> ArgValidator<T> for F
+where
+    F: Fn(&T) -> R,
+    R: ValidationOutcome,
+{
+    fn run(&self, value: &T) -> Result<(), String> {
+        self(value).into_outcome()
+    }
+}
+
+/// What a validator returns: `Result<(), E>` with `E: Display`.
+#[diagnostic::on_unimplemented(
+    message = "a validator must return `Result<(), E>` with `E: Display`, not `{Self}`",
+    label = "expected `Result<(), E>`",
+    note = "return `Ok(())` for a valid value and `Err(message)` otherwise"
+)]
+pub trait ValidationOutcome {
+    /// The outcome, with the error as text.
+    fn into_outcome(self) -> Result<(), String>;
+}
+
+impl<E: Display> ValidationOutcome for Result<(), E> {
+    fn into_outcome(self) -> Result<(), String> {
+        self.map_err(|error| error.to_string())
+    }
+}
+
+/// Compile-time check that a parameter type can be an argument.
+pub fn assert_tool_arg<T: ToolArg>() {}
+
+/// Compile-time check that a type can be a tool's configuration.
+pub fn assert_tool_config<T: ToolConfig>() {}
+
+/// Compile-time check that a return type can become a result.
+pub fn assert_tool_return<T: ToolReturn + ?Sized>() {}
+
+/// Compile-time check that an error type can become an error result.
+pub fn assert_tool_error<E: ToolErrorType + ?Sized>() {}
+
+const UNCHECKED: &str = "a type without the traits #[tool] needs is rejected at compile time";
+
+/// Names a parameter's type for the dispatch below: `&&ArgProbe<T>` finds
+/// [`ArgChecked`] when `T: ToolArg`, and [`ArgUnchecked`] otherwise.
+pub struct ArgProbe<T>(PhantomData<T>);
+
+impl<T> ArgProbe<T> {
+    /// A probe for `T`.
+    #[inline]
+    pub const fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<T> Default for ArgProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What generated code does with a parameter's type.
+pub trait ArgChecked<T> {
+    /// The schema of the type.
+    fn __arg_schema(self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema;
+    /// Checks one value, for the slow error path.
+    fn __arg_check(self, value: &Value) -> Result<(), CheckError>;
+    /// Decodes a required parameter (serde `deserialize_with`).
+    fn __arg_decode<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error>;
+    /// Decodes an `Option<T>` parameter.
+    fn __arg_decode_option<'de, D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Option<T>, D::Error>;
+    /// Decodes a parameter with a default, reading `null` as the default.
+    fn __arg_decode_or<'de, D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+        default: fn() -> T,
+    ) -> Result<T, D::Error>;
+    /// Runs a `validate` function on a value that decodes as `T`; a value
+    /// that does not decode is reported by the type check instead.
+    fn __arg_validate<V: ArgValidator<T>>(self, value: &Value, validator: V) -> Result<(), String>;
+}
+
+impl<T: ToolArg> ArgChecked<T> for &&ArgProbe<T> {
+    fn __arg_schema(self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        generator.subschema_for::<T>()
+    }
+
+    fn __arg_check(self, value: &Value) -> Result<(), CheckError> {
+        crate::args::check::<T>(value)
+    }
+
+    #[inline]
+    fn __arg_decode<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::deserialize(deserializer)
+    }
+
+    #[inline]
+    fn __arg_decode_option<'de, D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Option<T>, D::Error> {
+        Option::<T>::deserialize(deserializer)
+    }
+
+    #[inline]
+    fn __arg_decode_or<'de, D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+        default: fn() -> T,
+    ) -> Result<T, D::Error> {
+        Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_else(default))
+    }
+
+    fn __arg_validate<V: ArgValidator<T>>(self, value: &Value, validator: V) -> Result<(), String> {
+        match T::deserialize(value) {
+            Ok(decoded) => validator.run(&decoded),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+/// The fallback of [`ArgChecked`] for a type that is not a [`ToolArg`]; see
+/// the note at the top of this block.
+pub trait ArgUnchecked<T> {
+    /// Never runs.
+    fn __arg_schema(self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema;
+    /// Never runs.
+    fn __arg_check(self, value: &Value) -> Result<(), CheckError>;
+    /// Never runs.
+    fn __arg_decode<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error>;
+    /// Never runs.
+    fn __arg_decode_option<'de, D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Option<T>, D::Error>;
+    /// Never runs.
+    fn __arg_decode_or<'de, D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+        default: fn() -> T,
+    ) -> Result<T, D::Error>;
+    /// Never runs.
+    fn __arg_validate<V: ArgValidator<T>>(self, value: &Value, validator: V) -> Result<(), String>;
+}
+
+impl<T> ArgUnchecked<T> for &ArgProbe<T> {
+    fn __arg_schema(self, _: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        unreachable!("{UNCHECKED}")
+    }
+
+    fn __arg_check(self, _: &Value) -> Result<(), CheckError> {
+        unreachable!("{UNCHECKED}")
+    }
+
+    fn __arg_decode<'de, D: Deserializer<'de>>(self, _: D) -> Result<T, D::Error> {
+        unreachable!("{UNCHECKED}")
+    }
+
+    fn __arg_decode_option<'de, D: Deserializer<'de>>(self, _: D) -> Result<Option<T>, D::Error> {
+        unreachable!("{UNCHECKED}")
+    }
+
+    fn __arg_decode_or<'de, D: Deserializer<'de>>(self, _: D, _: fn() -> T) -> Result<T, D::Error> {
+        unreachable!("{UNCHECKED}")
+    }
+
+    fn __arg_validate<V: ArgValidator<T>>(self, _: &Value, _: V) -> Result<(), String> {
+        unreachable!("{UNCHECKED}")
+    }
+}
+
+/// Names a configuration type for the dispatch below, like [`ArgProbe`].
+pub struct ConfigProbe<T>(PhantomData<T>);
+
+impl<T> ConfigProbe<T> {
+    /// A probe for `T`.
+    #[inline]
+    pub const fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<T> Default for ConfigProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What generated code does with a configuration type.
+pub trait ConfigChecked {
+    /// The JSON Schema of the type.
+    fn __config_schema(self) -> Value;
+    /// Validates and decodes a configuration.
+    fn __config_decode(
+        self,
+        value: &Value,
+        schema: &Value,
+    ) -> Result<crate::config::ConfigValue, Vec<crate::ArgError>>;
+}
+
+impl<T: ToolConfig> ConfigChecked for &&ConfigProbe<T> {
+    fn __config_schema(self) -> Value {
+        crate::spec::build_output_schema::<T>()
+    }
+
+    fn __config_decode(
+        self,
+        value: &Value,
+        schema: &Value,
+    ) -> Result<crate::config::ConfigValue, Vec<crate::ArgError>> {
+        crate::config::decode::<T>(value, schema)
+    }
+}
+
+/// The fallback of [`ConfigChecked`]; never runs.
+pub trait ConfigUnchecked {
+    /// Never runs.
+    fn __config_schema(self) -> Value;
+    /// Never runs.
+    fn __config_decode(
+        self,
+        value: &Value,
+        schema: &Value,
+    ) -> Result<crate::config::ConfigValue, Vec<crate::ArgError>>;
+}
+
+impl<T> ConfigUnchecked for &ConfigProbe<T> {
+    fn __config_schema(self) -> Value {
+        unreachable!("{UNCHECKED}")
+    }
+
+    fn __config_decode(
+        self,
+        _: &Value,
+        _: &Value,
+    ) -> Result<crate::config::ConfigValue, Vec<crate::ArgError>> {
+        unreachable!("{UNCHECKED}")
+    }
+}
+
+/// Holds a return value (or error) for the conversion dispatch below,
+/// which adds an unbounded last level to the one of [`Wrap`]: a type the
+/// specific conversions and serde (or `Display`) cannot take falls through
+/// to it instead of failing method resolution, since the type's assertion
+/// reports the problem.
+pub struct Convert<T>(Wrap<T>);
+
+impl<T> Convert<T> {
+    /// Wraps a value.
+    #[inline]
+    pub fn new(value: T) -> Self {
+        Self(Wrap::new(value))
+    }
+}
+
+/// First choice: [`OutputSpecific`].
+pub trait ConvertSpecific {
+    /// Converts the held return value.
+    fn __convert_output(self) -> Result<ToolOutput, ToolError>;
+}
+
+impl<T> ConvertSpecific for &&&Convert<T>
+where
+    for<'a, 'b> &'a &'b Wrap<T>: OutputSpecific,
+{
+    #[inline]
+    fn __convert_output(self) -> Result<ToolOutput, ToolError> {
+        (&&self.0).__tool_output()
+    }
+}
+
+/// Second choice: [`OutputSerialize`].
+pub trait ConvertSerialize {
+    /// Converts the held return value.
+    fn __convert_output(self) -> Result<ToolOutput, ToolError>;
+}
+
+impl<T> ConvertSerialize for &&Convert<T>
+where
+    for<'a> &'a Wrap<T>: OutputSerialize,
+{
+    #[inline]
+    fn __convert_output(self) -> Result<ToolOutput, ToolError> {
+        (&self.0).__tool_output()
+    }
+}
+
+/// Last choice, for a type that is not serialisable; never runs.
+pub trait ConvertUnchecked {
+    /// Never runs.
+    fn __convert_output(self) -> Result<ToolOutput, ToolError>;
+}
+
+impl<T> ConvertUnchecked for &Convert<T> {
+    fn __convert_output(self) -> Result<ToolOutput, ToolError> {
+        unreachable!("{UNCHECKED}")
+    }
+}
+
+/// First choice for an error: [`ErrorSpecific`].
+pub trait ConvertErrorSpecific {
+    /// Converts the held error.
+    fn __convert_error(self) -> ToolError;
+}
+
+impl<E> ConvertErrorSpecific for &&&Convert<E>
+where
+    for<'a, 'b> &'a &'b Wrap<E>: ErrorSpecific,
+{
+    #[inline]
+    fn __convert_error(self) -> ToolError {
+        (&&self.0).__tool_error()
+    }
+}
+
+/// Second choice for an error: [`ErrorDisplay`].
+pub trait ConvertErrorDisplay {
+    /// Converts the held error.
+    fn __convert_error(self) -> ToolError;
+}
+
+impl<E> ConvertErrorDisplay for &&Convert<E>
+where
+    for<'a> &'a Wrap<E>: ErrorDisplay,
+{
+    #[inline]
+    fn __convert_error(self) -> ToolError {
+        (&self.0).__tool_error()
+    }
+}
+
+/// Last choice for an error type that is not `Display`; never runs.
+pub trait ConvertErrorUnchecked {
+    /// Never runs.
+    fn __convert_error(self) -> ToolError;
+}
+
+impl<E> ConvertErrorUnchecked for &Convert<E> {
+    fn __convert_error(self) -> ToolError {
+        unreachable!("{UNCHECKED}")
+    }
+}

@@ -11,7 +11,7 @@
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -68,12 +68,36 @@ pub(crate) type TypeMap = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
 /// ctx.cancellation_token().cancel();
 /// assert!(ctx.is_cancelled());
 /// ```
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct ToolContext {
     shared: Arc<Shared>,
     call: Option<CallInfo>,
+    /// The caller's token inside a registry call (the parent of the call's
+    /// own, see `own`); this context's token otherwise.
     cancel: CancellationToken,
+    /// Inside a registry call, the call's own token: a child of `cancel`,
+    /// made the first time something asks for it. Most calls never do, and
+    /// a child token costs an allocation and two locks of the parent.
+    own: Option<OnceLock<CancellationToken>>,
     limit: Option<Limit>,
+}
+
+impl Clone for ToolContext {
+    fn clone(&self) -> Self {
+        // Clones of a call's context share the call's own token, so it is
+        // made now if it was not yet.
+        let own = self
+            .own
+            .as_ref()
+            .map(|_| OnceLock::from(self.cancellation_token().clone()));
+        Self {
+            shared: Arc::clone(&self.shared),
+            call: self.call.clone(),
+            cancel: self.cancel.clone(),
+            own,
+            limit: self.limit,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -98,6 +122,17 @@ impl Clone for Shared {
 struct Limit {
     timeout: Duration,
     deadline: tokio::time::Instant,
+}
+
+/// What a registry call adds to the caller's context; see
+/// [`ToolContext::for_call`].
+pub(crate) struct CallParts<'a> {
+    pub(crate) id: String,
+    pub(crate) name: &'static str,
+    pub(crate) input: Value,
+    pub(crate) config: Option<crate::config::ConfigValue>,
+    pub(crate) sink: Option<Arc<CallSink>>,
+    pub(crate) registry_state: Option<&'a Arc<TypeMap>>,
 }
 
 #[derive(Clone)]
@@ -188,6 +223,7 @@ impl ToolContext {
     /// share it). A fresh context has a token of its own.
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
         self.cancel = token;
+        self.own = None;
         self
     }
 
@@ -196,20 +232,37 @@ impl ToolContext {
     /// call's own (a child of the caller's), which the registry also
     /// cancels when the call's timeout expires.
     pub fn cancellation_token(&self) -> &CancellationToken {
-        &self.cancel
+        match &self.own {
+            Some(own) => own.get_or_init(|| self.cancel.child_token()),
+            None => &self.cancel,
+        }
+    }
+
+    /// The caller's token, and the call's own token if it has been made:
+    /// what a registry call races an async tool against without making one.
+    pub(crate) fn tokens(&self) -> (&CancellationToken, Option<&CancellationToken>) {
+        match &self.own {
+            Some(own) => (&self.cancel, own.get()),
+            None => (&self.cancel, None),
+        }
     }
 
     /// Whether the call has been cancelled (by the caller, or because its
     /// timeout expired). A long-running sync tool can check this between
     /// steps; an async tool is stopped at its next await point anyway.
     pub fn is_cancelled(&self) -> bool {
-        self.cancel.is_cancelled()
+        // A call's own token not made yet cannot have been cancelled
+        // itself; it would be cancelled only through the caller's.
+        match self.own.as_ref().and_then(OnceLock::get) {
+            Some(own) => own.is_cancelled(),
+            None => self.cancel.is_cancelled(),
+        }
     }
 
     /// Completes when the call is cancelled, for `select!`-ing against
     /// other work.
     pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {
-        self.cancel.cancelled()
+        self.cancellation_token().cancelled()
     }
 
     /// The time limit of the call being served (the tool's own
@@ -290,62 +343,58 @@ impl ToolContext {
         self.progress_handle().partial_output(output);
     }
 
-    /// This context, narrowed to one tool use.
-    pub(crate) fn for_call(&self, id: String, name: &'static str, input: Value) -> Self {
+    /// This context, narrowed to one tool use: its id, the tool's name,
+    /// the arguments, the tool's configuration, where its reports go
+    /// (nowhere without a sink) and the registry's application state (none
+    /// when empty). Built in one go: a call's context is made per call.
+    pub(crate) fn for_call(&self, call: CallParts) -> Self {
+        let CallParts {
+            id,
+            name,
+            input,
+            config,
+            sink,
+            registry_state,
+        } = call;
         Self {
             shared: Arc::clone(&self.shared),
             call: Some(CallInfo {
                 id,
                 name,
                 input,
-                config: None,
-                sink: None,
-                registry_state: None,
+                config,
+                sink,
+                registry_state: registry_state
+                    .filter(|state| !state.is_empty())
+                    .map(Arc::clone),
             }),
-            cancel: self.cancel.child_token(),
+            cancel: self.cancellation_token().clone(),
+            own: Some(OnceLock::new()),
             limit: None,
         }
     }
 
-    /// Sends this call's reports to `sink`.
-    pub(crate) fn with_sink(mut self, sink: Option<Arc<CallSink>>) -> Self {
-        if let Some(call) = &mut self.call {
-            call.sink = sink;
-        }
-        self
-    }
-
-    /// Lets this call read the registry's application state.
-    pub(crate) fn with_registry_state(mut self, state: &Arc<TypeMap>) -> Self {
-        if let Some(call) = &mut self.call
-            && !state.is_empty()
-        {
-            call.registry_state = Some(Arc::clone(state));
-        }
-        self
+    /// Takes the tool use id back out of a call's context once the call is
+    /// over, so the result can carry it without a copy.
+    pub(crate) fn take_tool_use_id(&mut self) -> String {
+        self.call
+            .as_mut()
+            .map(|call| std::mem::take(&mut call.id))
+            .unwrap_or_default()
     }
 
     /// Gives this call a time limit starting now.
-    pub(crate) fn with_limit(mut self, timeout: Duration) -> Self {
+    pub(crate) fn set_limit(&mut self, timeout: Duration) {
         const CENTURY: Duration = Duration::from_secs(100 * 365 * 86_400);
         let now = tokio::time::Instant::now();
         // A limit past what an Instant can hold is a century away in practice.
         let deadline = now.checked_add(timeout).unwrap_or_else(|| now + CENTURY);
         self.limit = Some(Limit { timeout, deadline });
-        self
     }
 
     /// The configuration of the tool being served, when it has one.
     pub fn config(&self) -> Option<&crate::config::ConfigValue> {
         self.call.as_ref().and_then(|call| call.config.as_ref())
-    }
-
-    /// Sets the configuration of the tool being served.
-    pub(crate) fn with_config(mut self, config: Option<crate::config::ConfigValue>) -> Self {
-        if let Some(call) = &mut self.call {
-            call.config = config;
-        }
-        self
     }
 }
 
@@ -398,6 +447,12 @@ impl fmt::Debug for ToolContext {
 /// }
 /// # assert_eq!(GreetTool::SPEC.params.len(), 0);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be injected into a tool",
+    label = "`{Self}` does not implement `FromToolContext`",
+    note = "the runtime injects `ToolContext`, `&ToolContext`, `State<T>`, `Extension<T>`, `Config<T>`, `Progress`, `CancellationToken`, and `Option<T>` of any of these",
+    note = "implement `tool_runtime::FromToolContext` for `{Self}` to make it injectable, or drop #[tool(inject)] to have the model supply it as an argument"
+)]
 pub trait FromToolContext<'a>: Sized {
     /// Takes the value from the context of the call being served.
     fn from_tool_context(ctx: &'a ToolContext) -> Result<Self, ToolError>;

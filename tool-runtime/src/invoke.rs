@@ -21,10 +21,12 @@ use std::fmt;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use futures_util::{FutureExt, StreamExt};
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::context::{ToolContext, TypeMap};
@@ -37,7 +39,7 @@ use crate::record::{CallStatus, ToolCallRecord};
 use crate::registry::{Registry, RegistryBuilder, ToolRef, panic_error, run_guarded};
 use crate::result::{ToolOutput, ToolResult, ToolUse};
 use crate::spec::ToolSpec;
-use crate::tool::Tool;
+use crate::tool::{Tool, ToolFuture};
 
 /// A registry's limits and policies.
 #[derive(Default)]
@@ -281,50 +283,49 @@ pub(crate) fn call(
         duration_ms = tracing::field::Empty,
     );
     let settings = Arc::clone(&registry.settings);
-    let prepared = match registry.tool_ref(&name) {
+    // The id moves into the call's context and comes back out at the end.
+    let mut prepared = match registry.tool_ref(&name) {
         Some(tool) => {
-            let call_ctx = registry
-                .call_context(ctx, id.clone(), &*tool, input)
-                .with_sink(sink.clone());
+            let call_ctx = registry.call_context(ctx, id, &*tool, input, sink.clone());
             Ok((tool, call_ctx))
         }
-        None => Err(registry.unknown_tool(&name)),
+        None => Err((id, Some(registry.unknown_tool(&name, ctx)))),
     };
     let recorded = span.clone();
     async move {
-        let started = Instant::now();
-        let outcome = match prepared {
+        // Nobody reads the duration when neither the span nor the debug
+        // event is enabled: skip the clock then.
+        let timed = !recorded.is_disabled() || tracing::enabled!(tracing::Level::DEBUG);
+        let started = timed.then(Instant::now);
+        // Used in place: moving the context out would make the future
+        // larger, and it is moved whole several times before it runs.
+        let (id, outcome) = match &mut prepared {
             Ok((tool, call_ctx)) => {
-                let tool_name = tool.spec().name;
-                match AssertUnwindSafe(run(&settings, tool, call_ctx))
-                    .catch_unwind()
-                    .await
-                {
-                    Ok(outcome) => outcome,
-                    // The tool's own panics are caught closer to it; this
-                    // is an approver or a predicate.
-                    Err(payload) => Err(ToolError::with_kind(
-                        ToolErrorKind::Panicked,
-                        format!("a policy hook panicked while serving tool {tool_name}"),
-                    )
-                    .with_detail(panic_error(tool_name, payload.as_ref()).message())),
-                }
+                let outcome = run(&settings, tool, call_ctx).await;
+                (call_ctx.take_tool_use_id(), outcome)
             }
-            Err(error) => Err(error),
+            Err((id, error)) => (
+                std::mem::take(id),
+                Err(error
+                    .take()
+                    .unwrap_or_else(|| ToolError::internal("the call had already ended"))),
+            ),
         };
         let result = match outcome {
             Ok(output) => output.into_result(id),
             Err(error) => ToolResult::from_error(id, &shape_error(&settings, &name, error)),
         };
         let status = CallStatus::of(&result);
-        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        recorded.record("status", status.as_str());
-        recorded.record("duration_ms", elapsed);
-        tracing::debug!(
-            status = status.as_str(),
-            duration_ms = elapsed,
-            "tool call ended"
-        );
+        if let Some(started) = started {
+            let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            recorded.record("status", status.as_str());
+            recorded.record("duration_ms", elapsed);
+            tracing::debug!(
+                status = status.as_str(),
+                duration_ms = elapsed,
+                "tool call ended"
+            );
+        }
         if let Some(sink) = sink {
             sink.finish(&result);
         }
@@ -334,18 +335,22 @@ pub(crate) fn call(
 }
 
 /// Policies, then the tool under its limits.
+///
+/// Panics are caught where they can happen: in the tool (building its
+/// future, or polling it) and in each policy hook, so the common call needs
+/// no guard around the whole.
 async fn run(
     settings: &Settings,
-    tool: ToolRef,
-    ctx: ToolContext,
+    tool: &ToolRef,
+    ctx: &mut ToolContext,
 ) -> Result<ToolOutput, ToolError> {
-    let spec = *tool.spec();
+    let spec = tool.spec();
     let name = spec.name;
     if ctx.is_cancelled() {
         return Err(cancelled(name));
     }
     if let Some(enabled) = &settings.enabled
-        && !enabled(&spec, &ctx)
+        && !guard_hook(name, || enabled(spec, ctx))?
     {
         return Err(ToolError::with_kind(
             ToolErrorKind::Disabled,
@@ -353,21 +358,130 @@ async fn run(
         ));
     }
     let needs_approval = spec.needs_approval
-        || settings
-            .require_approval
-            .as_ref()
-            .is_some_and(|require| require(&spec));
+        || match &settings.require_approval {
+            Some(require) => guard_hook(name, || require(spec))?,
+            None => false,
+        };
     if needs_approval {
-        approve(settings, &spec, &ctx).await?;
+        // Boxed, like the other rare paths below, so the common call's
+        // future stays small: it is moved several times before it runs.
+        let approval = AssertUnwindSafe(Box::pin(approve(settings, spec, ctx)));
+        match approval.catch_unwind().await {
+            Ok(decision) => decision?,
+            Err(payload) => return Err(hook_panicked(name, payload.as_ref())),
+        }
     }
 
-    let timeout = spec.timeout.or(settings.default_timeout);
-    let (ctx, timer) = match timeout.and_then(|limit| start_timer(name, limit)) {
-        Some((limit, timer)) => (ctx.with_limit(limit), Some(timer)),
-        None => (ctx, None),
+    let timer = spec
+        .timeout
+        .or(settings.default_timeout)
+        .and_then(|limit| start_timer(name, limit));
+    if timer.is_some() || spec.blocking {
+        if let Some((limit, _)) = &timer {
+            ctx.set_limit(*limit);
+        }
+        return Box::pin(run_limited(tool, ctx, spec.blocking, timer)).await;
+    }
+
+    // The common call: no time limit, on the caller's task. A sync tool
+    // has done its work by the time its future exists; an async one is
+    // raced against cancellation.
+    let ctx = &*ctx;
+    let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(ctx.input(), ctx))) {
+        Ok(future) => future,
+        Err(payload) => return Err(panic_error(name, payload.as_ref())),
     };
-    let token = ctx.cancellation_token().clone();
-    let work = execute(tool, ctx, spec.blocking);
+    if future.is_ready() {
+        let outcome = future.await;
+        // Cancellation wins over an outcome, as in the race below.
+        if ctx.is_cancelled() {
+            return Err(cancelled(name));
+        }
+        return outcome;
+    }
+    Box::pin(until_cancelled(name, ctx, future)).await
+}
+
+/// Runs a synchronous policy hook, turning its panic into an error.
+fn guard_hook<T>(tool: &str, hook: impl FnOnce() -> T) -> Result<T, ToolError> {
+    std::panic::catch_unwind(AssertUnwindSafe(hook))
+        .map_err(|payload| hook_panicked(tool, payload.as_ref()))
+}
+
+/// The error for a policy hook (a predicate or an approver) that panicked.
+fn hook_panicked(tool: &str, payload: &(dyn std::any::Any + Send)) -> ToolError {
+    ToolError::with_kind(
+        ToolErrorKind::Panicked,
+        format!("a policy hook panicked while serving tool {tool}"),
+    )
+    .with_detail(panic_error(tool, payload).message())
+}
+
+/// Polls a pending tool future until it ends or the call is cancelled,
+/// cancellation first, catching a panic while polling.
+///
+/// It waits on the caller's token rather than making the call's own: a
+/// child token costs an allocation and takes the caller's token's lock when
+/// it is made and again when it is dropped, and every call made with one
+/// context shares that token. The call's own token only exists once
+/// something inside the call asked for it, which can only happen while the
+/// tool is polled, so it is looked for after each poll and watched from
+/// then on (it is cancelled with the caller's).
+async fn until_cancelled(
+    name: &str,
+    ctx: &ToolContext,
+    future: ToolFuture<'_>,
+) -> Result<ToolOutput, ToolError> {
+    let mut work = std::pin::pin!(AssertUnwindSafe(future).catch_unwind());
+    let (caller, own) = ctx.tokens();
+    let mut caller_cancelled = std::pin::pin!(caller.cancelled());
+    let mut own_cancelled = std::pin::pin!(own.map(CancellationToken::cancelled));
+    let outcome = std::future::poll_fn(move |cx| {
+        let cancelled = match own_cancelled.as_mut().as_pin_mut() {
+            Some(own) => own.poll(cx).is_ready(),
+            None => caller_cancelled.as_mut().poll(cx).is_ready(),
+        };
+        if cancelled {
+            return Poll::Ready(None);
+        }
+        if let Poll::Ready(output) = work.as_mut().poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        if own_cancelled.is_none()
+            && let (_, Some(own)) = ctx.tokens()
+        {
+            own_cancelled.set(Some(own.cancelled()));
+            if let Some(own) = own_cancelled.as_mut().as_pin_mut()
+                && own.poll(cx).is_ready()
+            {
+                return Poll::Ready(None);
+            }
+        }
+        Poll::Pending
+    })
+    .await;
+    match outcome {
+        Some(Ok(outcome)) => outcome,
+        Some(Err(payload)) => Err(panic_error(name, payload.as_ref())),
+        None => Err(cancelled(name)),
+    }
+}
+
+/// A call with a time limit, or of a `blocking` tool: raced against the
+/// call's own token (which the timer cancels) and the timer.
+async fn run_limited(
+    tool: &ToolRef,
+    ctx: &ToolContext,
+    blocking: bool,
+    timer: Option<(Duration, Timer)>,
+) -> Result<ToolOutput, ToolError> {
+    let name = tool.spec().name;
+    let token = ctx.cancellation_token();
+    let (limit, timer) = match timer {
+        Some((limit, timer)) => (limit, Some(timer)),
+        None => (Duration::ZERO, None),
+    };
+    let work = execute(tool, ctx, blocking);
     let expired = async {
         match timer {
             Some(timer) => timer.await,
@@ -380,7 +494,6 @@ async fn run(
             // Tell the tool (a blocking one keeps running on its thread and
             // can check `ctx.is_cancelled()`); its future is dropped below.
             token.cancel();
-            let limit = timeout.unwrap_or_default();
             Err(ToolError::with_kind(
                 ToolErrorKind::TimedOut,
                 format!("tool {name} timed out after {limit:?} and was stopped"),
@@ -462,14 +575,18 @@ fn start_timer(name: &str, limit: Duration) -> Option<(Duration, Timer)> {
 
 /// Runs the tool: inline, or for a `blocking` tool on Tokio's blocking
 /// threads (inline too when there is no Tokio runtime).
-async fn execute(tool: ToolRef, ctx: ToolContext, blocking: bool) -> Result<ToolOutput, ToolError> {
+async fn execute(
+    tool: &ToolRef,
+    ctx: &ToolContext,
+    blocking: bool,
+) -> Result<ToolOutput, ToolError> {
     if blocking {
         match tokio::runtime::Handle::try_current() {
-            Ok(handle) => return run_blocking(handle, tool, ctx).await,
+            Ok(handle) => return run_blocking(handle, tool.clone(), ctx.clone()).await,
             Err(_) => tracing::warn!("no Tokio runtime: a blocking tool runs inline"),
         }
     }
-    run_guarded(&*tool, &ctx).await
+    run_guarded(&**tool, ctx).await
 }
 
 async fn run_blocking(

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::future::Future;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Deref;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
@@ -11,7 +13,7 @@ use futures_util::FutureExt;
 use serde_json::Value;
 
 use crate::config::ConfigValue;
-use crate::context::ToolContext;
+use crate::context::{CallParts, ToolContext};
 use crate::error::{ToolError, ToolErrorKind};
 use crate::names::{Aliases, Allowlist};
 use crate::result::{ToolOutput, ToolResult, ToolUse};
@@ -32,6 +34,42 @@ impl Registration {
 }
 
 inventory::collect!(Registration);
+
+/// The hasher of the name index: a multiply-rotate hash over eight bytes
+/// at a time, several times cheaper than the default SipHash for names of
+/// a few dozen bytes. The keys are the registry's own tool names, fixed at
+/// build time; a caller only looks names up, which cannot lengthen a
+/// bucket's chain, so a keyed hash buys nothing here.
+#[derive(Default)]
+pub(crate) struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(26) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.0 = (self.0.rotate_left(26) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.write(&[byte]);
+    }
+
+    fn finish(&self) -> u64 {
+        // The table takes its bucket from the low bits and its tag from the
+        // top seven: mix the high product bits down into both.
+        self.0 ^ (self.0 >> 29)
+    }
+}
 
 /// A tool held by a registry: a `'static` one from `#[tool]`, or a shared one.
 #[derive(Clone)]
@@ -88,7 +126,7 @@ impl Deref for ToolRef {
 #[derive(Clone)]
 pub struct Registry {
     tools: Vec<ToolRef>,
-    index: HashMap<&'static str, usize>,
+    index: HashMap<&'static str, usize, BuildHasherDefault<NameHasher>>,
     aliases: Aliases,
     allowlist: Option<Allowlist>,
     configs: HashMap<&'static str, ConfigValue>,
@@ -380,8 +418,15 @@ impl Registry {
     /// tracing span (fields `tool`, `tool_use_id`, `status`, `duration_ms`).
     /// To watch a call as it runs, use [`stream`](Self::stream); for its
     /// record, [`invoke_recorded`](Self::invoke_recorded).
-    pub async fn invoke(&self, tool_use: ToolUse, ctx: &ToolContext) -> ToolResult {
-        crate::invoke::call(self, tool_use, ctx, None).await
+    ///
+    /// The returned future owns what it needs (it borrows neither the
+    /// registry nor `ctx`), so it can be spawned as it is.
+    pub fn invoke(
+        &self,
+        tool_use: ToolUse,
+        ctx: &ToolContext,
+    ) -> impl Future<Output = ToolResult> + Send + 'static {
+        crate::invoke::call(self, tool_use, ctx, None)
     }
 
     /// Calls the tool named `name` directly and returns its plain value: the
@@ -393,59 +438,91 @@ impl Registry {
         input: Value,
         ctx: &ToolContext,
     ) -> Result<Value, ToolError> {
-        let tool = self.resolve(name).ok_or_else(|| self.unknown_tool(name))?;
-        let call_ctx = self.call_context(ctx, String::new(), tool, input);
+        let Some(tool) = self.resolve(name) else {
+            return Err(self.unknown_tool(name, ctx));
+        };
+        let call_ctx = self.call_context(ctx, String::new(), tool, input, None);
         run_guarded(tool, &call_ctx).await?.into_value()
     }
 
     /// The context of one call: the caller's, narrowed to the tool use, with
-    /// the tool's configuration.
+    /// the tool's configuration and where its reports go.
     pub(crate) fn call_context(
         &self,
         ctx: &ToolContext,
         id: String,
         tool: &dyn Tool,
         input: Value,
+        sink: Option<Arc<crate::events::CallSink>>,
     ) -> ToolContext {
-        let name = tool.spec().name;
-        let call_ctx = ctx
-            .for_call(id, name, input)
-            .with_registry_state(&self.settings.state);
-        if tool.spec().config.is_some() {
-            call_ctx.with_config(self.configs.get(name).cloned())
-        } else {
-            call_ctx
-        }
+        let spec = tool.spec();
+        let config = match spec.config {
+            Some(_) => self.configs.get(spec.name).cloned(),
+            None => None,
+        };
+        ctx.for_call(CallParts {
+            id,
+            name: spec.name,
+            input,
+            config,
+            sink,
+            registry_state: Some(&self.settings.state),
+        })
     }
 
-    pub(crate) fn unknown_tool(&self, name: &str) -> ToolError {
+    /// Whether a model calling with `ctx` may see the tool: inside the
+    /// allowlist (by name or alias) and enabled for `ctx`. A panicking
+    /// [`enabled_when`](RegistryBuilder::enabled_when) predicate hides it.
+    fn offered(&self, spec: &ToolSpec, ctx: &ToolContext) -> bool {
+        let allowed = self.allowlist.as_ref().is_none_or(|allow| {
+            allow.allows(spec.name) || spec.aliases.iter().any(|alias| allow.allows(alias))
+        });
+        allowed
+            && self.settings.enabled.as_ref().is_none_or(|enabled| {
+                std::panic::catch_unwind(AssertUnwindSafe(|| enabled(spec, ctx))).unwrap_or(false)
+            })
+    }
+
+    /// The error for a call to a name no tool has, or one outside the
+    /// allowlist. Its suggestions and list name only the tools the caller
+    /// may see: allowed, and enabled for `ctx`. Built only on that path.
+    pub(crate) fn unknown_tool(&self, name: &str, ctx: &ToolContext) -> ToolError {
         const SHOWN: usize = 20;
+        let offered: Vec<&'static str> = self
+            .tools
+            .iter()
+            .map(|tool| tool.spec())
+            .filter(|spec| self.offered(spec, ctx))
+            .map(|spec| spec.name)
+            .collect();
+        let listed = |more: bool| {
+            let mut list = offered[..offered.len().min(SHOWN)].join(", ");
+            if more && offered.len() > SHOWN {
+                list.push_str(&format!(" and {} more", offered.len() - SHOWN));
+            }
+            list
+        };
         if self
             .allowlist
             .as_ref()
             .is_some_and(|allow| !allow.allows(name))
         {
-            let names: Vec<&str> = self.names().take(SHOWN).collect();
             return ToolError::with_kind(
                 ToolErrorKind::NotAllowed,
                 format!(
                     "tool \"{name}\" is not allowed here; the tools you may call are: {}",
-                    names.join(", ")
+                    listed(false)
                 ),
             );
         }
         let mut message = format!("unknown tool \"{name}\"");
-        if let Some(close) = crate::args::closest(name, self.names()) {
+        if let Some(close) = crate::args::closest(name, offered.iter().copied()) {
             message.push_str(&format!("; did you mean \"{close}\"?"));
         }
-        if self.is_empty() {
+        if offered.is_empty() {
             message.push_str("; no tools are available");
         } else {
-            let names: Vec<&str> = self.names().take(SHOWN).collect();
-            message.push_str(&format!("; available tools: {}", names.join(", ")));
-            if self.len() > SHOWN {
-                message.push_str(&format!(" and {} more", self.len() - SHOWN));
-            }
+            message.push_str(&format!("; available tools: {}", listed(true)));
         }
         ToolError::with_kind(ToolErrorKind::UnknownTool, message)
     }

@@ -2,11 +2,12 @@
 //! the process, so a profile of it is a profile of the path.
 //!
 //! `profile PATH [ITERATIONS]`, PATH one of `floor_str`, `floor_value`,
+//! `floor_tool_use` (the hand-written dispatch of a parsed tool use),
 //! `call_json`, `registry_call_json`, `invoke`, `invoke_str`, `invalid`,
 //! and for the async tool `lookup` (yielding once, on a current-thread
 //! runtime) `floor_async` and `invoke_async`;
 //! `clone_value` and `clone_tool_use` measure the input copies that
-//! `registry_call_json` and `invoke` make each iteration.
+//! `registry_call_json`, `floor_tool_use` and `invoke` make each iteration.
 //!
 //! ```sh
 //! CARGO_PROFILE_RELEASE_DEBUG=true cargo build --release -p bench --bin profile
@@ -61,6 +62,7 @@ fn main() {
             "clone_tool_use" => black_box(tool_use.clone()).input.is_object(),
             "floor_str" => floor::call_str(black_box(VALID_ARGS)).is_ok(),
             "floor_value" => floor::call_value(black_box(&value)).is_ok(),
+            "floor_tool_use" => floor::invoke_owned(black_box(tool_use.clone())).is_success(),
             "call_json" => complete(SearchTool.call_json(black_box(&value), &ctx)).is_ok(),
             "registry_call_json" => {
                 complete(registry.call_json("search", black_box(value.clone()), &ctx)).is_ok()
@@ -83,7 +85,7 @@ fn main() {
             }
             other => {
                 eprintln!(
-                    "unknown path {other}; expected floor_str, floor_value, call_json, \
+                    "unknown path {other}; expected floor_str, floor_value, floor_tool_use, call_json, \
                      registry_call_json, invoke, invoke_str, invalid, floor_async, \
                      invoke_async, clone_value or clone_tool_use"
                 );

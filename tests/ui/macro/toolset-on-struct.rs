@@ -1,0 +1,8 @@
+use tool_runtime::toolset;
+
+#[toolset]
+struct Store {
+    items: Vec<String>,
+}
+
+fn main() {}
