@@ -39,79 +39,10 @@ pub fn decode_checked<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Re
     Ok(args)
 }
 
-/// Runs a custom `validate` function on a parameter value that decodes as
-/// `T`; a value that does not decode is reported by the type check instead.
-pub fn run_validator<T, E>(value: &Value, validate: fn(&T) -> Result<(), E>) -> Result<(), String>
-where
-    T: DeserializeOwned,
-    E: Display,
-{
-    match T::deserialize(value) {
-        Ok(decoded) => validate(&decoded).map_err(|error| error.to_string()),
-        Err(_) => Ok(()),
-    }
-}
-
-/// Checks one parameter's value, for the slow error path.
-pub fn check_param<T: DeserializeOwned>(value: &Value) -> Result<(), CheckError> {
-    crate::args::check::<T>(value)
-}
-
-/// The schema of one parameter's type.
-pub fn param_schema<T: schemars::JsonSchema + ?Sized>(
-    generator: &mut schemars::SchemaGenerator,
-) -> schemars::Schema {
-    generator.subschema_for::<T>()
-}
-
 /// Builds a tool's input schema from its parameters.
 pub fn input_schema(params: &[ParamSpec]) -> Value {
     crate::spec::build_input_schema(params)
 }
-
-/// Reads an explicit `null` as the parameter's default.
-pub fn null_as_default<'de, D, T>(deserializer: D, default: fn() -> T) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_else(default))
-}
-
-/// Compile-time check that a parameter type can be an argument; its span
-/// is the parameter's type, so an error points there.
-pub fn assert_arg<T: DeserializeOwned + schemars::JsonSchema>() {}
-
-/// Compile-time check that a type can be a tool's configuration.
-pub fn assert_config<T: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static>() {}
-
-/// The JSON Schema of a configuration type.
-pub fn config_schema<T: schemars::JsonSchema>() -> Value {
-    crate::spec::build_output_schema::<T>()
-}
-
-/// Validates and decodes a configuration of type `T`.
-pub fn decode_config<T: DeserializeOwned + Send + Sync + 'static>(
-    value: &Value,
-    schema: &Value,
-) -> Result<crate::config::ConfigValue, Vec<crate::ArgError>> {
-    crate::config::decode::<T>(value, schema)
-}
-
-/// Compile-time check that a return type can become a result.
-pub fn assert_output<T: IntoToolOutput + ?Sized>() {}
-
-/// Compile-time check that an error type can become an error result.
-pub fn assert_error<E: Display + ?Sized>() {}
-
-/// A value a `#[tool]` function may return (inside `Result` or not).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be returned from a #[tool] function",
-    label = "this type cannot become a tool result",
-    note = "add #[derive(serde::Serialize)] to `{Self}`, or return a type that implements serde::Serialize (String, a ToolResult, ...), optionally inside a Result<T, E> with E: Display"
-)]
-pub trait IntoToolOutput {}
-impl<T: Serialize + ?Sized> IntoToolOutput for T {}
 
 /// Holds a value for the autoref-based dispatch below, which picks the most
 /// specific conversion for a concrete type at the call site.
