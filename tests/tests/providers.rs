@@ -1292,3 +1292,27 @@ async fn a_tool_without_parameters_renders_for_every_provider() {
         json!({"type": "function_call_output", "call_id": "call_1", "output": "pong"})
     );
 }
+
+#[tokio::test]
+async fn results_of_calls_made_by_alias_are_rendered_with_the_tool_spec() {
+    let registry = Registry::builder()
+        .tool(ScheduleMeetingTool)
+        .alias("book_meeting", "schedule_meeting")
+        .build()
+        .expect("an alias of a registered tool");
+    let args = json!({
+        "title": "Design review",
+        "slot": {"date": "2026-12-03", "start": "14:00", "minutes": 60},
+        "attendees": [{"name": "Barbara"}]
+    });
+    let by_name = ToolUse::new("1", "schedule_meeting", args.clone());
+    let by_alias = ToolUse::new("2", "book_meeting", args);
+    let results = run(&registry, &[by_name.clone(), by_alias.clone()]).await;
+    assert!(!results[1].is_error(), "{:?}", results[1]);
+    let direct = registry.render_result(Provider::Mcp, &by_name, &results[0]);
+    let aliased = registry.render_result(Provider::Mcp, &by_alias, &results[1]);
+    assert!(direct.get("structuredContent").is_some(), "{direct}");
+    assert_eq!(aliased["structuredContent"], direct["structuredContent"]);
+    let batch = registry.render_results(Provider::Mcp, [(&by_alias, &results[1])]);
+    assert!(batch.to_string().contains("structuredContent"), "{batch}");
+}
