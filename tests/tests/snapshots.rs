@@ -8,7 +8,8 @@
 use examples::{AccountBalanceTool, ConvertLengthTool, ScheduleMeetingTool, WeatherForecastTool};
 use serde_json::{Value, json};
 use tool_runtime::{
-    Content, Registry, ToolContext, ToolErrorKind, ToolResult, ToolSpec, ToolStatus, ToolUse,
+    Content, Registry, RegistryProblem, ToolContext, ToolErrorKind, ToolResult, ToolSpec,
+    ToolStatus, ToolUse,
 };
 
 /// The parts of a spec a model is shown.
@@ -215,4 +216,35 @@ async fn quickstart_results_are_deterministic() {
     let first = quickstart_results().await;
     let second = quickstart_results().await;
     assert_eq!(first, second);
+}
+
+#[test]
+fn the_global_report_accounts_for_every_linked_tool() {
+    let report = Registry::global_report();
+    let linked: Vec<&str> = Registry::linked_specs().map(|spec| spec.name).collect();
+    assert_eq!(report.linked, linked.len());
+    assert!(linked.contains(&"search"), "{linked:?}");
+    let global = Registry::global();
+    assert_eq!(report.registered, global.len());
+    let left_out: Vec<&str> = report
+        .excluded
+        .iter()
+        .filter_map(|problem| match problem {
+            RegistryProblem::InvalidConfig { tool, .. } => Some(tool.as_str()),
+            _ => None,
+        })
+        .collect();
+    // Every linked tool is either served or reported as left out.
+    for name in &linked {
+        assert!(
+            global.get(name).is_some() != left_out.contains(name),
+            "{name}: served {} and reported {}",
+            global.get(name).is_some(),
+            left_out.contains(name)
+        );
+    }
+    // Without its API key in the environment, `search` is one of those left out.
+    if std::env::var_os("TOOL_SEARCH_API_KEY").is_none() {
+        assert!(left_out.contains(&"search"), "{:?}", report.excluded);
+    }
 }
