@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Deref;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
@@ -35,41 +34,12 @@ impl Registration {
 
 inventory::collect!(Registration);
 
-/// The hasher of the name index: a multiply-rotate hash over eight bytes
-/// at a time, several times cheaper than the default SipHash for names of
-/// a few dozen bytes. The keys are the registry's own tool names, fixed at
-/// build time; a caller only looks names up, which cannot lengthen a
-/// bucket's chain, so a keyed hash buys nothing here.
-#[derive(Default)]
-pub(crate) struct NameHasher(u64);
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0xf135_7aea_2e62_a9c5;
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(26) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.0 = (self.0.rotate_left(26) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-        }
-    }
-
-    fn write_u8(&mut self, byte: u8) {
-        self.write(&[byte]);
-    }
-
-    fn finish(&self) -> u64 {
-        // The table takes its bucket from the low bits and its tag from the
-        // top seven: mix the high product bits down into both.
-        self.0 ^ (self.0 >> 29)
-    }
-}
+/// The hasher of the name index: foldhash with a fixed seed, several times
+/// cheaper than the default SipHash for names of a few dozen bytes. The
+/// keys are the registry's own tool names, fixed at build time; a caller
+/// only looks names up, which cannot lengthen a bucket's chain, so a
+/// randomly keyed hash buys nothing here.
+type NameHasher = foldhash::fast::FixedState;
 
 /// A tool held by a registry: a `'static` one from `#[tool]`, or a shared one.
 #[derive(Clone)]
@@ -126,7 +96,7 @@ impl Deref for ToolRef {
 #[derive(Clone)]
 pub struct Registry {
     tools: Vec<ToolRef>,
-    index: HashMap<&'static str, usize, BuildHasherDefault<NameHasher>>,
+    index: HashMap<&'static str, usize, NameHasher>,
     aliases: Aliases,
     allowlist: Option<Allowlist>,
     configs: HashMap<&'static str, ConfigValue>,
