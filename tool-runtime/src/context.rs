@@ -74,11 +74,15 @@ pub struct ToolContext {
     call: Option<CallInfo>,
     /// The caller's token inside a registry call (the parent of the call's
     /// own, see `own`); this context's token otherwise.
-    cancel: CancellationToken,
+    ///
+    /// Held in an `Arc` because every call made with one context holds it:
+    /// cloning or dropping a `CancellationToken` locks its node, which all
+    /// those calls share, while an `Arc` only counts.
+    cancel: Arc<CancellationToken>,
     /// Inside a registry call, the call's own token: a child of `cancel`,
     /// made the first time something asks for it. Most calls never do, and
     /// a child token costs an allocation and two locks of the parent.
-    own: Option<OnceLock<CancellationToken>>,
+    own: Option<OnceLock<Arc<CancellationToken>>>,
     limit: Option<Limit>,
 }
 
@@ -89,11 +93,11 @@ impl Clone for ToolContext {
         let own = self
             .own
             .as_ref()
-            .map(|_| OnceLock::from(self.cancellation_token().clone()));
+            .map(|_| OnceLock::from(Arc::clone(self.token())));
         Self {
             shared: Arc::clone(&self.shared),
             call: self.call.clone(),
-            cancel: self.cancel.clone(),
+            cancel: Arc::clone(&self.cancel),
             own,
             limit: self.limit,
         }
@@ -222,7 +226,7 @@ impl ToolContext {
     /// cancels every call made with this context (clones of the context
     /// share it). A fresh context has a token of its own.
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
-        self.cancel = token;
+        self.cancel = Arc::new(token);
         self.own = None;
         self
     }
@@ -232,8 +236,14 @@ impl ToolContext {
     /// call's own (a child of the caller's), which the registry also
     /// cancels when the call's timeout expires.
     pub fn cancellation_token(&self) -> &CancellationToken {
+        self.token()
+    }
+
+    /// The token [`cancellation_token`](Self::cancellation_token) returns,
+    /// shared.
+    fn token(&self) -> &Arc<CancellationToken> {
         match &self.own {
-            Some(own) => own.get_or_init(|| self.cancel.child_token()),
+            Some(own) => own.get_or_init(|| Arc::new(self.cancel.child_token())),
             None => &self.cancel,
         }
     }
@@ -242,7 +252,7 @@ impl ToolContext {
     /// what a registry call races an async tool against without making one.
     pub(crate) fn tokens(&self) -> (&CancellationToken, Option<&CancellationToken>) {
         match &self.own {
-            Some(own) => (&self.cancel, own.get()),
+            Some(own) => (&self.cancel, own.get().map(|own| &**own)),
             None => (&self.cancel, None),
         }
     }
@@ -368,7 +378,7 @@ impl ToolContext {
                     .filter(|state| !state.is_empty())
                     .map(Arc::clone),
             }),
-            cancel: self.cancellation_token().clone(),
+            cancel: Arc::clone(self.token()),
             own: Some(OnceLock::new()),
             limit: None,
         }

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::{FutureExt, StreamExt};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 use tracing::Instrument;
 
 use crate::context::{ToolContext, TypeMap};
@@ -51,6 +51,20 @@ pub(crate) struct Settings {
     pub(crate) require_approval: Option<Arc<RequireApprovalFn>>,
     pub(crate) enabled: Option<Arc<EnabledFn>>,
     pub(crate) error_detail: ErrorDetail,
+}
+
+impl Settings {
+    /// Whether a call of the tool with `spec` has anything to check or
+    /// limit: a policy hook, approval, a time limit, a blocking thread.
+    /// Most calls have none and take the direct path.
+    pub(crate) fn govern(&self, spec: &ToolSpec) -> bool {
+        self.enabled.is_some()
+            || self.require_approval.is_some()
+            || spec.needs_approval
+            || spec.timeout.is_some()
+            || self.default_timeout.is_some()
+            || spec.blocking
+    }
 }
 
 impl fmt::Debug for Settings {
@@ -282,30 +296,51 @@ pub(crate) fn call(
         status = tracing::field::Empty,
         duration_ms = tracing::field::Empty,
     );
-    let settings = Arc::clone(&registry.settings);
+    // Nobody reads the duration when neither the span nor the debug event
+    // is enabled: the clock is skipped then.
+    let timed = !span.is_disabled() || tracing::enabled!(tracing::Level::DEBUG);
+    let error_detail = registry.settings.error_detail;
     // The id moves into the call's context and comes back out at the end.
     let mut prepared = match registry.tool_ref(&name) {
         Some(tool) => {
+            // Only a call that a policy or a limit applies to holds the
+            // registry's settings.
+            let settings = registry
+                .settings
+                .govern(tool.spec())
+                .then(|| Arc::clone(&registry.settings));
             let call_ctx = registry.call_context(ctx, id, &*tool, input, sink.clone());
-            Ok((tool, call_ctx))
+            Ok((tool, call_ctx, settings))
         }
         None => Err((id, Some(registry.unknown_tool(&name, ctx)))),
     };
+    drop(name);
+    // A handle of its own to record the outcome into: a subscriber need
+    // not track which span is current.
     let recorded = span.clone();
     async move {
-        // Nobody reads the duration when neither the span nor the debug
-        // event is enabled: skip the clock then.
-        let timed = !recorded.is_disabled() || tracing::enabled!(tracing::Level::DEBUG);
         let started = timed.then(Instant::now);
         // Used in place: moving the context out would make the future
         // larger, and it is moved whole several times before it runs.
-        let (id, outcome) = match &mut prepared {
-            Ok((tool, call_ctx)) => {
-                let outcome = run(&settings, tool, call_ctx).await;
-                (call_ctx.take_tool_use_id(), outcome)
+        let (id, tool, outcome) = match &mut prepared {
+            Ok((tool, call_ctx, settings)) => {
+                let outcome = match settings {
+                    // Boxed, like the other rare paths, so the common
+                    // call's future stays small: it is moved several times
+                    // before it runs.
+                    Some(settings) => Box::pin(governed(settings, tool, call_ctx)).await,
+                    None => match start(tool, call_ctx) {
+                        Started::Done(outcome) => outcome,
+                        Started::Running(future) => {
+                            Box::pin(until_cancelled(tool.spec().name, call_ctx, future)).await
+                        }
+                    },
+                };
+                (call_ctx.take_tool_use_id(), tool.spec().name, outcome)
             }
             Err((id, error)) => (
                 std::mem::take(id),
+                "",
                 Err(error
                     .take()
                     .unwrap_or_else(|| ToolError::internal("the call had already ended"))),
@@ -313,7 +348,7 @@ pub(crate) fn call(
         };
         let result = match outcome {
             Ok(output) => output.into_result(id),
-            Err(error) => ToolResult::from_error(id, &shape_error(&settings, &name, error)),
+            Err(error) => ToolResult::from_error(id, &shape_error(error_detail, tool, error)),
         };
         let status = CallStatus::of(&result);
         if let Some(started) = started {
@@ -334,12 +369,9 @@ pub(crate) fn call(
     .instrument(span)
 }
 
-/// Policies, then the tool under its limits.
-///
-/// Panics are caught where they can happen: in the tool (building its
-/// future, or polling it) and in each policy hook, so the common call needs
-/// no guard around the whole.
-async fn run(
+/// Policies first, then the tool, under its time limit or on a blocking
+/// thread if it has one.
+async fn governed(
     settings: &Settings,
     tool: &ToolRef,
     ctx: &mut ToolContext,
@@ -363,9 +395,7 @@ async fn run(
             None => false,
         };
     if needs_approval {
-        // Boxed, like the other rare paths below, so the common call's
-        // future stays small: it is moved several times before it runs.
-        let approval = AssertUnwindSafe(Box::pin(approve(settings, spec, ctx)));
+        let approval = AssertUnwindSafe(approve(settings, spec, ctx));
         match approval.catch_unwind().await {
             Ok(decision) => decision?,
             Err(payload) => return Err(hook_panicked(name, payload.as_ref())),
@@ -380,26 +410,48 @@ async fn run(
         if let Some((limit, _)) = &timer {
             ctx.set_limit(*limit);
         }
-        return Box::pin(run_limited(tool, ctx, spec.blocking, timer)).await;
+        return run_limited(tool, ctx, spec.blocking, timer).await;
     }
+    match start(tool, ctx) {
+        Started::Done(outcome) => outcome,
+        Started::Running(future) => until_cancelled(name, ctx, future).await,
+    }
+}
 
-    // The common call: no time limit, on the caller's task. A sync tool
-    // has done its work by the time its future exists; an async one is
-    // raced against cancellation.
-    let ctx = &*ctx;
+/// How a call on the caller's task began.
+enum Started<'a> {
+    /// It has ended: the tool was sync, failed to decode its arguments or
+    /// panicked, or the call was cancelled before it began.
+    Done(Result<ToolOutput, ToolError>),
+    /// It has begun and is waiting: an async tool.
+    Running(ToolFuture<'a>),
+}
+
+/// Begins the call on the caller's task, with no time limit. A sync tool
+/// has done its work by the time its future exists, so most calls end here
+/// without an await; an async one is then raced against cancellation
+/// ([`until_cancelled`]).
+fn start<'a>(tool: &'a ToolRef, ctx: &'a ToolContext) -> Started<'a> {
+    let name = tool.spec().name;
+    if ctx.is_cancelled() {
+        return Started::Done(Err(cancelled(name)));
+    }
     let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(ctx.input(), ctx))) {
         Ok(future) => future,
-        Err(payload) => return Err(panic_error(name, payload.as_ref())),
+        Err(payload) => return Started::Done(Err(panic_error(name, payload.as_ref()))),
     };
-    if future.is_ready() {
-        let outcome = future.await;
-        // Cancellation wins over an outcome, as in the race below.
-        if ctx.is_cancelled() {
-            return Err(cancelled(name));
+    match future.into_ready() {
+        // A tool that cancelled its own call meant it: that wins over its
+        // outcome, as in the race of an async call. (Only the call's own
+        // token can have been cancelled by the tool itself; a caller
+        // cancelling while a sync tool ran is too late to stop it, and its
+        // finished work is kept.)
+        Ok(_) if ctx.tokens().1.is_some_and(CancellationToken::is_cancelled) => {
+            Started::Done(Err(cancelled(name)))
         }
-        return outcome;
+        Ok(outcome) => Started::Done(outcome),
+        Err(future) => Started::Running(future),
     }
-    Box::pin(until_cancelled(name, ctx, future)).await
 }
 
 /// Runs a synchronous policy hook, turning its panic into an error.
@@ -436,26 +488,31 @@ async fn until_cancelled(
     let (caller, own) = ctx.tokens();
     let mut caller_cancelled = std::pin::pin!(caller.cancelled());
     let mut own_cancelled = std::pin::pin!(own.map(CancellationToken::cancelled));
+    // The call was not cancelled when it started (`run` checked), so the
+    // first poll goes to the tool: one that finishes at once never waits
+    // on the shared token at all. From then on cancellation comes first.
+    let mut first = true;
     let outcome = std::future::poll_fn(move |cx| {
-        let cancelled = match own_cancelled.as_mut().as_pin_mut() {
-            Some(own) => own.poll(cx).is_ready(),
-            None => caller_cancelled.as_mut().poll(cx).is_ready(),
-        };
-        if cancelled {
+        let watched = !std::mem::take(&mut first);
+        if watched && cancellation(caller_cancelled.as_mut(), own_cancelled.as_mut(), cx) {
             return Poll::Ready(None);
         }
         if let Poll::Ready(output) = work.as_mut().poll(cx) {
             return Poll::Ready(Some(output));
         }
+        // Pending: be woken by the token that matters, the call's own as
+        // soon as the tool made it.
+        let mut newly_own = false;
         if own_cancelled.is_none()
             && let (_, Some(own)) = ctx.tokens()
         {
             own_cancelled.set(Some(own.cancelled()));
-            if let Some(own) = own_cancelled.as_mut().as_pin_mut()
-                && own.poll(cx).is_ready()
-            {
-                return Poll::Ready(None);
-            }
+            newly_own = true;
+        }
+        if (!watched || newly_own)
+            && cancellation(caller_cancelled.as_mut(), own_cancelled.as_mut(), cx)
+        {
+            return Poll::Ready(None);
         }
         Poll::Pending
     })
@@ -464,6 +521,20 @@ async fn until_cancelled(
         Some(Ok(outcome)) => outcome,
         Some(Err(payload)) => Err(panic_error(name, payload.as_ref())),
         None => Err(cancelled(name)),
+    }
+}
+
+/// Polls the call's own token's future once the call has one, else the
+/// caller's: whether the call is cancelled (if not, the task is woken
+/// when it is).
+fn cancellation(
+    caller: std::pin::Pin<&mut WaitForCancellationFuture<'_>>,
+    own: std::pin::Pin<&mut Option<WaitForCancellationFuture<'_>>>,
+    cx: &mut std::task::Context<'_>,
+) -> bool {
+    match own.as_pin_mut() {
+        Some(own) => own.poll(cx).is_ready(),
+        None => caller.poll(cx).is_ready(),
     }
 }
 
@@ -624,11 +695,11 @@ async fn run_blocking(
 }
 
 /// Logs what the model must not read and redacts what the registry says to.
-fn shape_error(settings: &Settings, tool: &str, error: ToolError) -> ToolError {
+fn shape_error(detail: ErrorDetail, tool: &str, error: ToolError) -> ToolError {
     if let Some(detail) = error.detail() {
         tracing::warn!(kind = %error.kind(), message = error.message(), detail, "tool error detail");
     }
-    let redacted = settings.error_detail == ErrorDetail::Redacted;
+    let redacted = detail == ErrorDetail::Redacted;
     match error.kind() {
         ToolErrorKind::Panicked => {
             tracing::error!(message = error.message(), "tool panicked");

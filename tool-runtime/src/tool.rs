@@ -79,6 +79,15 @@ impl<'a, T: Send + 'a> ToolFuture<'a, T> {
         matches!(self.state, State::Ready(Some(_)))
     }
 
+    /// The outcome of a call that has already finished, or the future
+    /// back if it has not: a ready call is read without polling it.
+    pub fn into_ready(self) -> Result<Result<T, ToolError>, Self> {
+        match self.state {
+            State::Ready(Some(result)) => Ok(result),
+            state => Err(Self { state }),
+        }
+    }
+
     /// Maps a successful outcome to another one.
     pub fn map<U: Send + 'a>(
         self,
