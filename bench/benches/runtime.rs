@@ -13,7 +13,7 @@ use bench::{INVALID_ARGS, VALID_ARGS, complete, expected_output, floor, tool_use
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use tool_runtime::providers::{self, Provider};
-use tool_runtime::{Registry, Tool, ToolContext, ToolResult, ToolUse};
+use tool_runtime::{Registry, Tool, ToolContext, ToolOutput, ToolResult, ToolUse};
 
 fn text_of(result: &ToolResult) -> Result<String, String> {
     if result.is_error() {
@@ -48,6 +48,12 @@ fn calls(c: &mut Criterion) {
     assert_eq!(result.tool_use_id, "tooluse_8f2a");
     assert_eq!(
         complete(SearchTool.call_json(&args, &ctx)).unwrap(),
+        json!(expected)
+    );
+    assert_eq!(
+        complete(SearchTool.call_str(VALID_ARGS, &ctx))
+            .and_then(ToolOutput::into_value)
+            .unwrap(),
         json!(expected)
     );
     assert_eq!(
@@ -127,6 +133,9 @@ fn calls(c: &mut Criterion) {
             complete(SearchTool.call_json(&input, &ctx)).unwrap()
         })
     });
+    group.bench_function("ours_call_str", |b| {
+        b.iter(|| complete(SearchTool.call_str(black_box(VALID_ARGS), &ctx)).unwrap())
+    });
     group.bench_function("ours_call_json_owned", |b| {
         b.iter_batched(
             || args.clone(),
@@ -170,6 +179,14 @@ fn invalid(c: &mut Criterion) {
     }
     assert!(floor::call_str(INVALID_ARGS).is_err());
     assert!(complete(SearchTool.call_json(&args, &ctx)).is_err());
+    assert_eq!(
+        complete(SearchTool.call_str(INVALID_ARGS, &ctx))
+            .unwrap_err()
+            .message(),
+        complete(SearchTool.call_json(&args, &ctx))
+            .unwrap_err()
+            .message()
+    );
 
     let mut group = c.benchmark_group("invalid");
     group.bench_function("floor_str", |b| {
@@ -183,6 +200,9 @@ fn invalid(c: &mut Criterion) {
     });
     group.bench_function("ours_call_json", |b| {
         b.iter(|| complete(SearchTool.call_json(black_box(&args), &ctx)).unwrap_err())
+    });
+    group.bench_function("ours_call_str", |b| {
+        b.iter(|| complete(SearchTool.call_str(black_box(INVALID_ARGS), &ctx)).unwrap_err())
     });
     #[cfg(feature = "peers")]
     peers::invalid(&mut group, &args);

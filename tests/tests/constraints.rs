@@ -115,6 +115,33 @@ async fn constraint_errors_on_the_fast_path_too() {
 }
 
 #[tokio::test]
+async fn constraints_hold_for_text_arguments() {
+    let ctx = ToolContext::new();
+    let output = BookTableTool
+        .call_str(
+            r#"{"guests": 4, "name": "Ada Lovelace", "area": "terrace"}"#,
+            &ctx,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        output.into_value().unwrap(),
+        json!("4 for Ada Lovelace (Some(\"terrace\"), [], table 2)")
+    );
+    let error = BookTableTool
+        .call_str(r#"{"guests": 0, "name": "Bo", "table": 3}"#, &ctx)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.message(),
+        "invalid arguments for book_table: guests: must be from 1 to 12, got 0; \
+         table: must be even, got 3"
+    );
+    let error = BookTableTool.call_str("{", &ctx).await.unwrap_err();
+    assert_eq!(error.argument_errors()[0].kind, ArgErrorKind::NotJson);
+}
+
+#[tokio::test]
 async fn null_optional_values_skip_their_constraints() {
     let value = BookTableTool
         .call_json(

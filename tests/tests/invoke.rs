@@ -510,6 +510,132 @@ async fn direct_path_propagates_errors() {
 }
 
 // ---------------------------------------------------------------------------
+// Arguments as JSON text (`Tool::call_str`)
+// ---------------------------------------------------------------------------
+
+/// The plain value of a call with arguments as text.
+async fn call_text(tool: &dyn Tool, input: &str) -> Result<Value, ToolError> {
+    tool.call_str(input, &ToolContext::new())
+        .await
+        .and_then(|output| output.into_value())
+}
+
+#[tokio::test]
+async fn text_arguments_give_what_value_arguments_give() {
+    let input = json!({"origin": "OSL", "destination": "CDG", "passengers": 2, "cabin": "first", "return_date": "2026-06-01"});
+    let from_value = BookFlightTool
+        .call_json(&input, &ToolContext::new())
+        .await
+        .unwrap();
+    let from_text = call_text(&BookFlightTool, &input.to_string())
+        .await
+        .unwrap();
+    assert_eq!(from_text, from_value);
+    assert_eq!(from_text["reference"], "OSL-CDG-2026-06-01");
+    // Whitespace, key order and an explicit null for an optional parameter.
+    let text = "\n { \"cabin\": \"economy\", \"passengers\": 1, \"return_date\": null,\n  \"destination\": \"LIS\", \"origin\": \"OSL\" } ";
+    assert_eq!(
+        call_text(&BookFlightTool, text).await.unwrap(),
+        json!({"reference": "OSL-LIS", "passengers": 1, "cabin": "economy"})
+    );
+}
+
+#[tokio::test]
+async fn text_argument_mistakes_are_worded_as_for_values() {
+    let error = call_text(&BookFlightTool, &four_mistakes().to_string())
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    assert_eq!(error.message(), FOUR_MISTAKES);
+    assert_eq!(error.argument_errors().len(), 4);
+
+    let error = call_text(&WeatherNowTool, "[1, 2]").await.unwrap_err();
+    assert_eq!(
+        error.message(),
+        "invalid arguments for weather_now: the arguments must be a JSON object, got [1,2]"
+    );
+    assert_eq!(error.argument_errors()[0].kind, ArgErrorKind::NotAnObject);
+}
+
+#[tokio::test]
+async fn text_that_is_not_json_says_where_it_breaks() {
+    for text in ["{\"city\": \"Rome\"", "{city: Rome}", "Rome"] {
+        let error = call_text(&WeatherNowTool, text).await.unwrap_err();
+        assert_eq!(error.kind(), ToolErrorKind::InvalidArguments, "{text}");
+        let problems = error.argument_errors();
+        assert_eq!(problems.len(), 1, "{text}");
+        assert_eq!(problems[0].kind, ArgErrorKind::NotJson);
+        assert_eq!(problems[0].field, "");
+        assert!(
+            error.message().starts_with(
+                "invalid arguments for weather_now: the arguments are not valid JSON: "
+            ),
+            "{}",
+            error.message()
+        );
+        assert!(
+            error.message().contains("line 1 column"),
+            "{}",
+            error.message()
+        );
+    }
+}
+
+#[tokio::test]
+async fn empty_or_null_text_is_an_empty_object() {
+    for text in ["", "  ", "{}", "null"] {
+        assert_eq!(
+            call_text(&PingTool, text).await.unwrap(),
+            json!("pong"),
+            "{text:?}"
+        );
+    }
+    let error = call_text(&WeatherNowTool, "").await.unwrap_err();
+    assert_eq!(
+        error.message(),
+        "invalid arguments for weather_now: city: missing required field (a string)"
+    );
+}
+
+#[tokio::test]
+async fn async_and_failing_tools_take_text_too() {
+    let error = call_text(&AlwaysFailsTool, r#"{"about": "fog"}"#)
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ToolErrorKind::Failed);
+    assert_eq!(error.message(), "cannot handle fog; try something else");
+    // The async tool's future is pending until polled, like `call`'s.
+    let ctx = ToolContext::new();
+    let future = BoomAsyncTool.call_str("{}", &ctx);
+    assert!(!future.is_ready());
+}
+
+/// A tool written by hand (borrowing another tool's spec), which has the
+/// provided `call_str`: it returns its arguments.
+struct Echo;
+
+impl Tool for Echo {
+    fn spec(&self) -> &tool_runtime::ToolSpec {
+        &PingTool::SPEC
+    }
+
+    fn call<'a>(&'a self, input: &'a Value, _ctx: &'a ToolContext) -> tool_runtime::ToolFuture<'a> {
+        tool_runtime::ToolFuture::ready(Ok(tool_runtime::ToolOutput::Value(input.clone())))
+    }
+}
+
+#[tokio::test]
+async fn hand_written_tools_take_text_through_a_value() {
+    assert_eq!(
+        call_text(&Echo, r#"{"a": [1, 2]}"#).await.unwrap(),
+        json!({"a": [1, 2]})
+    );
+    assert_eq!(call_text(&Echo, " ").await.unwrap(), json!({}));
+    let error = call_text(&Echo, "{").await.unwrap_err();
+    assert_eq!(error.argument_errors()[0].kind, ArgErrorKind::NotJson);
+}
+
+// ---------------------------------------------------------------------------
 // Wire shapes
 // ---------------------------------------------------------------------------
 

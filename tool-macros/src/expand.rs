@@ -241,10 +241,10 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
             }
         })
     });
-    let decode_fn = if args.iter().any(|(_, _, arg)| !arg.constraints.is_empty()) {
-        quote!(decode_checked)
+    let (decode_fn, decode_str_fn) = if args.iter().any(|(_, _, arg)| !arg.constraints.is_empty()) {
+        (quote!(decode_checked), quote!(decode_str_checked))
     } else {
-        quote!(decode)
+        (quote!(decode), quote!(decode_str))
     };
 
     let serde_crate = format!("{}::serde", tokens_to_path_string(&rt));
@@ -533,6 +533,29 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                 #(#validator_fns)*
             }
 
+            /// The arguments the model supplies, decoded from its JSON.
+            #[derive(#rt::serde::Deserialize)]
+            #[serde(crate = #serde_crate, deny_unknown_fields)]
+            struct __ToolArgs {
+                #(#arg_fields,)*
+            }
+
+            #[automatically_derived]
+            impl #struct_ident {
+                /// Injects what the function asks of the context and calls
+                /// it with the decoded arguments.
+                #[doc(hidden)]
+                #[inline]
+                fn __tool_run<'__tool>(
+                    &'__tool self,
+                    #args_ident: __ToolArgs,
+                    __tool_ctx: &'__tool #rt::ToolContext,
+                ) -> #rt::ToolFuture<'__tool> {
+                    #(#extract)*
+                    #run
+                }
+            }
+
             #[automatically_derived]
             impl #rt::Tool for #struct_ident {
                 fn spec(&self) -> &#rt::ToolSpec {
@@ -544,19 +567,25 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                     __tool_input: &'__tool #rt::serde_json::Value,
                     __tool_ctx: &'__tool #rt::ToolContext,
                 ) -> #rt::ToolFuture<'__tool> {
-                    #[derive(#rt::serde::Deserialize)]
-                    #[serde(crate = #serde_crate, deny_unknown_fields)]
-                    struct __ToolArgs {
-                        #(#arg_fields,)*
-                    }
-                    let #args_ident: __ToolArgs = match #rt::#decode_fn(&Self::SPEC, __tool_input) {
-                        ::core::result::Result::Ok(args) => args,
+                    match #rt::#decode_fn::<__ToolArgs>(&Self::SPEC, __tool_input) {
+                        ::core::result::Result::Ok(args) => self.__tool_run(args, __tool_ctx),
                         ::core::result::Result::Err(error) => {
-                            return #rt::ToolFuture::ready(::core::result::Result::Err(error));
+                            #rt::ToolFuture::ready(::core::result::Result::Err(error))
                         }
-                    };
-                    #(#extract)*
-                    #run
+                    }
+                }
+
+                fn call_str<'__tool>(
+                    &'__tool self,
+                    __tool_input: &'__tool str,
+                    __tool_ctx: &'__tool #rt::ToolContext,
+                ) -> #rt::ToolFuture<'__tool> {
+                    match #rt::#decode_str_fn::<__ToolArgs>(&Self::SPEC, __tool_input) {
+                        ::core::result::Result::Ok(args) => self.__tool_run(args, __tool_ctx),
+                        ::core::result::Result::Err(error) => {
+                            #rt::ToolFuture::ready(::core::result::Result::Err(error))
+                        }
+                    }
                 }
             }
 

@@ -39,6 +39,23 @@ pub fn decode_checked<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Re
     Ok(args)
 }
 
+/// Decodes a tool's arguments from JSON text; see `args::decode_str`.
+#[inline]
+pub fn decode_str<T: DeserializeOwned>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
+    crate::args::decode_str(spec, input)
+}
+
+/// Decodes a tool's arguments from JSON text, then checks their
+/// constraints (which are checked on the JSON value, so the text is parsed
+/// into one first).
+#[inline]
+pub fn decode_str_checked<T: DeserializeOwned>(
+    spec: &ToolSpec,
+    input: &str,
+) -> Result<T, ToolError> {
+    decode_checked(spec, &crate::args::parse_text(spec, input)?)
+}
+
 /// Builds a tool's input schema from its parameters.
 pub fn input_schema(params: &[ParamSpec]) -> Value {
     crate::spec::build_input_schema(params)

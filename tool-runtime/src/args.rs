@@ -51,6 +51,43 @@ pub(crate) fn decode<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Res
     }
 }
 
+/// Decodes a tool's arguments from JSON text, as providers that send them
+/// as a string (OpenAI) give them: straight into `T`, with no `Value` in
+/// between. Empty text counts as an empty argument object.
+///
+/// On failure the text is parsed and examined as [`decode`] examines a
+/// value, so the problems are worded the same; text that is not JSON at all
+/// is one problem of kind [`NotJson`](ArgErrorKind::NotJson).
+pub(crate) fn decode_str<T: DeserializeOwned>(
+    spec: &ToolSpec,
+    input: &str,
+) -> Result<T, ToolError> {
+    let text = if input.trim().is_empty() { "{}" } else { input };
+    match serde_json::from_str::<T>(text) {
+        Ok(args) => Ok(args),
+        // `null`, duplicate keys: what the value path accepts, it accepts.
+        Err(_) => decode(spec, &parse_text(spec, text)?),
+    }
+}
+
+/// The arguments as a JSON value, from text. Empty text is an empty
+/// object; text that is not JSON is an error naming where it stops being.
+pub(crate) fn parse_text(spec: &ToolSpec, input: &str) -> Result<Value, ToolError> {
+    if input.trim().is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    serde_json::from_str(input).map_err(|error| {
+        ToolError::invalid_arguments(
+            spec.name,
+            vec![ArgError {
+                field: String::new(),
+                kind: ArgErrorKind::NotJson,
+                message: format!("the arguments are not valid JSON: {error}"),
+            }],
+        )
+    })
+}
+
 /// Every problem with `input` as arguments to `spec`, in parameter order,
 /// then unknown fields. `fallback` is used when no single parameter shows
 /// the problem.

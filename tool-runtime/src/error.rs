@@ -262,6 +262,8 @@ impl std::error::Error for StdToolError {}
 pub enum ArgErrorKind {
     /// The arguments were not a JSON object.
     NotAnObject,
+    /// The arguments were given as text that is not JSON at all.
+    NotJson,
     /// A required argument was absent.
     Missing,
     /// An argument the tool does not take.

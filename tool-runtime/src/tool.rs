@@ -31,6 +31,41 @@ pub trait Tool: Send + Sync + 'static {
     /// [`Registry::invoke`](crate::Registry::invoke) catches them.
     fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a>;
 
+    /// Calls the tool with its arguments as JSON text, the way OpenAI's
+    /// APIs send them: [`call`](Self::call) for text.
+    ///
+    /// `#[tool]` decodes the text straight into the function's arguments,
+    /// with no `serde_json::Value` in between. Empty text counts as an
+    /// empty argument object; mistakes are reported as for `call`, and
+    /// text that is not JSON is an
+    /// [`InvalidArguments`](crate::ToolErrorKind::InvalidArguments) error
+    /// saying where it stops being JSON. The provided implementation, for
+    /// tools written by hand, parses the text into a value and calls
+    /// [`call`](Self::call) in a boxed future.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, Tool, ToolContext, ToolErrorKind};
+    /// use futures_util::FutureExt;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let ctx = ToolContext::new();
+    /// let output = AddTool.call_str(r#"{"a": 2, "b": 3}"#, &ctx).now_or_never().unwrap();
+    /// assert_eq!(output.unwrap().into_value().unwrap(), 5);
+    ///
+    /// let error = AddTool.call_str(r#"{"a": 2, "b": "#, &ctx).now_or_never().unwrap().unwrap_err();
+    /// assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    /// assert!(error.message().contains("not valid JSON"), "{}", error.message());
+    /// ```
+    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        ToolFuture::pending(async move {
+            let value = crate::args::parse_text(self.spec(), input)?;
+            self.call(&value, ctx).await
+        })
+    }
+
     /// Calls the tool directly and returns its plain value.
     ///
     /// This is the direct path: arguments are validated as for

@@ -3,7 +3,8 @@
 //!
 //! `profile PATH [ITERATIONS]`, PATH one of `floor_str`, `floor_value`,
 //! `floor_tool_use` (the hand-written dispatch of a parsed tool use),
-//! `call_json`, `registry_call_json`, `invoke`, `invoke_str`, `invalid`,
+//! `call_json`, `call_str` (arguments as text), `registry_call_json`,
+//! `invoke`, `invoke_str`, `invalid`,
 //! and for the async tool `lookup` (yielding once, on a current-thread
 //! runtime) `floor_async` and `invoke_async`;
 //! `clone_value` and `clone_tool_use` measure the input copies that
@@ -64,6 +65,7 @@ fn main() {
             "floor_value" => floor::call_value(black_box(&value)).is_ok(),
             "floor_tool_use" => floor::invoke_owned(black_box(tool_use.clone())).is_success(),
             "call_json" => complete(SearchTool.call_json(black_box(&value), &ctx)).is_ok(),
+            "call_str" => complete(SearchTool.call_str(black_box(VALID_ARGS), &ctx)).is_ok(),
             "registry_call_json" => {
                 complete(registry.call_json("search", black_box(value.clone()), &ctx)).is_ok()
             }
@@ -85,7 +87,7 @@ fn main() {
             }
             other => {
                 eprintln!(
-                    "unknown path {other}; expected floor_str, floor_value, floor_tool_use, call_json, \
+                    "unknown path {other}; expected floor_str, floor_value, floor_tool_use, call_json, call_str, \
                      registry_call_json, invoke, invoke_str, invalid, floor_async, \
                      invoke_async, clone_value or clone_tool_use"
                 );
