@@ -608,6 +608,11 @@ async fn async_and_failing_tools_take_text_too() {
     let ctx = ToolContext::new();
     let future = BoomAsyncTool.call_str("{}", &ctx);
     assert!(!future.is_ready());
+    // These tests build with the `text-args` feature: a sync tool's own
+    // decoder from text has run by the time the future exists, where the
+    // provided method (see `Echo` below) waits to be polled.
+    assert!(PingTool.call_str("{}", &ctx).is_ready());
+    assert!(!Echo.call_str("{}", &ctx).is_ready());
 }
 
 /// A tool written by hand (borrowing another tool's spec), which has the

@@ -466,6 +466,28 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
         quote!(__tool_args)
     };
 
+    // Decoding from text instantiates the argument struct's `Deserialize`
+    // a second time, for serde_json's text deserializer: a cost in compile
+    // time every tool pays, so it is opt-in.
+    let call_str = if cfg!(feature = "text-args") {
+        quote! {
+            fn call_str<'__tool>(
+                &'__tool self,
+                __tool_input: &'__tool str,
+                __tool_ctx: &'__tool #rt::ToolContext,
+            ) -> #rt::ToolFuture<'__tool> {
+                match #rt::#decode_str_fn::<__ToolArgs>(&Self::SPEC, __tool_input) {
+                    ::core::result::Result::Ok(args) => self.__tool_run(args, __tool_ctx),
+                    ::core::result::Result::Err(error) => {
+                        #rt::ToolFuture::ready(::core::result::Result::Err(error))
+                    }
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+
     quote! {
         #struct_def
 
@@ -575,18 +597,7 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                     }
                 }
 
-                fn call_str<'__tool>(
-                    &'__tool self,
-                    __tool_input: &'__tool str,
-                    __tool_ctx: &'__tool #rt::ToolContext,
-                ) -> #rt::ToolFuture<'__tool> {
-                    match #rt::#decode_str_fn::<__ToolArgs>(&Self::SPEC, __tool_input) {
-                        ::core::result::Result::Ok(args) => self.__tool_run(args, __tool_ctx),
-                        ::core::result::Result::Err(error) => {
-                            #rt::ToolFuture::ready(::core::result::Result::Err(error))
-                        }
-                    }
-                }
+                #call_str
             }
 
             #registration

@@ -34,14 +34,16 @@ pub trait Tool: Send + Sync + 'static {
     /// Calls the tool with its arguments as JSON text, the way OpenAI's
     /// APIs send them: [`call`](Self::call) for text.
     ///
-    /// `#[tool]` decodes the text straight into the function's arguments,
-    /// with no `serde_json::Value` in between. Empty text counts as an
-    /// empty argument object; mistakes are reported as for `call`, and
-    /// text that is not JSON is an
+    /// Empty text counts as an empty argument object; mistakes are
+    /// reported as for `call`, and text that is not JSON is an
     /// [`InvalidArguments`](crate::ToolErrorKind::InvalidArguments) error
-    /// saying where it stops being JSON. The provided implementation, for
-    /// tools written by hand, parses the text into a value and calls
-    /// [`call`](Self::call) in a boxed future.
+    /// saying where it stops being JSON.
+    ///
+    /// The provided implementation parses the text into a
+    /// `serde_json::Value` and calls [`call`](Self::call) in a boxed
+    /// future. With the crate feature `text-args`, `#[tool]` overrides it
+    /// to decode the text straight into the function's arguments, with no
+    /// value in between and no box for a sync tool.
     ///
     /// ```
     /// use tool_runtime::{tool, Tool, ToolContext, ToolErrorKind};
