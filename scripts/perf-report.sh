@@ -90,7 +90,7 @@ def count(path, n):
             capture_output=True, text=True, check=True)
     return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
 base = count("invoke", 0)
-paths = ["floor_str", "floor_value", "floor_tool_use", "call_json", "registry_call_json", "invoke",
+paths = ["floor_str", "floor_value", "floor_tool_use", "call_json", "call_str", "registry_call_json", "invoke",
          "floor_async", "invoke_async",
          "invoke_str", "invalid", "clone_value", "clone_tool_use"]
 result = {p: round((count(p, iterations) - base) / iterations) for p in paths}
