@@ -12,7 +12,12 @@
 //! 4. A tool that needs approval waits for its approver; a rejection, or no
 //!    approver at all, refuses it ([`NotApproved`](ToolErrorKind::NotApproved)).
 //! 5. The tool runs (a `blocking` one on Tokio's blocking threads), raced
-//!    against the caller's cancellation and its timeout.
+//!    against the caller's cancellation and its timeout. A sync tool has
+//!    finished by the time its future exists, so its outcome is taken at
+//!    once; only an async tool still pending is raced.
+//!
+//! Steps 3 and 4, time limits and blocking threads are one boxed path that
+//! only the calls they apply to take; the others go straight to step 5.
 //! 6. Errors are shaped for the model (detail logged, panics and internal
 //!    errors redacted if so configured), the record is closed, and the
 //!    `tool_call` tracing span gets its `status` and `duration_ms`.
@@ -371,6 +376,10 @@ pub(crate) fn call(
 
 /// Policies first, then the tool, under its time limit or on a blocking
 /// thread if it has one.
+///
+/// Here as on the direct path, panics are caught where they can happen: in
+/// the tool (building its future, or polling it) and in each policy hook,
+/// so no call needs a guard around the whole.
 async fn governed(
     settings: &Settings,
     tool: &ToolRef,
