@@ -469,19 +469,28 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
     // Decoding from text instantiates the argument struct's `Deserialize`
     // a second time, for serde_json's text deserializer: a cost in compile
     // time every tool pays, so it is opt-in.
+    // Both entry points decode `__tool_input` with `decode`, then run the
+    // function or end with the decoding error.
+    let decode_then_run = |decode: &TokenStream| {
+        quote! {
+            match #rt::#decode::<__ToolArgs>(&Self::SPEC, __tool_input) {
+                ::core::result::Result::Ok(args) => self.__tool_run(args, __tool_ctx),
+                ::core::result::Result::Err(error) => {
+                    #rt::ToolFuture::ready(::core::result::Result::Err(error))
+                }
+            }
+        }
+    };
+    let call_body = decode_then_run(&decode_fn);
     let call_str = if cfg!(feature = "text-args") {
+        let body = decode_then_run(&decode_str_fn);
         quote! {
             fn call_str<'__tool>(
                 &'__tool self,
                 __tool_input: &'__tool str,
                 __tool_ctx: &'__tool #rt::ToolContext,
             ) -> #rt::ToolFuture<'__tool> {
-                match #rt::#decode_str_fn::<__ToolArgs>(&Self::SPEC, __tool_input) {
-                    ::core::result::Result::Ok(args) => self.__tool_run(args, __tool_ctx),
-                    ::core::result::Result::Err(error) => {
-                        #rt::ToolFuture::ready(::core::result::Result::Err(error))
-                    }
-                }
+                #body
             }
         }
     } else {
@@ -589,12 +598,7 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                     __tool_input: &'__tool #rt::serde_json::Value,
                     __tool_ctx: &'__tool #rt::ToolContext,
                 ) -> #rt::ToolFuture<'__tool> {
-                    match #rt::#decode_fn::<__ToolArgs>(&Self::SPEC, __tool_input) {
-                        ::core::result::Result::Ok(args) => self.__tool_run(args, __tool_ctx),
-                        ::core::result::Result::Err(error) => {
-                            #rt::ToolFuture::ready(::core::result::Result::Err(error))
-                        }
-                    }
+                    #call_body
                 }
 
                 #call_str
