@@ -582,6 +582,18 @@ async fn text_that_is_not_json_says_where_it_breaks() {
 }
 
 #[tokio::test]
+async fn a_parameter_given_twice_in_text_takes_its_last_value() {
+    // As a JSON value would hold it: the last of the duplicate keys wins.
+    let text = r#"{"city": "Oslo", "city": "Rome"}"#;
+    let from_value = WeatherNowTool
+        .call_json(&serde_json::from_str(text).unwrap(), &ToolContext::new())
+        .await
+        .unwrap();
+    assert_eq!(from_value, json!("Rome: 18°C, clear"));
+    assert_eq!(call_text(&WeatherNowTool, text).await.unwrap(), from_value);
+}
+
+#[tokio::test]
 async fn empty_or_null_text_is_an_empty_object() {
     for text in ["", "  ", "{}", "null"] {
         assert_eq!(

@@ -188,16 +188,7 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
         let schema_ty = arg.option_inner.as_ref().unwrap_or(ty);
         let schema_fn = format_ident!("__tool_schema_{}", i);
         let check_fn = format_ident!("__tool_check_{}", i);
-        let decode_fn = format_ident!("__tool_decode_{}", i);
         let probe = quote!((&&#rt::ArgProbe::<#schema_ty>::new()));
-        let decode = match (&arg.default, &arg.option_inner) {
-            (Some(_), _) => {
-                let value_fn = format_ident!("__tool_default_{}", i);
-                quote!(#probe.__arg_decode_or(deserializer, Self::#value_fn))
-            }
-            (None, Some(_)) => quote!(#probe.__arg_decode_option(deserializer)),
-            (None, None) => quote!(#probe.__arg_decode(deserializer)),
-        };
         quote! {
             #[doc(hidden)]
             fn #schema_fn(
@@ -212,15 +203,6 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
             ) -> ::core::result::Result<(), #rt::CheckError> {
                 #probe_imports
                 #probe.__arg_check(value)
-            }
-            #[doc(hidden)]
-            #[inline]
-            fn #decode_fn<'de, D>(deserializer: D) -> ::core::result::Result<#ty, D::Error>
-            where
-                D: #rt::serde::Deserializer<'de>,
-            {
-                #probe_imports
-                #decode
             }
         }
     });
@@ -247,28 +229,7 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
         (quote!(decode), quote!(decode_str))
     };
 
-    let serde_crate = format!("{}::serde", tokens_to_path_string(&rt));
-    let struct_name = struct_ident.to_string();
-    let arg_fields = args.iter().map(|(i, param, arg)| {
-        let ident = &param.ident;
-        let ty = &param.ty;
-        let name = &arg.name;
-        // Each field decodes through its `__tool_decode_N`, so serde's
-        // derive never names the parameter's type in a bound of its own.
-        let de = format!("{struct_name}::__tool_decode_{i}");
-        let extra = match (&arg.default, &arg.option_inner) {
-            (Some(_), _) => {
-                let default = format!("{struct_name}::__tool_default_{i}");
-                quote!(default = #default, deserialize_with = #de,)
-            }
-            (None, Some(_)) => quote!(default, deserialize_with = #de,),
-            (None, None) => quote!(deserialize_with = #de,),
-        };
-        quote! {
-            #[serde(rename = #name, #extra)]
-            #ident: #ty
-        }
-    });
+    let args_deserialize = args_deserialize(&args, struct_ident, &rt);
 
     let assertions = tool.params.iter().filter_map(|param| match &param.kind {
         ParamKind::Arg(arg) => {
@@ -564,12 +525,7 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                 #(#validator_fns)*
             }
 
-            /// The arguments the model supplies, decoded from its JSON.
-            #[derive(#rt::serde::Deserialize)]
-            #[serde(crate = #serde_crate, deny_unknown_fields)]
-            struct __ToolArgs {
-                #(#arg_fields,)*
-            }
+            #args_deserialize
 
             #[automatically_derived]
             impl #struct_ident {
@@ -733,6 +689,137 @@ fn convert_output(output: &Output, rt: &TokenStream) -> TokenStream {
     }
 }
 
-fn tokens_to_path_string(tokens: &TokenStream) -> String {
-    tokens.to_string().replace(' ', "")
+/// The argument struct and its `Deserialize` impl, written out rather than
+/// derived: it reads a map only, and each field's value goes through the
+/// `ArgProbe` dispatch, so a type without `Deserialize` fails only its
+/// assertion, and no wrapper type is generated per field.
+fn args_deserialize(
+    args: &[(usize, &crate::model::Param, &ArgParam)],
+    struct_ident: &syn::Ident,
+    rt: &TokenStream,
+) -> TokenStream {
+    let de = quote!(#rt::serde::de);
+    let names: Vec<&String> = args.iter().map(|(_, _, arg)| &arg.name).collect();
+    let indices = 0..args.len();
+    let slots: Vec<syn::Ident> = (0..args.len())
+        .map(|n| format_ident!("__tool_slot_{}", n))
+        .collect();
+    let fields = args.iter().map(|(_, param, _)| {
+        let ident = &param.ident;
+        let ty = &param.ty;
+        quote!(#ident: #ty)
+    });
+    // The type each field's value decodes as: a parameter with a default
+    // reads `null` as the default, so it decodes as an `Option`.
+    let reads = args
+        .iter()
+        .zip(&slots)
+        .enumerate()
+        .map(|(n, ((_, param, arg), slot))| {
+            let ty = &param.ty;
+            let read_ty = match &arg.default {
+                Some(_) => quote!(::core::option::Option<#ty>),
+                None => quote!(#ty),
+            };
+            let name = &arg.name;
+            let pattern = if n + 1 == args.len() {
+                quote!(_)
+            } else {
+                quote!(#n)
+            };
+            quote! {
+                #pattern => #rt::next_arg(
+                    &mut __tool_map,
+                    &mut #slot,
+                    (&&#rt::ArgProbe::<#read_ty>::new()).__arg_seed(),
+                    #name,
+                )?,
+            }
+        });
+    let read_loop = if args.is_empty() {
+        quote! {
+            while __tool_map.next_key_seed(KEYS)?.is_some() {}
+        }
+    } else {
+        quote! {
+            while let ::core::option::Option::Some(__tool_key) = __tool_map.next_key_seed(KEYS)? {
+                match __tool_key {
+                    #(#reads)*
+                }
+            }
+        }
+    };
+    let values = args.iter().zip(&slots).map(|((i, param, arg), slot)| {
+        let ident = &param.ident;
+        let name = &arg.name;
+        let value = match (&arg.default, &arg.option_inner) {
+            (Some(_), _) => {
+                let default_fn = format_ident!("__tool_default_{}", i);
+                quote! {
+                    match ::core::option::Option::flatten(#slot) {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => #struct_ident::#default_fn(),
+                    }
+                }
+            }
+            (None, Some(_)) => quote!(::core::option::Option::flatten(#slot)),
+            (None, None) => quote!(#rt::required_arg(#slot, #name)?),
+        };
+        quote!(#ident: #value)
+    });
+
+    quote! {
+        /// The arguments the model supplies, decoded from its JSON.
+        struct __ToolArgs {
+            #(#fields,)*
+        }
+
+        #[automatically_derived]
+        impl<'de> #rt::serde::Deserialize<'de> for __ToolArgs {
+            fn deserialize<__D>(__tool_deserializer: __D) -> ::core::result::Result<Self, __D::Error>
+            where
+                __D: #rt::serde::Deserializer<'de>,
+            {
+                const FIELDS: &[&str] = &[#(#names),*];
+                const KEYS: #rt::FieldKey = #rt::FieldKey {
+                    fields: FIELDS,
+                    index: |key| match key {
+                        #(#names => ::core::option::Option::Some(#indices),)*
+                        _ => ::core::option::Option::None,
+                    },
+                };
+
+                struct __ToolArgsVisitor;
+
+                impl<'de> #de::Visitor<'de> for __ToolArgsVisitor {
+                    type Value = __ToolArgs;
+
+                    fn expecting(
+                        &self,
+                        f: &mut ::core::fmt::Formatter<'_>,
+                    ) -> ::core::fmt::Result {
+                        f.write_str("the tool's arguments as a JSON object")
+                    }
+
+                    fn visit_map<__A>(
+                        self,
+                        mut __tool_map: __A,
+                    ) -> ::core::result::Result<__ToolArgs, __A::Error>
+                    where
+                        __A: #de::MapAccess<'de>,
+                    {
+                        #[allow(unused_imports)]
+                        use #rt::{ArgChecked as _, ArgUnchecked as _};
+                        #(let mut #slots = ::core::option::Option::None;)*
+                        #read_loop
+                        ::core::result::Result::Ok(__ToolArgs {
+                            #(#values,)*
+                        })
+                    }
+                }
+
+                __tool_deserializer.deserialize_struct("arguments", FIELDS, __ToolArgsVisitor)
+            }
+        }
+    }
 }

@@ -6,8 +6,8 @@ use std::fmt::Display;
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
+use serde::{Deserializer, Serialize};
 use serde_json::Value;
 
 pub use crate::args::CheckError;
@@ -59,6 +59,89 @@ pub fn decode_str_checked<T: DeserializeOwned>(
 /// Builds a tool's input schema from its parameters.
 pub fn input_schema(params: &[ParamSpec]) -> Value {
     crate::spec::build_input_schema(params)
+}
+
+// ---------------------------------------------------------------------------
+// The argument struct's `Deserialize` impl.
+//
+// `#[tool]` writes it by hand rather than deriving it: it reads a map only
+// (arguments are always a JSON object) and decodes each field through the
+// `ArgProbe` dispatch, with no per-field wrapper types. What it shares with
+// every tool lives here, so a crate compiles it once per deserializer rather
+// than once per tool. Errors are worded as serde's derive words them with
+// `deny_unknown_fields`.
+// ---------------------------------------------------------------------------
+
+/// Reads a key of an argument object as the index of the parameter it
+/// names, with `index` (generated per tool, a `match` on the names); any
+/// other key is an `unknown field` error listing `fields`.
+#[derive(Clone, Copy)]
+pub struct FieldKey {
+    /// The parameters' names, in order.
+    pub fields: &'static [&'static str],
+    /// The index of the parameter a key names.
+    pub index: fn(&str) -> Option<usize>,
+}
+
+impl<'de> DeserializeSeed<'de> for FieldKey {
+    type Value = usize;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FieldKey {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a parameter name")
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<usize, E> {
+        match (self.index)(key) {
+            Some(index) => Ok(index),
+            None => Err(E::unknown_field(key, self.fields)),
+        }
+    }
+
+    fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<usize, E> {
+        match std::str::from_utf8(key) {
+            Ok(key) => self.visit_str(key),
+            Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(key), &self)),
+        }
+    }
+}
+
+/// Reads the value of the parameter `name` into its slot with `seed`; a
+/// second value for the same parameter is a `duplicate field` error.
+#[inline]
+pub fn next_arg<'de, A, S>(
+    map: &mut A,
+    slot: &mut Option<S::Value>,
+    seed: S,
+    name: &'static str,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    S: DeserializeSeed<'de>,
+{
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value_seed(seed)?);
+    Ok(())
+}
+
+/// The value of the required parameter `name`, or a `missing field` error.
+#[inline]
+pub fn required_arg<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+    match slot {
+        Some(value) => Ok(value),
+        None => Err(E::missing_field(name)),
+    }
 }
 
 /// Holds a value for the autoref-based dispatch below, which picks the most
@@ -380,19 +463,8 @@ pub trait ArgChecked<T> {
     fn __arg_schema(self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema;
     /// Checks one value, for the slow error path.
     fn __arg_check(self, value: &Value) -> Result<(), CheckError>;
-    /// Decodes a required parameter (serde `deserialize_with`).
-    fn __arg_decode<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error>;
-    /// Decodes an `Option<T>` parameter.
-    fn __arg_decode_option<'de, D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Option<T>, D::Error>;
-    /// Decodes a parameter with a default, reading `null` as the default.
-    fn __arg_decode_or<'de, D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-        default: fn() -> T,
-    ) -> Result<T, D::Error>;
+    /// What decodes one value of the type, for [`next_arg`].
+    fn __arg_seed(self) -> PhantomData<T>;
     /// Runs a `validate` function on a value that decodes as `T`; a value
     /// that does not decode is reported by the type check instead.
     fn __arg_validate<V: ArgValidator<T>>(self, value: &Value, validator: V) -> Result<(), String>;
@@ -408,25 +480,8 @@ impl<T: ToolArg> ArgChecked<T> for &&ArgProbe<T> {
     }
 
     #[inline]
-    fn __arg_decode<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        T::deserialize(deserializer)
-    }
-
-    #[inline]
-    fn __arg_decode_option<'de, D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Option<T>, D::Error> {
-        Option::<T>::deserialize(deserializer)
-    }
-
-    #[inline]
-    fn __arg_decode_or<'de, D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-        default: fn() -> T,
-    ) -> Result<T, D::Error> {
-        Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_else(default))
+    fn __arg_seed(self) -> PhantomData<T> {
+        PhantomData
     }
 
     fn __arg_validate<V: ArgValidator<T>>(self, value: &Value, validator: V) -> Result<(), String> {
@@ -444,19 +499,8 @@ pub trait ArgUnchecked<T> {
     fn __arg_schema(self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema;
     /// Never runs.
     fn __arg_check(self, value: &Value) -> Result<(), CheckError>;
-    /// Never runs.
-    fn __arg_decode<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error>;
-    /// Never runs.
-    fn __arg_decode_option<'de, D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Option<T>, D::Error>;
-    /// Never runs.
-    fn __arg_decode_or<'de, D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-        default: fn() -> T,
-    ) -> Result<T, D::Error>;
+    /// A seed that never runs.
+    fn __arg_seed(self) -> UncheckedSeed<T>;
     /// Never runs.
     fn __arg_validate<V: ArgValidator<T>>(self, value: &Value, validator: V) -> Result<(), String>;
 }
@@ -470,19 +514,23 @@ impl<T> ArgUnchecked<T> for &ArgProbe<T> {
         unreachable!("{UNCHECKED}")
     }
 
-    fn __arg_decode<'de, D: Deserializer<'de>>(self, _: D) -> Result<T, D::Error> {
-        unreachable!("{UNCHECKED}")
-    }
-
-    fn __arg_decode_option<'de, D: Deserializer<'de>>(self, _: D) -> Result<Option<T>, D::Error> {
-        unreachable!("{UNCHECKED}")
-    }
-
-    fn __arg_decode_or<'de, D: Deserializer<'de>>(self, _: D, _: fn() -> T) -> Result<T, D::Error> {
-        unreachable!("{UNCHECKED}")
+    fn __arg_seed(self) -> UncheckedSeed<T> {
+        UncheckedSeed(PhantomData)
     }
 
     fn __arg_validate<V: ArgValidator<T>>(self, _: &Value, _: V) -> Result<(), String> {
+        unreachable!("{UNCHECKED}")
+    }
+}
+
+/// The seed [`ArgUnchecked`] gives for a type that cannot be decoded; it
+/// never runs (see the note at the top of this block).
+pub struct UncheckedSeed<T>(PhantomData<T>);
+
+impl<'de, T> DeserializeSeed<'de> for UncheckedSeed<T> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, _: D) -> Result<T, D::Error> {
         unreachable!("{UNCHECKED}")
     }
 }
