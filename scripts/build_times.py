@@ -4,9 +4,9 @@
 Generates crates with N tools in three styles into a scratch workspace
 (default /tmp/toolbench), with the tool runtime as a path dependency:
 
-- ours: one `#[tool]` function per tool;
-- ours-text: the same, with tool-runtime's `text-args` feature (each tool
-  also gets a decoder from JSON text);
+- ours: one `#[tool]` function per tool, tool-runtime's default features;
+- ours-lean: the same without tool-runtime's `text-args` feature (with it,
+  each tool also gets a decoder from JSON text);
 - hand: per tool, a struct deriving `Deserialize` and `JsonSchema`, the
   function, and a `match` on names that decodes and calls it, plus a list of
   specs built with `schemars::schema_for!`;
@@ -46,7 +46,7 @@ KINDS = [
     ("Minimum relevance, from 0 to 1", "ratio", "f64", None),
 ]
 
-STYLES = ["ours", "ours-text", "hand", "rmcp"]
+STYLES = ["ours", "ours-lean", "hand", "rmcp"]
 
 LEVEL_ENUM = """
 /// A detail level.
@@ -209,14 +209,14 @@ def gen_rmcp(n, rev):
     return "\n".join(out)
 
 
-GENERATORS = {"ours": gen_ours, "ours-text": gen_ours, "hand": gen_hand, "rmcp": gen_rmcp}
+GENERATORS = {"ours": gen_ours, "ours-lean": gen_ours, "hand": gen_hand, "rmcp": gen_rmcp}
 
 
 def manifest(name, style, repo):
     runtime = repo / "tool-runtime"
     deps = {
         "ours": f'tool-runtime = {{ path = "{runtime}" }}\nserde = {{ version = "1", features = ["derive"] }}\nschemars = "1"\n',
-        "ours-text": f'tool-runtime = {{ path = "{runtime}", features = ["text-args"] }}\nserde = {{ version = "1", features = ["derive"] }}\nschemars = "1"\n',
+        "ours-lean": f'tool-runtime = {{ path = "{runtime}", default-features = false }}\nserde = {{ version = "1", features = ["derive"] }}\nschemars = "1"\n',
         "hand": 'serde = { version = "1", features = ["derive"] }\nserde_json = "1"\nschemars = "1"\n',
         "rmcp": 'rmcp = { version = "3.11", default-features = false, features = ["server", "macros"] }\nserde = { version = "1", features = ["derive"] }\nschemars = "1"\n',
     }[style]
@@ -303,7 +303,7 @@ def main():
             file=sys.stderr,
         )
 
-    labels = {"ours": "`#[tool]`", "ours-text": "`#[tool]`, feature `text-args`", "hand": "hand-written serde + match", "rmcp": "rmcp `#[tool_router]`"}
+    labels = {"ours": "`#[tool]`", "ours-lean": "`#[tool]` without `text-args`", "hand": "hand-written serde + match", "rmcp": "rmcp `#[tool_router]`"}
     print(f"Debug builds, median of {args.runs} runs; dependencies already built.\n")
     print("| style | tools | source lines | full rebuild of the crate | after editing one tool |")
     print("| --- | ---: | ---: | ---: | ---: |")

@@ -97,11 +97,12 @@
 //! - A command line for any program that links tools (feature `cli`,
 //!   `cli::run`) and a Model Context Protocol server (feature `mcp`,
 //!   `mcp_server::McpServer`); guides `docs/cli.md` and `docs/mcp.md`.
-//! - Feature `text-args`: `#[tool]` also decodes arguments given as JSON
-//!   text (how OpenAI sends them) straight into the function's arguments,
-//!   for [`Tool::call_str`]; without it that method parses the text into a
-//!   `serde_json::Value` first. It makes every tool take longer to compile
-//!   (`docs/performance.md` has the figures), so it is off by default.
+//! - Feature `text-args` (on by default): `#[tool]` also decodes arguments
+//!   given as JSON text (how OpenAI sends them) straight into the
+//!   function's arguments, for [`Tool::call_str`]; without it that method
+//!   parses the text into a `serde_json::Value` first. Turning it off
+//!   (`default-features = false`) leaves each tool one decoder to compile
+//!   instead of two (`docs/performance.md` has the figures).
 
 #![warn(missing_docs)]
 

@@ -41,9 +41,10 @@ pub trait Tool: Send + Sync + 'static {
     ///
     /// The provided implementation parses the text into a
     /// `serde_json::Value` and calls [`call`](Self::call) in a boxed
-    /// future. With the crate feature `text-args`, `#[tool]` overrides it
-    /// to decode the text straight into the function's arguments, with no
-    /// value in between and no box for a sync tool.
+    /// future. With the crate feature `text-args` (on by default),
+    /// `#[tool]` overrides it to decode the text straight into the
+    /// function's arguments, with no value in between and no box for a sync
+    /// tool.
     ///
     /// ```
     /// use tool_runtime::{tool, Tool, ToolContext, ToolErrorKind};
