@@ -459,10 +459,25 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
                 floor_net = net_instructions(paths, "floor_tool_use")
                 text += f" against {floor_net:,} by hand ({now / floor_net:.2f}×)"
         points.append(text + ".")
-        if invoke / floor_owned > 1.25:
+        # The same ratio three ways: each criterion run, and instructions.
+        measures = [("in time", invoke / floor_owned)]
+        p_inv, p_floor = t("ours_invoke_tool_use", peer_times), t("floor_tool_use_owned", peer_times)
+        if p_inv and p_floor:
+            measures.append(("in time in the run with peers", p_inv / p_floor))
+        if profile and "floor_tool_use" in profile["paths"]:
+            paths = profile["paths"]
+            measures.append((
+                "in instructions",
+                net_instructions(paths, "invoke") / net_instructions(paths, "floor_tool_use"),
+            ))
+        if max(ratio for _, ratio in measures) > 1.25:
             remains = (
-                f"What remains: `invoke` is still {invoke / floor_owned:.2f}× the hand-written "
-                "dispatch in time, above the 1.25× aimed at. Both paths allocate the same "
+                "What remains: `invoke` of a parsed tool use is "
+                + ", ".join(f"{ratio:.2f}× the hand-written dispatch {how}" for how, ratio in measures)
+                + "; where that is above the 1.25× aimed at, it is not done. (The two timed runs "
+                "differ more than their paths do: on this shared machine, a run's absolute "
+                "times move with the load, and the instruction count is the steady figure.) "
+                "Both paths allocate the same "
                 "strings and result; the difference is the agent path's own work on every call, "
                 "each piece now tens of instructions: the name lookup, the `tool_call` span, "
                 "building and dropping the call's context (two reference counts, the tool use's "
@@ -490,8 +505,12 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
             f"({invoke_str / floor_use:.2f}×, parsing the tool use dominates). The "
             f"{fmt_time(overhead)} per call buys what the hand-written version lacks: a per-call "
             "context, panics caught and turned into error results, cancellation and time "
-            "limits, approval and enablement hooks, and a tracing span. Against a model turn of "
-            f"even 100 ms it is {overhead / 1e8:.4%} of the time."
+            "limits, approval and enablement hooks, and a tracing span"
+            + (
+                f". Against a model turn of even 100 ms it is one part in {1e8 / overhead:,.0f}."
+                if overhead > 0
+                else "."
+            )
         )
     if call_json and floor_value and floor:
         points.append(
@@ -513,8 +532,17 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
                 f"{fmt_time(json_str)} ({json_str / floor:.2f}×)"
             )
         old = BEFORE["call"]
+        text += f" (previous report: {old['ours_call_str'] / old['floor_str']:.2f}×"
+        if profile and {"call_str", "floor_str"} <= profile["paths"].keys():
+            paths = profile["paths"]
+            text += (
+                f"; in instructions, the steadier figure, {paths['call_str']:,} against "
+                f"{paths['floor_str']:,}, {paths['call_str'] / paths['floor_str']:.2f}×, "
+                f"where the previous report had "
+                f"{BEFORE['instructions']['call_str'] / BEFORE['instructions']['floor_str']:.2f}×"
+            )
         text += (
-            f" (previous report: {old['ours_call_str'] / old['floor_str']:.2f}×). That speed "
+            "). That speed "
             "comes from the `text-args` feature, which gives every tool a second decoder, from "
             "text. It was opt-in because the derived decoding it instantiated a second time "
             "made every tool slower to compile; with the decoding written out, the second one "
@@ -562,7 +590,13 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
             if p_invoke >= rmcp_params:
                 text += "; it is still slower, by the per-call work listed above."
             elif old < 1:
-                text += "; it is still faster, by more."
+                now = p_invoke / rmcp_params
+                if now < old * 0.95:
+                    text += "; it is still faster, by more."
+                elif now > old * 1.05:
+                    text += "; it is still faster, by a little less."
+                else:
+                    text += "; it is still faster, by about as much."
             else:
                 text += "; it is now faster."
         text += (
@@ -704,7 +738,7 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
                 points.append(text)
             slower = [
                 (name, row)
-                for name, row in (("by hand", hand), ("with rmcp", rmcp))
+                for name, row in (("the hand-written crate", hand), ("the rmcp crate", rmcp))
                 if row and (row["full_s"] < ours["full_s"] or row["incremental_s"] < ours["incremental_s"])
             ]
             if slower:
