@@ -710,7 +710,9 @@ fn args_deserialize(
         quote!(#ident: #ty)
     });
     // The type each field's value decodes as: a parameter with a default
-    // reads `null` as the default, so it decodes as an `Option`.
+    // reads `null` as the default, so it decodes as an `Option`. `KEYS`
+    // yields only the indices of parameters, so the last one's arm is `_`:
+    // the match is exhaustive with no arm that cannot run.
     let reads = args
         .iter()
         .zip(&slots)
