@@ -641,6 +641,35 @@ impl Tool for Echo {
     }
 }
 
+/// A tool written by hand that reads its call's context: it keeps the
+/// provided `takes_context`, so a registry builds it one.
+struct Whoami;
+
+impl Tool for Whoami {
+    fn spec(&self) -> &tool_runtime::ToolSpec {
+        &PingTool::SPEC
+    }
+
+    fn call<'a>(&'a self, _input: &'a Value, ctx: &'a ToolContext) -> tool_runtime::ToolFuture<'a> {
+        let id = ctx.tool_use_id().unwrap_or("none").to_owned();
+        tool_runtime::ToolFuture::ready(Ok(tool_runtime::ToolOutput::Value(Value::String(id))))
+    }
+}
+
+#[tokio::test]
+async fn hand_written_tools_get_their_call_context_by_default() {
+    assert!(Whoami.takes_context());
+    assert!(!PingTool.takes_context());
+    let registry = Registry::builder().tool(Whoami).build().unwrap();
+    let result = registry
+        .invoke(
+            ToolUse::new("call-9", "ping", json!({})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert_eq!(result.text_content(), "call-9");
+}
+
 #[tokio::test]
 async fn hand_written_tools_take_text_through_a_value() {
     assert_eq!(

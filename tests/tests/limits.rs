@@ -944,3 +944,82 @@ async fn a_panicking_policy_hook_is_an_error_result_and_the_tool_does_not_run() 
     );
     assert!(!ran_state(&ctx).0.load(Ordering::SeqCst));
 }
+
+// ---------------------------------------------------------------------------
+// Tools that read no context: calls made without a context of their own
+// ---------------------------------------------------------------------------
+
+/// How many times `tally` ran.
+static TALLIED: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts its calls; takes nothing from the context.
+#[tool]
+fn tally() -> usize {
+    TALLIED.fetch_add(1, Ordering::SeqCst) + 1
+}
+
+#[test]
+fn only_tools_that_read_their_context_say_they_take_one() {
+    use tool_runtime::Tool;
+    assert!(!NapTool.takes_context(), "arguments only");
+    assert!(!TallyTool.takes_context(), "no parameters");
+    assert!(WaitsTool.takes_context(), "injected state");
+    assert!(GivesUpTool.takes_context(), "&ToolContext");
+}
+
+#[tokio::test]
+async fn a_tool_without_context_still_answers_to_cancellation() {
+    let registry = Registry::builder()
+        .tool(TallyTool)
+        .tool(NapTool)
+        .build()
+        .unwrap();
+    let ctx = ToolContext::new();
+    ctx.cancellation_token().cancel();
+    let before = TALLIED.load(Ordering::SeqCst);
+    let (result, record) = registry
+        .invoke_recorded(call("tally", json!({})), &ctx)
+        .await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::Cancelled));
+    assert_eq!(record.status, CallStatus::Incomplete);
+    assert_eq!(TALLIED.load(Ordering::SeqCst), before, "it never ran");
+
+    // Cancelled while it waits.
+    let ctx = ToolContext::new();
+    let token = ctx.cancellation_token().clone();
+    let cancel = async {
+        tokio::task::yield_now().await;
+        token.cancel();
+    };
+    let (result, ()) = tokio::join!(
+        registry.invoke(call("nap", json!({"ms": 3_600_000})), &ctx),
+        cancel
+    );
+    assert_eq!(
+        result.text_content(),
+        "the call to nap was cancelled before it finished"
+    );
+
+    // A stream's own token stops it too.
+    let events = registry.stream(call("nap", json!({"ms": 3_600_000})), &ToolContext::new());
+    events.cancel();
+    let (result, record) = events.finish().await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::Cancelled));
+    assert_eq!(record.status, CallStatus::Incomplete);
+}
+
+#[tokio::test]
+async fn a_tool_without_context_is_recorded_and_called_directly() {
+    let registry = Registry::builder().tool(TallyTool).build().unwrap();
+    let ctx = ToolContext::new();
+    let (result, record) = registry
+        .invoke_recorded(call("tally", json!({})), &ctx)
+        .await;
+    assert_eq!(result.tool_use_id, "tally-1");
+    assert!(result.is_success(), "{}", result.text_content());
+    assert_eq!(record.status, CallStatus::Completed);
+    assert_eq!(record.id, "tally-1");
+    let counted: usize = result.text_content().parse().unwrap();
+    let direct = registry.call_json("tally", json!({}), &ctx).await.unwrap();
+    assert_eq!(direct, json!(counted + 1));
+}

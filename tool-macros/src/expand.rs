@@ -443,6 +443,23 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
         }
     };
     let call_body = decode_then_run(&decode_fn);
+    // The context reaches the function only through injected parameters,
+    // and a stream's items through it; a tool with neither never reads it,
+    // and says so, so a registry need not build one per call.
+    let reads_context = streaming
+        || tool
+            .params
+            .iter()
+            .any(|param| matches!(param.kind, ParamKind::Injected));
+    let takes_context = if reads_context {
+        quote!()
+    } else {
+        quote! {
+            fn takes_context(&self) -> bool {
+                false
+            }
+        }
+    };
     let call_str = if cfg!(feature = "text-args") {
         let body = decode_then_run(&decode_str_fn);
         quote! {
@@ -556,6 +573,8 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                 ) -> #rt::ToolFuture<'__tool> {
                     #call_body
                 }
+
+                #takes_context
 
                 #call_str
             }

@@ -378,10 +378,26 @@ impl ToolContext {
                     .filter(|state| !state.is_empty())
                     .map(Arc::clone),
             }),
-            cancel: Arc::clone(self.token()),
+            cancel: self.call_token(),
             own: Some(OnceLock::new()),
             limit: None,
         }
+    }
+
+    /// The context handed to a tool that reads none
+    /// ([`Tool::takes_context`](crate::Tool::takes_context) is false): empty,
+    /// shared by all such calls, never cancelled.
+    pub(crate) fn unused() -> &'static Self {
+        static UNUSED: std::sync::LazyLock<ToolContext> =
+            std::sync::LazyLock::new(ToolContext::new);
+        &UNUSED
+    }
+
+    /// The token a call made with this context answers to: the caller's
+    /// own, shared. A call holds it to check and wait on, and the context of
+    /// a call is made with it.
+    pub(crate) fn call_token(&self) -> Arc<CancellationToken> {
+        Arc::clone(self.token())
     }
 
     /// Takes the tool use id back out of a call's context once the call is

@@ -30,6 +30,7 @@ use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use futures_util::{FutureExt, StreamExt};
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 use tracing::Instrument;
@@ -285,6 +286,31 @@ impl Registry {
     }
 }
 
+/// What a call holds between being made and being polled.
+enum Prepared {
+    /// A tool that reads no context ([`Tool::takes_context`]), in a call
+    /// nothing governs: its arguments, the id for the result, and the token
+    /// the caller cancels with are all the call needs.
+    Plain {
+        tool: ToolRef,
+        id: String,
+        input: Value,
+        token: Arc<CancellationToken>,
+    },
+    /// Any other tool: the call's own context, and the registry's settings
+    /// when a policy or a limit applies.
+    Context {
+        tool: ToolRef,
+        ctx: ToolContext,
+        settings: Option<Arc<Settings>>,
+    },
+    /// No tool of that name: the error, made when the call was.
+    Unknown {
+        id: String,
+        error: Option<ToolError>,
+    },
+}
+
 /// One call on the agent path, from tool use to result. The future owns
 /// what it needs, so it can be boxed, spawned or streamed.
 pub(crate) fn call(
@@ -305,19 +331,34 @@ pub(crate) fn call(
     // is enabled: the clock is skipped then.
     let timed = !span.is_disabled() || tracing::enabled!(tracing::Level::DEBUG);
     let error_detail = registry.settings.error_detail;
-    // The id moves into the call's context and comes back out at the end.
     let mut prepared = match registry.tool_ref(&name) {
         Some(tool) => {
             // Only a call that a policy or a limit applies to holds the
-            // registry's settings.
-            let settings = registry
-                .settings
-                .govern(tool.spec())
-                .then(|| Arc::clone(&registry.settings));
-            let call_ctx = registry.call_context(ctx, id, &*tool, input, sink.clone());
-            Ok((tool, call_ctx, settings))
+            // registry's settings, and only a tool that reads a context gets
+            // one of the call's own (the id moves into it and comes back out
+            // at the end).
+            let governed = registry.settings.govern(tool.spec());
+            if governed || tool.takes_context() {
+                let settings = governed.then(|| Arc::clone(&registry.settings));
+                let ctx = registry.call_context(ctx, id, &*tool, input, sink.clone());
+                Prepared::Context {
+                    tool,
+                    ctx,
+                    settings,
+                }
+            } else {
+                Prepared::Plain {
+                    tool,
+                    id,
+                    input,
+                    token: ctx.call_token(),
+                }
+            }
         }
-        None => Err((id, Some(registry.unknown_tool(&name, ctx)))),
+        None => Prepared::Unknown {
+            error: Some(registry.unknown_tool(&name, ctx)),
+            id,
+        },
     };
     drop(name);
     // A handle of its own to record the outcome into: a subscriber need
@@ -325,25 +366,45 @@ pub(crate) fn call(
     let recorded = span.clone();
     async move {
         let started = timed.then(Instant::now);
-        // Used in place: moving the context out would make the future
-        // larger, and it is moved whole several times before it runs.
+        // Used in place: moving its parts out would make the future larger,
+        // and it is moved whole several times before it runs.
         let (id, tool, outcome) = match &mut prepared {
-            Ok((tool, call_ctx, settings)) => {
+            Prepared::Plain {
+                tool,
+                id,
+                input,
+                token,
+            } => {
+                let watch = Watch::Caller(token);
+                let outcome = match start(tool, input, ToolContext::unused(), watch) {
+                    Started::Done(outcome) => outcome,
+                    Started::Running(future) => {
+                        Box::pin(until_cancelled(tool.spec().name, watch, future)).await
+                    }
+                };
+                (std::mem::take(id), tool.spec().name, outcome)
+            }
+            Prepared::Context {
+                tool,
+                ctx,
+                settings,
+            } => {
                 let outcome = match settings {
                     // Boxed, like the other rare paths, so the common
                     // call's future stays small: it is moved several times
                     // before it runs.
-                    Some(settings) => Box::pin(governed(settings, tool, call_ctx)).await,
-                    None => match start(tool, call_ctx) {
+                    Some(settings) => Box::pin(governed(settings, tool, ctx)).await,
+                    None => match start(tool, ctx.input(), ctx, Watch::Call(ctx)) {
                         Started::Done(outcome) => outcome,
                         Started::Running(future) => {
-                            Box::pin(until_cancelled(tool.spec().name, call_ctx, future)).await
+                            let watch = Watch::Call(ctx);
+                            Box::pin(until_cancelled(tool.spec().name, watch, future)).await
                         }
                     },
                 };
-                (call_ctx.take_tool_use_id(), tool.spec().name, outcome)
+                (ctx.take_tool_use_id(), tool.spec().name, outcome)
             }
-            Err((id, error)) => (
+            Prepared::Unknown { id, error } => (
                 std::mem::take(id),
                 "",
                 Err(error
@@ -421,9 +482,9 @@ async fn governed(
         }
         return run_limited(tool, ctx, spec.blocking, timer).await;
     }
-    match start(tool, ctx) {
+    match start(tool, ctx.input(), ctx, Watch::Call(ctx)) {
         Started::Done(outcome) => outcome,
-        Started::Running(future) => until_cancelled(name, ctx, future).await,
+        Started::Running(future) => until_cancelled(name, Watch::Call(ctx), future).await,
     }
 }
 
@@ -436,16 +497,48 @@ enum Started<'a> {
     Running(ToolFuture<'a>),
 }
 
+/// What cancels a call on the caller's task.
+#[derive(Clone, Copy)]
+enum Watch<'a> {
+    /// A call with a context of its own: the caller's token, and the
+    /// call's own once something asked for it.
+    Call(&'a ToolContext),
+    /// A call without one: the caller's token alone.
+    Caller(&'a CancellationToken),
+}
+
+impl<'a> Watch<'a> {
+    /// The caller's token, and the call's own if it has been made.
+    fn tokens(self) -> (&'a CancellationToken, Option<&'a CancellationToken>) {
+        match self {
+            Watch::Call(ctx) => ctx.tokens(),
+            Watch::Caller(token) => (token, None),
+        }
+    }
+
+    fn is_cancelled(self) -> bool {
+        match self {
+            Watch::Call(ctx) => ctx.is_cancelled(),
+            Watch::Caller(token) => token.is_cancelled(),
+        }
+    }
+}
+
 /// Begins the call on the caller's task, with no time limit. A sync tool
 /// has done its work by the time its future exists, so most calls end here
 /// without an await; an async one is then raced against cancellation
 /// ([`until_cancelled`]).
-fn start<'a>(tool: &'a ToolRef, ctx: &'a ToolContext) -> Started<'a> {
+fn start<'a>(
+    tool: &'a ToolRef,
+    input: &'a Value,
+    ctx: &'a ToolContext,
+    watch: Watch<'a>,
+) -> Started<'a> {
     let name = tool.spec().name;
-    if ctx.is_cancelled() {
+    if watch.is_cancelled() {
         return Started::Done(Err(cancelled(name)));
     }
-    let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(ctx.input(), ctx))) {
+    let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(input, ctx))) {
         Ok(future) => future,
         Err(payload) => return Started::Done(Err(panic_error(name, payload.as_ref()))),
     };
@@ -455,7 +548,12 @@ fn start<'a>(tool: &'a ToolRef, ctx: &'a ToolContext) -> Started<'a> {
         // token can have been cancelled by the tool itself; a caller
         // cancelling while a sync tool ran is too late to stop it, and its
         // finished work is kept.)
-        Ok(_) if ctx.tokens().1.is_some_and(CancellationToken::is_cancelled) => {
+        Ok(_)
+            if watch
+                .tokens()
+                .1
+                .is_some_and(CancellationToken::is_cancelled) =>
+        {
             Started::Done(Err(cancelled(name)))
         }
         Ok(outcome) => Started::Done(outcome),
@@ -490,11 +588,11 @@ fn hook_panicked(tool: &str, payload: &(dyn std::any::Any + Send)) -> ToolError 
 /// then on (it is cancelled with the caller's).
 async fn until_cancelled(
     name: &str,
-    ctx: &ToolContext,
+    watch: Watch<'_>,
     future: ToolFuture<'_>,
 ) -> Result<ToolOutput, ToolError> {
     let mut work = std::pin::pin!(AssertUnwindSafe(future).catch_unwind());
-    let (caller, own) = ctx.tokens();
+    let (caller, own) = watch.tokens();
     let mut caller_cancelled = std::pin::pin!(caller.cancelled());
     let mut own_cancelled = std::pin::pin!(own.map(CancellationToken::cancelled));
     // The call was not cancelled when it started (`run` checked), so the
@@ -513,7 +611,7 @@ async fn until_cancelled(
         // soon as the tool made it.
         let mut newly_own = false;
         if own_cancelled.is_none()
-            && let (_, Some(own)) = ctx.tokens()
+            && let (_, Some(own)) = watch.tokens()
         {
             own_cancelled.set(Some(own.cancelled()));
             newly_own = true;
@@ -666,7 +764,7 @@ async fn execute(
             Err(_) => tracing::warn!("no Tokio runtime: a blocking tool runs inline"),
         }
     }
-    run_guarded(&**tool, ctx).await
+    run_guarded(&**tool, ctx.input(), ctx).await
 }
 
 async fn run_blocking(

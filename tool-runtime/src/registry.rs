@@ -48,6 +48,19 @@ pub(crate) enum ToolRef {
     Shared(Arc<dyn Tool>),
 }
 
+impl ToolRef {
+    /// Holds `tool`. A tool of no size with nothing to drop, as `#[tool]`
+    /// emits for a function, is held by a `'static` reference, which takes
+    /// no memory to make and no reference count to clone.
+    pub(crate) fn new<T: Tool>(tool: T) -> Self {
+        if std::mem::size_of::<T>() == 0 && !std::mem::needs_drop::<T>() {
+            ToolRef::Static(Box::leak(Box::new(tool)))
+        } else {
+            ToolRef::Shared(Arc::new(tool))
+        }
+    }
+}
+
 impl Deref for ToolRef {
     type Target = dyn Tool;
 
@@ -411,8 +424,15 @@ impl Registry {
         let Some(tool) = self.resolve(name) else {
             return Err(self.unknown_tool(name, ctx));
         };
+        if !tool.takes_context() {
+            return run_guarded(tool, &input, ToolContext::unused())
+                .await?
+                .into_value();
+        }
         let call_ctx = self.call_context(ctx, String::new(), tool, input, None);
-        run_guarded(tool, &call_ctx).await?.into_value()
+        run_guarded(tool, call_ctx.input(), &call_ctx)
+            .await?
+            .into_value()
     }
 
     /// The context of one call: the caller's, narrowed to the tool use, with
@@ -502,10 +522,11 @@ impl Registry {
 /// an error.
 pub(crate) async fn run_guarded(
     tool: &dyn Tool,
+    input: &Value,
     ctx: &ToolContext,
 ) -> Result<ToolOutput, ToolError> {
     let name = tool.spec().name;
-    let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(ctx.input(), ctx))) {
+    let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(input, ctx))) {
         Ok(future) => future,
         Err(payload) => return Err(panic_error(name, payload.as_ref())),
     };
@@ -585,8 +606,8 @@ pub struct RegistryBuilder {
 
 impl RegistryBuilder {
     /// Adds a tool, such as the struct `#[tool]` emits (`.tool(WeatherForecastTool)`).
-    pub fn tool(mut self, tool: impl Tool) -> Self {
-        self.tools.push(ToolRef::Shared(Arc::new(tool)));
+    pub fn tool<T: Tool>(mut self, tool: T) -> Self {
+        self.tools.push(ToolRef::new(tool));
         self
     }
 

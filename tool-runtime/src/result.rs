@@ -65,6 +65,7 @@ impl Content {
     }
 
     /// Text content for a JSON string, JSON content for any other value.
+    #[inline]
     pub fn from_value(value: Value) -> Self {
         match value {
             Value::String(text) => Content::Text(text),
@@ -205,6 +206,7 @@ impl Serialize for ToolOutput {
 
 impl ToolOutput {
     /// The result for the tool use `tool_use_id`.
+    #[inline]
     pub fn into_result(self, tool_use_id: impl Into<String>) -> ToolResult {
         match self {
             ToolOutput::Value(Value::Null) => ToolResult::success(tool_use_id, Vec::new()),

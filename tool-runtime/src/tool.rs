@@ -31,6 +31,18 @@ pub trait Tool: Send + Sync + 'static {
     /// [`Registry::invoke`](crate::Registry::invoke) catches them.
     fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a>;
 
+    /// Whether [`call`](Self::call) reads its [`ToolContext`]: the tool use,
+    /// injected values, progress reporting, cancellation.
+    ///
+    /// A [`Registry`](crate::Registry) builds a context of the call's own
+    /// only for tools that do; the others are handed an empty context, which
+    /// spares every call of theirs that work. `#[tool]` answers for its
+    /// function: true when it has an injected parameter or returns a stream.
+    /// The provided answer, true, is right for every tool.
+    fn takes_context(&self) -> bool {
+        true
+    }
+
     /// Calls the tool with its arguments as JSON text, the way OpenAI's
     /// APIs send them: [`call`](Self::call) for text.
     ///
