@@ -64,12 +64,18 @@ impl Settings {
     /// limit: a policy hook, approval, a time limit, a blocking thread.
     /// Most calls have none and take the direct path.
     pub(crate) fn govern(&self, spec: &ToolSpec) -> bool {
-        self.enabled.is_some()
-            || self.require_approval.is_some()
-            || spec.needs_approval
-            || spec.timeout.is_some()
-            || self.default_timeout.is_some()
-            || spec.blocking
+        self.governs_every_call() || Self::governs_tool(spec)
+    }
+
+    /// Whether the tool's own spec asks for approval, a time limit or a
+    /// blocking thread.
+    pub(crate) fn governs_tool(spec: &ToolSpec) -> bool {
+        spec.needs_approval || spec.timeout.is_some() || spec.blocking
+    }
+
+    /// Whether a policy hook or a default time limit applies to every call.
+    pub(crate) fn governs_every_call(&self) -> bool {
+        self.enabled.is_some() || self.require_approval.is_some() || self.default_timeout.is_some()
     }
 }
 
@@ -331,28 +337,27 @@ pub(crate) fn call(
     // is enabled: the clock is skipped then.
     let timed = !span.is_disabled() || tracing::enabled!(tracing::Level::DEBUG);
     let error_detail = registry.settings.error_detail;
-    let mut prepared = match registry.tool_ref(&name) {
-        Some(tool) => {
+    let mut prepared = match registry.tool_for_call(&name) {
+        Some((tool, true)) => Prepared::Plain {
+            tool,
+            id,
+            input,
+            token: ctx.call_token(),
+        },
+        Some((tool, false)) => {
             // Only a call that a policy or a limit applies to holds the
             // registry's settings, and only a tool that reads a context gets
             // one of the call's own (the id moves into it and comes back out
             // at the end).
-            let governed = registry.settings.govern(tool.spec());
-            if governed || tool.takes_context() {
-                let settings = governed.then(|| Arc::clone(&registry.settings));
-                let ctx = registry.call_context(ctx, id, &*tool, input, sink.clone());
-                Prepared::Context {
-                    tool,
-                    ctx,
-                    settings,
-                }
-            } else {
-                Prepared::Plain {
-                    tool,
-                    id,
-                    input,
-                    token: ctx.call_token(),
-                }
+            let settings = registry
+                .settings
+                .govern(tool.spec())
+                .then(|| Arc::clone(&registry.settings));
+            let ctx = registry.call_context(ctx, id, &*tool, input, sink.clone());
+            Prepared::Context {
+                tool,
+                ctx,
+                settings,
             }
         }
         None => Prepared::Unknown {
@@ -361,9 +366,9 @@ pub(crate) fn call(
         },
     };
     drop(name);
-    // A handle of its own to record the outcome into: a subscriber need
-    // not track which span is current.
-    let recorded = span.clone();
+    // A handle of its own to record the outcome into, when anyone reads
+    // it: a subscriber need not track which span is current.
+    let recorded = timed.then(|| span.clone());
     async move {
         let started = timed.then(Instant::now);
         // Used in place: moving its parts out would make the future larger,
@@ -417,7 +422,7 @@ pub(crate) fn call(
             Err(error) => ToolResult::from_error(id, &shape_error(error_detail, tool, error)),
         };
         let status = CallStatus::of(&result);
-        if let Some(started) = started {
+        if let (Some(started), Some(recorded)) = (started, recorded) {
             let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             recorded.record("status", status.as_str());
             recorded.record("duration_ms", elapsed);

@@ -109,6 +109,11 @@ impl Deref for ToolRef {
 #[derive(Clone)]
 pub struct Registry {
     tools: Vec<ToolRef>,
+    /// For each tool, whether a call of it needs nothing of its own: no
+    /// context (see [`Tool::takes_context`]), no approval, no time limit,
+    /// no blocking thread. Known when the tools are; what the registry's
+    /// settings add is checked per call.
+    plain: Vec<bool>,
     index: HashMap<&'static str, usize, NameHasher>,
     aliases: Aliases,
     allowlist: Option<Allowlist>,
@@ -303,8 +308,15 @@ impl Registry {
                     .collect(),
             });
         }
+        let plain = tools
+            .iter()
+            .map(|tool| {
+                !tool.takes_context() && !crate::invoke::Settings::governs_tool(tool.spec())
+            })
+            .collect();
         Ok(Self {
             tools,
+            plain,
             index,
             aliases,
             allowlist: None,
@@ -332,11 +344,14 @@ impl Registry {
             .or_else(|| self.aliases.get(name))
     }
 
-    /// The tool with the name or alias `name`, as a handle a call can own.
-    /// (Found by position: tools are often zero-sized, so their addresses
-    /// cannot tell them apart.)
-    pub(crate) fn tool_ref(&self, name: &str) -> Option<ToolRef> {
-        self.position(name).map(|i| self.tools[i].clone())
+    /// The tool with the name or alias `name`, as a handle a call can own,
+    /// and whether a call of it needs nothing of its own: no context, no
+    /// policy, no limit. (Found by position: tools are often zero-sized, so
+    /// their addresses cannot tell them apart.)
+    pub(crate) fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)> {
+        let i = self.position(name)?;
+        let plain = self.plain[i] && !self.settings.governs_every_call();
+        Some((self.tools[i].clone(), plain))
     }
 
     /// Every alias and the name of the tool it stands for, in alias order.

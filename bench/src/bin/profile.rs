@@ -4,7 +4,8 @@
 //! `profile PATH [ITERATIONS]`, PATH one of `floor_str`, `floor_value`,
 //! `floor_tool_use` (the hand-written dispatch of a parsed tool use),
 //! `call_json`, `call_str` (arguments as text), `registry_call_json`,
-//! `invoke`, `invoke_str`, `invalid`,
+//! `invoke`, `invoke_ctx` (the same tool reading its context, so the call
+//! makes it one), `invoke_str`, `invalid`,
 //! and for the async tool `lookup` (yielding once, on a current-thread
 //! runtime) `floor_async` and `invoke_async`;
 //! `clone_value` and `clone_tool_use` measure the input copies that
@@ -19,9 +20,25 @@
 use std::hint::black_box;
 
 use bench::sample::{LookupTool, SearchTool};
-use bench::{INVALID_ARGS, VALID_ARGS, complete, floor, tool_use_json};
+use bench::{INVALID_ARGS, Mode, VALID_ARGS, complete, floor, search_body, tool_use_json};
 use serde_json::{Value, json};
-use tool_runtime::{Registry, Tool, ToolContext, ToolUse};
+use tool_runtime::{Registry, Tool, ToolContext, ToolUse, tool};
+
+/// Searches the catalogue, as `search` does, but reads its call's context:
+/// a registry call of it makes the call a context of its own.
+#[tool]
+fn search_ctx(
+    /// Words to look for
+    query: String,
+    /// Most results to return
+    limit: u32,
+    /// How words are matched
+    mode: Mode,
+    ctx: &ToolContext,
+) -> String {
+    debug_assert!(ctx.tool_use_id().is_some());
+    search_body(&query, limit, mode)
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,12 +53,17 @@ fn main() {
     };
     let registry = Registry::builder()
         .tool(SearchTool)
+        .tool(SearchCtxTool)
         .build()
-        .expect("one tool");
+        .expect("two tools");
     let ctx = ToolContext::new();
     let value: Value = serde_json::from_str(VALID_ARGS).expect("valid JSON");
     let use_text = tool_use_json(VALID_ARGS);
     let tool_use: ToolUse = serde_json::from_str(&use_text).expect("a tool use");
+    let ctx_use = ToolUse {
+        name: "search_ctx".to_owned(),
+        ..tool_use.clone()
+    };
     let invalid_text = tool_use_json(INVALID_ARGS);
     // The async tool `lookup`, yielding once, on a current-thread runtime.
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -70,6 +92,9 @@ fn main() {
                 complete(registry.call_json("search", black_box(value.clone()), &ctx)).is_ok()
             }
             "invoke" => complete(registry.invoke(black_box(tool_use.clone()), &ctx)).is_success(),
+            "invoke_ctx" => {
+                complete(registry.invoke(black_box(ctx_use.clone()), &ctx)).is_success()
+            }
             "invoke_str" => {
                 let call: ToolUse = serde_json::from_str(black_box(&use_text)).expect("a tool use");
                 complete(registry.invoke(call, &ctx)).is_success()
@@ -88,7 +113,7 @@ fn main() {
             other => {
                 eprintln!(
                     "unknown path {other}; expected floor_str, floor_value, floor_tool_use, call_json, call_str, \
-                     registry_call_json, invoke, invoke_str, invalid, floor_async, \
+                     registry_call_json, invoke, invoke_ctx, invoke_str, invalid, floor_async, \
                      invoke_async, clone_value or clone_tool_use"
                 );
                 std::process::exit(2)
