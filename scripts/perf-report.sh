@@ -7,6 +7,7 @@
 #   --no-peers          skip the criterion run with rmcp and rig
 #   --no-build-times    skip scripts/build-times.sh (about 7 minutes on 2 cores)
 #   --report-only       run nothing; rewrite the report from earlier results
+#   --instructions-only count instructions again (callgrind), reuse the rest
 #   --results DIR       where results go (default: target/perf-results)
 #
 # Steps: criterion (default build), the scale and concurrency harnesses,
@@ -21,6 +22,7 @@ repo=$(pwd)
 peers=1
 build_times=1
 run=1
+instructions=0
 results="$repo/target/perf-results"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -28,13 +30,45 @@ while [ $# -gt 0 ]; do
     --no-build-times) build_times=0 ;;
     --report-only) run=0 ;;
     --results) results="$2"; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --instructions-only) run=0; instructions=1 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 mkdir -p "$results"
 results=$(cd "$results" && pwd)
+
+# Instruction counts under callgrind, into $results/profile.json.
+count_instructions() {
+  if command -v valgrind > /dev/null; then
+    echo "== instruction counts" >&2
+    nice -n 19 cargo build --release -q -p bench --bin profile
+    target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+    python3 - "$target_dir/release/profile" "$results/profile.json" <<'EOF'
+import json, re, subprocess, sys, tempfile, os
+binary, out = sys.argv[1], sys.argv[2]
+iterations = 20000
+def count(path, n):
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(
+            ["nice", "-n", "19", "valgrind", "--tool=callgrind",
+             f"--callgrind-out-file={os.path.join(tmp, 'out')}", binary, path, str(n)],
+            capture_output=True, text=True, check=True)
+    return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
+base = count("invoke", 0)
+paths = ["floor_str", "floor_value", "floor_tool_use", "call_json", "call_str", "registry_call_json", "invoke",
+         "invoke_ctx",
+         "floor_async", "invoke_async",
+         "invoke_str", "invalid", "clone_value", "clone_tool_use", "clone_lookup_use"]
+result = {p: round((count(p, iterations) - base) / iterations) for p in paths}
+commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+json.dump({"iterations": iterations, "paths": result, "commit": commit}, open(out, "w"), indent=2)
+EOF
+  else
+    echo "== instruction counts skipped: valgrind is not installed" >&2
+  fi
+}
 
 if [ "$run" = 1 ]; then
   python3 - "$results/machine.json" <<'EOF'
@@ -74,32 +108,7 @@ EOF
   echo "== concurrency" >&2
   nice -n 19 cargo run --release -q -p bench --bin concurrency -- --json > "$results/concurrency.json"
 
-  if command -v valgrind > /dev/null; then
-    echo "== instruction counts" >&2
-    nice -n 19 cargo build --release -q -p bench --bin profile
-    target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-    python3 - "$target_dir/release/profile" "$results/profile.json" <<'EOF'
-import json, re, subprocess, sys, tempfile, os
-binary, out = sys.argv[1], sys.argv[2]
-iterations = 20000
-def count(path, n):
-    with tempfile.TemporaryDirectory() as tmp:
-        done = subprocess.run(
-            ["nice", "-n", "19", "valgrind", "--tool=callgrind",
-             f"--callgrind-out-file={os.path.join(tmp, 'out')}", binary, path, str(n)],
-            capture_output=True, text=True, check=True)
-    return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
-base = count("invoke", 0)
-paths = ["floor_str", "floor_value", "floor_tool_use", "call_json", "call_str", "registry_call_json", "invoke",
-         "invoke_ctx",
-         "floor_async", "invoke_async",
-         "invoke_str", "invalid", "clone_value", "clone_tool_use"]
-result = {p: round((count(p, iterations) - base) / iterations) for p in paths}
-json.dump({"iterations": iterations, "paths": result}, open(out, "w"), indent=2)
-EOF
-  else
-    echo "== instruction counts skipped: valgrind is not installed" >&2
-  fi
+  count_instructions
 
   if [ "$peers" = 1 ]; then
     echo "== criterion with rmcp and rig" >&2
@@ -113,6 +122,10 @@ EOF
     echo "== build times" >&2
     scripts/build-times.sh --json "$results/build-times.json"
   fi
+fi
+
+if [ "$instructions" = 1 ]; then
+  count_instructions
 fi
 
 python3 scripts/perf_report.py --results "$results" --out docs/performance.md

@@ -103,7 +103,7 @@ PROFILE_BASES = {
     "registry_call_json": ("clone_value", "call_json"),
     "invoke": ("clone_tool_use", "floor_tool_use"),
     "invoke_ctx": ("clone_tool_use", "floor_tool_use"),
-    "invoke_async": (None, "floor_async"),
+    "invoke_async": ("clone_lookup_use", "floor_async"),
     "call_str": (None, "floor_str"),
 }
 
@@ -534,6 +534,20 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
                 else "."
             )
         )
+    if profile and {"invoke_async", "floor_async"} <= profile["paths"].keys():
+        paths = profile["paths"]
+        net = net_instructions(paths, "invoke_async")
+        floor_async = paths["floor_async"]
+        points.append(
+            f"An async tool (`lookup`, which yields once) called through `invoke` costs {net:,} "
+            f"instructions net of the tool use's copy, against {floor_async:,} to decode by hand "
+            f"and await the same body on the same runtime ({net / floor_async:.2f}×). What an "
+            "async call adds to a sync one is where a pending tool waits: its future is boxed "
+            "(`ToolFuture::pending`), the race against cancellation is boxed so that sync calls' "
+            "futures stay small, and the call registers a waiter on the caller's token, under "
+            "the token's lock, so that cancelling wakes it. Each is paid once per call, not per "
+            "poll, so a tool that waits on real I/O for milliseconds does not notice it."
+        )
     if call_json and floor_value and floor:
         points.append(
             f"The direct path, `Tool::call_json`, costs {fmt_time(call_json)}: "
@@ -804,7 +818,7 @@ def main():
     out.append("```\n")
     out.append(
         "`scripts/perf-report.sh --help` lists its options (skip the peers or the build times, "
-        "reuse earlier results). Builds with `--features peers` go to their own target "
+        "count instructions alone, reuse earlier results). Builds with `--features peers` go to their own target "
         "directory at low priority.\n"
     )
     out.append("## Machine\n")
@@ -819,6 +833,11 @@ def main():
     ]:
         if machine.get(key):
             out.append(f"- {label}: {machine[key]}")
+    if profile and profile.get("commit") and profile["commit"] != machine.get("commit"):
+        out.append(
+            f"- instruction counts: commit {profile['commit']}, measured again on their own "
+            "(`--instructions-only`; they do not depend on the machine's load)"
+        )
     out.append("")
     out.append(
         "The machine is shared: other builds may run at the same time, so single figures move "

@@ -8,8 +8,9 @@
 //! makes it one), `invoke_str`, `invalid`,
 //! and for the async tool `lookup` (yielding once, on a current-thread
 //! runtime) `floor_async` and `invoke_async`;
-//! `clone_value` and `clone_tool_use` measure the input copies that
-//! `registry_call_json`, `floor_tool_use` and `invoke` make each iteration.
+//! `clone_value`, `clone_tool_use` and `clone_lookup_use` measure the input
+//! copies that `registry_call_json`, `floor_tool_use`, `invoke` and
+//! `invoke_async` make each iteration.
 //!
 //! ```sh
 //! CARGO_PROFILE_RELEASE_DEBUG=true cargo build --release -p bench --bin profile
@@ -83,6 +84,7 @@ fn main() {
             // What the paths below spend preparing their input, to subtract.
             "clone_value" => black_box(value.clone()).is_object(),
             "clone_tool_use" => black_box(tool_use.clone()).input.is_object(),
+            "clone_lookup_use" => black_box(lookup_use.clone()).input.is_object(),
             "floor_str" => floor::call_str(black_box(VALID_ARGS)).is_ok(),
             "floor_value" => floor::call_value(black_box(&value)).is_ok(),
             "floor_tool_use" => floor::invoke_owned(black_box(tool_use.clone())).is_success(),
@@ -114,7 +116,7 @@ fn main() {
                 eprintln!(
                     "unknown path {other}; expected floor_str, floor_value, floor_tool_use, call_json, call_str, \
                      registry_call_json, invoke, invoke_ctx, invoke_str, invalid, floor_async, \
-                     invoke_async, clone_value or clone_tool_use"
+                     invoke_async, clone_value, clone_tool_use or clone_lookup_use"
                 );
                 std::process::exit(2)
             }
