@@ -600,7 +600,7 @@ async fn until_cancelled(
     let (caller, own) = watch.tokens();
     let mut caller_cancelled = std::pin::pin!(caller.cancelled());
     let mut own_cancelled = std::pin::pin!(own.map(CancellationToken::cancelled));
-    // The call was not cancelled when it started (`run` checked), so the
+    // The call was not cancelled when it started (`start` checked), so the
     // first poll goes to the tool: one that finishes at once never waits
     // on the shared token at all. From then on cancellation comes first.
     let mut first = true;
