@@ -31,6 +31,10 @@ fn calls(c: &mut Criterion) {
         .expect("one tool");
     let global = Registry::global();
     let ctx = ToolContext::new();
+    // A caller that keeps a handle to cancel its calls with: every call
+    // then reads the token under its lock.
+    let cancellable = ToolContext::new();
+    let _handle = cancellable.cancellation_token().clone();
     let args: Value = serde_json::from_str(VALID_ARGS).expect("valid JSON");
     let use_text = tool_use_json(VALID_ARGS);
     let tool_use: ToolUse = serde_json::from_str(&use_text).expect("a tool use");
@@ -114,6 +118,13 @@ fn calls(c: &mut Criterion) {
         b.iter_batched(
             || tool_use.clone(),
             |call| complete(registry.invoke(call, &ctx)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("ours_invoke_tool_use_cancellable", |b| {
+        b.iter_batched(
+            || tool_use.clone(),
+            |call| complete(registry.invoke(call, &cancellable)),
             BatchSize::SmallInput,
         )
     });

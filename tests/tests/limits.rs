@@ -958,6 +958,24 @@ fn tally() -> usize {
     TALLIED.fetch_add(1, Ordering::SeqCst) + 1
 }
 
+/// How many times `untouched` ran: only calls that must not run it call it,
+/// so no other test moves this count while one of them reads it.
+static UNTOUCHED: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts its calls; takes nothing from the context. Only called by calls
+/// cancelled before they start.
+#[tool]
+fn untouched() -> usize {
+    UNTOUCHED.fetch_add(1, Ordering::SeqCst) + 1
+}
+
+/// The same, reading its context.
+#[tool]
+fn untouched_ctx(ctx: &ToolContext) -> usize {
+    assert!(ctx.tool_use_id().is_some());
+    UNTOUCHED.fetch_add(1, Ordering::SeqCst) + 1
+}
+
 #[test]
 fn only_tools_that_read_their_context_say_they_take_one() {
     use tool_runtime::Tool;
@@ -970,19 +988,18 @@ fn only_tools_that_read_their_context_say_they_take_one() {
 #[tokio::test]
 async fn a_tool_without_context_still_answers_to_cancellation() {
     let registry = Registry::builder()
-        .tool(TallyTool)
+        .tool(UntouchedTool)
         .tool(NapTool)
         .build()
         .unwrap();
     let ctx = ToolContext::new();
     ctx.cancellation_token().cancel();
-    let before = TALLIED.load(Ordering::SeqCst);
     let (result, record) = registry
-        .invoke_recorded(call("tally", json!({})), &ctx)
+        .invoke_recorded(call("untouched", json!({})), &ctx)
         .await;
     assert_eq!(result.error_kind, Some(ToolErrorKind::Cancelled));
     assert_eq!(record.status, CallStatus::Incomplete);
-    assert_eq!(TALLIED.load(Ordering::SeqCst), before, "it never ran");
+    assert_eq!(UNTOUCHED.load(Ordering::SeqCst), 0, "it never ran");
 
     // Cancelled while it waits.
     let ctx = ToolContext::new();
@@ -1022,4 +1039,58 @@ async fn a_tool_without_context_is_recorded_and_called_directly() {
     let counted: usize = result.text_content().parse().unwrap();
     let direct = registry.call_json("tally", json!({}), &ctx).await.unwrap();
     assert_eq!(direct, json!(counted + 1));
+}
+
+#[tokio::test]
+async fn a_token_handed_out_after_the_call_was_made_still_cancels_it() {
+    let registry = Registry::builder()
+        .tool(UntouchedTool)
+        .tool(UntouchedCtxTool)
+        .tool(NapTool)
+        .tool(WaitsTool)
+        .build()
+        .unwrap();
+
+    // Nothing has asked for the context's token when the call is made; a
+    // clone hands it out on another thread and cancels it before the call
+    // is polled.
+    let ctx = ToolContext::new();
+    let pending = registry.invoke(call("untouched", json!({})), &ctx);
+    let clone = ctx.clone();
+    std::thread::spawn(move || clone.cancellation_token().cancel())
+        .join()
+        .unwrap();
+    assert!(ctx.is_cancelled(), "clones share the token");
+    let result = pending.await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::Cancelled));
+    assert_eq!(UNTOUCHED.load(Ordering::SeqCst), 0, "it never ran");
+
+    // The same for a tool that reads its context.
+    let ctx = ToolContext::new();
+    let pending = registry.invoke(call("untouched_ctx", json!({})), &ctx);
+    ctx.cancellation_token().cancel();
+    assert_eq!(pending.await.error_kind, Some(ToolErrorKind::Cancelled));
+    assert_eq!(UNTOUCHED.load(Ordering::SeqCst), 0, "it never ran");
+
+    // A call already waiting when the token is first handed out.
+    for (name, input) in [("nap", json!({"ms": 3_600_000})), ("waits", json!({}))] {
+        let ctx = ToolContext::new()
+            .with_app_state(Ran::default())
+            .with_app_state(Started::default());
+        let cancel = async {
+            tokio::task::yield_now().await;
+            ctx.cancellation_token().cancel();
+        };
+        let (result, ()) = tokio::join!(registry.invoke(call(name, input), &ctx), cancel);
+        assert_eq!(
+            result.text_content(),
+            format!("the call to {name} was cancelled before it finished")
+        );
+    }
+
+    // A context whose token nobody asked for is never cancelled.
+    let ctx = ToolContext::new();
+    assert!(!ctx.is_cancelled());
+    let result = registry.invoke(call("nap", json!({"ms": 1})), &ctx).await;
+    assert!(result.is_success(), "{}", result.text_content());
 }

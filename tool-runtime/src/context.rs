@@ -11,6 +11,7 @@
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -78,11 +79,11 @@ pub struct ToolContext {
     /// Held in an `Arc` because every call made with one context holds it:
     /// cloning or dropping a `CancellationToken` locks its node, which all
     /// those calls share, while an `Arc` only counts.
-    cancel: Arc<CancellationToken>,
+    cancel: Arc<Cancel>,
     /// Inside a registry call, the call's own token: a child of `cancel`,
     /// made the first time something asks for it. Most calls never do, and
     /// a child token costs an allocation and two locks of the parent.
-    own: Option<OnceLock<Arc<CancellationToken>>>,
+    own: Option<OnceLock<Arc<Cancel>>>,
     limit: Option<Limit>,
 }
 
@@ -118,6 +119,57 @@ impl Clone for Shared {
             extensions: self.extensions.clone(),
             app_state: self.app_state.clone(),
         }
+    }
+}
+
+/// A cancellation token, and whether anything outside the runtime holds it.
+///
+/// Reading a `CancellationToken` takes its lock, and every call made with one
+/// context reads the same token before its tool runs. A token the context
+/// made itself can only be cancelled through a handle that left the runtime
+/// ([`ToolContext::cancellation_token`], an injected token); until one has,
+/// it cannot have been cancelled, and reading this flag is all a check costs.
+#[derive(Default)]
+pub(crate) struct Cancel {
+    token: CancellationToken,
+    /// Set, and never cleared, once a handle to `token` may be held where it
+    /// can be cancelled: the token came from the caller, or was handed out.
+    reachable: AtomicBool,
+}
+
+impl Cancel {
+    /// A token the caller holds, or that the runtime cancels itself (a
+    /// call's own, which its timer cancels): always read.
+    fn reachable(token: CancellationToken) -> Self {
+        Self {
+            token,
+            reachable: AtomicBool::new(true),
+        }
+    }
+
+    /// The token, for the runtime's own use: to wait on, or to make a
+    /// child of. Neither can cancel it.
+    pub(crate) fn token(&self) -> &CancellationToken {
+        &self.token
+    }
+
+    /// The token, for a handle that leaves the runtime: from now on it may
+    /// be cancelled by whoever holds it.
+    fn hand_out(&self) -> &CancellationToken {
+        // Only the first hand-out writes, so checks on other threads keep
+        // reading a line nobody writes.
+        if !self.reachable.load(Ordering::Relaxed) {
+            self.reachable.store(true, Ordering::Release);
+        }
+        &self.token
+    }
+
+    /// Whether the token has been cancelled. One that was never handed out
+    /// has not been, and answers without taking the token's lock. (A handle
+    /// handed out before this check, on any thread, is seen: the flag is set
+    /// before the handle exists, so before anything can cancel through it.)
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.reachable.load(Ordering::Acquire) && self.token.is_cancelled()
     }
 }
 
@@ -226,7 +278,7 @@ impl ToolContext {
     /// cancels every call made with this context (clones of the context
     /// share it). A fresh context has a token of its own.
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
-        self.cancel = Arc::new(token);
+        self.cancel = Arc::new(Cancel::reachable(token));
         self.own = None;
         self
     }
@@ -236,24 +288,32 @@ impl ToolContext {
     /// call's own (a child of the caller's), which the registry also
     /// cancels when the call's timeout expires.
     pub fn cancellation_token(&self) -> &CancellationToken {
-        self.token()
+        self.token().hand_out()
     }
 
     /// The token [`cancellation_token`](Self::cancellation_token) returns,
-    /// shared.
-    fn token(&self) -> &Arc<CancellationToken> {
+    /// shared, and not handed out.
+    fn token(&self) -> &Arc<Cancel> {
         match &self.own {
-            Some(own) => own.get_or_init(|| Arc::new(self.cancel.child_token())),
+            Some(own) => {
+                own.get_or_init(|| Arc::new(Cancel::reachable(self.cancel.token.child_token())))
+            }
             None => &self.cancel,
         }
+    }
+
+    /// A child of this context's token: cancelled with it, and on its own
+    /// without cancelling it.
+    pub(crate) fn child_token(&self) -> CancellationToken {
+        self.token().token.child_token()
     }
 
     /// The caller's token, and the call's own token if it has been made:
     /// what a registry call races an async tool against without making one.
     pub(crate) fn tokens(&self) -> (&CancellationToken, Option<&CancellationToken>) {
         match &self.own {
-            Some(own) => (&self.cancel, own.get().map(|own| &**own)),
-            None => (&self.cancel, None),
+            Some(own) => (&self.cancel.token, own.get().map(|own| &own.token)),
+            None => (&self.cancel.token, None),
         }
     }
 
@@ -272,7 +332,8 @@ impl ToolContext {
     /// Completes when the call is cancelled, for `select!`-ing against
     /// other work.
     pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {
-        self.cancellation_token().cancelled()
+        // Waiting cannot cancel it: the token is not handed out.
+        self.token().token.cancelled()
     }
 
     /// The time limit of the call being served (the tool's own
@@ -396,7 +457,7 @@ impl ToolContext {
     /// The token a call made with this context answers to: the caller's
     /// own, shared. A call holds it to check and wait on, and the context of
     /// a call is made with it.
-    pub(crate) fn call_token(&self) -> Arc<CancellationToken> {
+    pub(crate) fn call_token(&self) -> Arc<Cancel> {
         Arc::clone(self.token())
     }
 

@@ -35,7 +35,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 use tracing::Instrument;
 
-use crate::context::{ToolContext, TypeMap};
+use crate::context::{Cancel, ToolContext, TypeMap};
 use crate::error::{ToolError, ToolErrorKind};
 use crate::events::{CallSink, ToolCallStream};
 use crate::policy::{
@@ -243,7 +243,7 @@ impl Registry {
         let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
         let (sink, _record) = CallSink::new(record, Some(sender));
         // A token of this call's own, so the stream can cancel just it.
-        let token = ctx.cancellation_token().child_token();
+        let token = ctx.child_token();
         let ctx = ctx.clone().with_cancellation(token.clone());
         let id = tool_use.id.clone();
         let future = call(self, tool_use, &ctx, Some(Arc::clone(&sink)));
@@ -301,7 +301,7 @@ enum Prepared {
         tool: ToolRef,
         id: String,
         input: Value,
-        token: Arc<CancellationToken>,
+        token: Arc<Cancel>,
     },
     /// Any other tool: the call's own context, and the registry's settings
     /// when a policy or a limit applies.
@@ -509,7 +509,7 @@ enum Watch<'a> {
     /// call's own once something asked for it.
     Call(&'a ToolContext),
     /// A call without one: the caller's token alone.
-    Caller(&'a CancellationToken),
+    Caller(&'a Cancel),
 }
 
 impl<'a> Watch<'a> {
@@ -517,14 +517,14 @@ impl<'a> Watch<'a> {
     fn tokens(self) -> (&'a CancellationToken, Option<&'a CancellationToken>) {
         match self {
             Watch::Call(ctx) => ctx.tokens(),
-            Watch::Caller(token) => (token, None),
+            Watch::Caller(cancel) => (cancel.token(), None),
         }
     }
 
     fn is_cancelled(self) -> bool {
         match self {
             Watch::Call(ctx) => ctx.is_cancelled(),
-            Watch::Caller(token) => token.is_cancelled(),
+            Watch::Caller(cancel) => cancel.is_cancelled(),
         }
     }
 }

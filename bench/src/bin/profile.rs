@@ -4,13 +4,14 @@
 //! `profile PATH [ITERATIONS]`, PATH one of `floor_str`, `floor_value`,
 //! `floor_tool_use` (the hand-written dispatch of a parsed tool use),
 //! `call_json`, `call_str` (arguments as text), `registry_call_json`,
-//! `invoke`, `invoke_ctx` (the same tool reading its context, so the call
-//! makes it one), `invoke_str`, `invalid`,
+//! `invoke`, `invoke_cancellable` (with a context whose caller kept its
+//! cancellation token, so every call reads it), `invoke_ctx` (the same tool
+//! reading its context, so the call makes it one), `invoke_str`, `invalid`,
 //! and for the async tool `lookup` (yielding once, on a current-thread
 //! runtime) `floor_async` and `invoke_async`;
 //! `clone_value`, `clone_tool_use` and `clone_lookup_use` measure the input
-//! copies that `registry_call_json`, `floor_tool_use`, `invoke` and
-//! `invoke_async` make each iteration.
+//! copies that `registry_call_json`, `floor_tool_use`, the `invoke*` paths
+//! and `invoke_async` make each iteration.
 //!
 //! ```sh
 //! CARGO_PROFILE_RELEASE_DEBUG=true cargo build --release -p bench --bin profile
@@ -58,6 +59,9 @@ fn main() {
         .build()
         .expect("two tools");
     let ctx = ToolContext::new();
+    // A caller that kept its token to cancel with.
+    let cancellable = ToolContext::new();
+    let _handle = cancellable.cancellation_token().clone();
     let value: Value = serde_json::from_str(VALID_ARGS).expect("valid JSON");
     let use_text = tool_use_json(VALID_ARGS);
     let tool_use: ToolUse = serde_json::from_str(&use_text).expect("a tool use");
@@ -94,6 +98,9 @@ fn main() {
                 complete(registry.call_json("search", black_box(value.clone()), &ctx)).is_ok()
             }
             "invoke" => complete(registry.invoke(black_box(tool_use.clone()), &ctx)).is_success(),
+            "invoke_cancellable" => {
+                complete(registry.invoke(black_box(tool_use.clone()), &cancellable)).is_success()
+            }
             "invoke_ctx" => {
                 complete(registry.invoke(black_box(ctx_use.clone()), &ctx)).is_success()
             }
@@ -115,7 +122,7 @@ fn main() {
             other => {
                 eprintln!(
                     "unknown path {other}; expected floor_str, floor_value, floor_tool_use, call_json, call_str, \
-                     registry_call_json, invoke, invoke_ctx, invoke_str, invalid, floor_async, \
+                     registry_call_json, invoke, invoke_cancellable, invoke_ctx, invoke_str, invalid, floor_async, \
                      invoke_async, clone_value, clone_tool_use or clone_lookup_use"
                 );
                 std::process::exit(2)
