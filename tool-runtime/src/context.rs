@@ -418,6 +418,7 @@ impl ToolContext {
     /// the arguments, the tool's configuration, where its reports go
     /// (nowhere without a sink) and the registry's application state (none
     /// when empty). Built in one go: a call's context is made per call.
+    #[inline]
     pub(crate) fn for_call(&self, call: CallParts) -> Self {
         let CallParts {
             id,

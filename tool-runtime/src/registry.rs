@@ -337,6 +337,7 @@ impl Registry {
     }
 
     /// Where the tool with the name or alias `name` is held.
+    #[inline]
     fn position(&self, name: &str) -> Option<usize> {
         self.index
             .get(name)
@@ -348,6 +349,7 @@ impl Registry {
     /// and whether a call of it needs nothing of its own: no context, no
     /// policy, no limit. (Found by position: tools are often zero-sized, so
     /// their addresses cannot tell them apart.)
+    #[inline]
     pub(crate) fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)> {
         let i = self.position(name)?;
         let plain = self.plain[i] && !self.settings.governs_every_call();
@@ -452,6 +454,7 @@ impl Registry {
 
     /// The context of one call: the caller's, narrowed to the tool use, with
     /// the tool's configuration and where its reports go.
+    #[inline]
     pub(crate) fn call_context(
         &self,
         ctx: &ToolContext,
