@@ -58,7 +58,7 @@ def count(path, n):
     return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
 base = count("invoke", 0)
 paths = ["floor_str", "floor_value", "floor_tool_use", "call_json", "call_str", "registry_call_json", "invoke",
-         "invoke_ctx",
+         "invoke_ctx", "invoke_cancellable",
          "floor_async", "invoke_async",
          "invoke_str", "invalid", "clone_value", "clone_tool_use", "clone_lookup_use"]
 result = {p: round((count(p, iterations) - base) / iterations) for p in paths}

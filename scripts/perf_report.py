@@ -23,6 +23,7 @@ CALL_ROWS = [
     ("call", "ours_invoke_str", "(b) `Registry::invoke`, from text", "`serde_json::from_str::<ToolUse>` of the whole tool use, then `invoke` to a `ToolResult`", "floor_tool_use_str"),
     ("call", "ours_invoke_tool_use", "(b′) `Registry::invoke`, parsed `ToolUse`", "`invoke` of an already parsed `ToolUse` (its input a `Value`)", "floor_tool_use_owned"),
     ("call", "ours_invoke_tool_use_1000", "(b″) the same, registry of 1,000+ tools", "as (b′), in the global registry with every generated tool", "floor_tool_use_owned"),
+    ("call", "ours_invoke_tool_use_cancellable", "(b‴) the same, the caller holding its token", "as (b′), with a context whose cancellation token the caller asked for (`ctx.cancellation_token()`), so every call reads it under its lock", "floor_tool_use_owned"),
     ("call", "ours_call_json", "(c) `Tool::call_json`", "the typed direct path: `SearchTool.call_json(&value, &ctx)` to a `Value`", "floor_value"),
     ("call", "ours_call_json_str", "(c′) `Tool::call_json`, from text", "`serde_json::from_str::<Value>` of the arguments, then `call_json`", "floor_str"),
     ("call", "ours_call_str", "(c⁗) `Tool::call_str`, from text", "the arguments as JSON text decoded straight into the tool's arguments (feature `text-args`), to a `ToolOutput`", "floor_str"),
@@ -58,41 +59,42 @@ SCALE_ROWS = [
 
 
 # The figures of the previous report (same machine and compiler), before a
-# tool that reads no context got no per-call context: then every call on
-# the agent path built one. Kept so the report can say what changed; ratios
-# are within each run, against that run's floor.
+# context's token was read without its lock while it had never been handed
+# out. Kept so the report can say what changed; ratios are within each run,
+# against that run's floor.
 BEFORE = {
     "call": {
-        "floor_tool_use_owned": 373, "ours_invoke_tool_use": 588,
-        "floor_tool_use_str": 898, "ours_invoke_str": 964,
-        "floor_value": 169, "ours_call_json": 181, "ours_registry_call_json": 409,
-        "floor_value_owned": 334, "floor_str": 201, "ours_call_str": 334,
-        "ours_call_json_str": 469,
+        "floor_tool_use_owned": 230, "ours_invoke_tool_use": 284,
+        "floor_tool_use_str": 563, "ours_invoke_str": 471,
+        "floor_value": 91, "ours_call_json": 115, "ours_registry_call_json": 233,
+        "floor_value_owned": 223, "floor_str": 145, "ours_call_str": 176,
+        "ours_call_json_str": 323,
     },
     "peers": {
-        "rmcp_params": 618, "ours_invoke_tool_use": 446, "rmcp_str": 1190,
-        "ours_invoke_str": 780, "rig_str": 370, "ours_call_json_str": 498,
-        "ours_call_str": 262, "floor_str": 196, "floor_tool_use_owned": 248,
+        "rmcp_params": 463, "ours_invoke_tool_use": 258, "rmcp_str": 689,
+        "ours_invoke_str": 492, "rig_str": 288, "ours_call_json_str": 333,
+        "ours_call_str": 161, "floor_str": 149, "floor_tool_use_owned": 162,
     },
     "concurrency_throughput": {
-        (0, "hand-written"): 573856, (0, "Registry::invoke"): 447283,
-        (1000, "hand-written"): 324725, (1000, "Registry::invoke"): 247060,
+        (0, "hand-written"): 584300, (0, "Registry::invoke"): 477798,
+        (1000, "hand-written"): 410317, (1000, "Registry::invoke"): 260719,
     },
     "concurrency_p99_ms": {
-        (0, "hand-written"): 21.71, (0, "Registry::invoke"): 25.19,
-        (1000, "hand-written"): 50.81, (1000, "Registry::invoke"): 45.66,
+        (0, "hand-written"): 17.09, (0, "Registry::invoke"): 21.03,
+        (1000, "hand-written"): 25.64, (1000, "Registry::invoke"): 43.22,
     },
     "instructions": {
-        "floor_value": 2221, "call_json": 2226, "call_str": 3210, "registry_call_json": 4394,
-        "invoke": 5328, "invoke_str": 8363, "clone_value": 1671, "clone_tool_use": 2096,
-        "floor_tool_use": 4414, "invoke_async": 7481, "floor_async": 3563, "floor_str": 3114,
+        "floor_value": 2220, "call_json": 2223, "call_str": 3187, "registry_call_json": 4276,
+        "invoke": 5044, "invoke_ctx": 5297, "invoke_str": 8002, "clone_value": 1666,
+        "clone_tool_use": 2091, "clone_lookup_use": 1280, "floor_tool_use": 4413,
+        "invoke_async": 7193, "floor_async": 3562, "floor_str": 3113,
     },
     # (style, tools): (full rebuild s, after one edit s).
     "build": {
-        ("ours", 50): (2.2, 0.9), ("ours-lean", 50): (1.9, 0.9),
-        ("hand", 50): (1.9, 0.9), ("rmcp", 50): (3.1, 0.9),
-        ("ours", 200): (7.7, 3.8), ("ours-lean", 200): (7.1, 3.2),
-        ("hand", 200): (8.0, 3.9), ("rmcp", 200): (9.1, 3.6),
+        ("ours", 50): (1.3, 0.6), ("ours-lean", 50): (1.4, 0.6),
+        ("hand", 50): (1.3, 0.6), ("rmcp", 50): (1.8, 0.7),
+        ("ours", 200): (4.6, 2.2), ("ours-lean", 200): (4.5, 2.2),
+        ("hand", 200): (5.3, 2.2), ("rmcp", 200): (6.4, 2.6),
     },
 }
 
@@ -103,6 +105,7 @@ PROFILE_BASES = {
     "registry_call_json": ("clone_value", "call_json"),
     "invoke": ("clone_tool_use", "floor_tool_use"),
     "invoke_ctx": ("clone_tool_use", "floor_tool_use"),
+    "invoke_cancellable": ("clone_tool_use", "floor_tool_use"),
     "invoke_async": ("clone_lookup_use", "floor_async"),
     "call_str": (None, "floor_str"),
 }
@@ -383,7 +386,8 @@ def instructions_section(profile, out):
         "machine hide. Paths that consume their input copy it each iteration (the `clone_*` "
         "rows); “net” subtracts that copy, and “vs same input” divides by the hand-written "
         "(or direct) path that starts from the same input. `floor_tool_use` is the hand-written "
-        "dispatch of a parsed tool use, (a‴) above; `invoke_ctx` is `invoke` of the same tool "
+        "dispatch of a parsed tool use, (a‴) above; `invoke_cancellable` is `invoke` with a "
+        "context whose caller holds its token, (b‴) above; `invoke_ctx` is `invoke` of the same tool "
         "taking a `&ToolContext` parameter, so its call makes a context of its own; `*_async` "
         "call the async tool `lookup`, "
         "which yields once, on a current-thread runtime. “before” is the previous report's "
@@ -419,34 +423,31 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
     before = BEFORE["call"]
     if invoke and floor_owned:
         text = (
-            "What changed since the previous report is on the agent path: a tool that reads "
-            "nothing from its context (no injected parameter, no stream; `#[tool]` says so "
-            "through `Tool::takes_context`) gets no per-call context. Its call holds the tool "
-            "use's id and input and an `Arc` of the caller's cancellation token, and the tool "
-            "is handed one shared empty context, so building the context (two reference counts, "
-            "the id and input moved in and out, the call's own token slot) and dropping it are "
-            "gone from the call, and its future no longer carries one. A registry also holds a "
-            "unit-struct tool, as `#[tool]` emits, by a `'static` reference instead of an `Arc`, "
-            "so looking it up takes no reference count. Tools that read their context take the "
-            "path they took before. Against the hand-written dispatch measured in "
-            f"the same run, `invoke` of a parsed tool use went from "
+            "What changed since the previous report is the cancellation check on the agent "
+            "path. Every call made with one context reads that context's cancellation token "
+            "before its tool runs, and reading a tokio-util `CancellationToken` takes its lock. "
+            "A context now notes whether a handle to its token has ever left the runtime "
+            "(asked for with `cancellation_token()`, injected into a tool, or passed in with "
+            "`with_cancellation`); until one has, nothing can have cancelled the token, and the "
+            "check reads that flag alone. A caller that keeps its token pays the lock as "
+            "before, row (b‴). The name lookup and the building of a call's context (for tools "
+            "that read one) are also inlined into the call. Against the hand-written dispatch "
+            f"measured in the same run, `invoke` of a parsed tool use went from "
             f"{before['ours_invoke_tool_use'] / before['floor_tool_use_owned']:.2f}× "
             f"(previous report: {fmt_time(before['ours_invoke_tool_use'])} against "
             f"{fmt_time(before['floor_tool_use_owned'])}) to {invoke / floor_owned:.2f}× "
             f"({fmt_time(invoke)} against {fmt_time(floor_owned)})"
         )
-        reg, owned = t("ours_registry_call_json"), t("floor_value_owned")
-        if reg and owned:
-            text += (
-                f"; `Registry::call_json` is {reg / owned:.2f}× the hand-written decoding of the "
-                f"same owned input (previous report: "
-                f"{before['ours_registry_call_json'] / before['floor_value_owned']:.2f}×)"
-            )
+        held = t("ours_invoke_tool_use_cancellable")
+        if held:
+            text += f", and is {held / floor_owned:.2f}× ({fmt_time(held)}) when the caller holds its token"
         if profile:
             paths = profile["paths"]
+            old_paths = BEFORE["instructions"]
+            copy = old_paths["clone_tool_use"]
+            old = old_paths["invoke"] - copy
+            old_floor = old_paths["floor_tool_use"] - copy
             now = net_instructions(paths, "invoke")
-            old = BEFORE["instructions"]["invoke"] - BEFORE["instructions"]["clone_tool_use"]
-            old_floor = BEFORE["instructions"]["floor_tool_use"] - BEFORE["instructions"]["clone_tool_use"]
             text += (
                 f". In instructions, net of the input copy, `invoke` went from {old:,} "
                 f"({old / old_floor:.2f}× by hand) to {now:,}"
@@ -454,12 +455,19 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
             if "floor_tool_use" in paths:
                 floor_net = net_instructions(paths, "floor_tool_use")
                 text += f" against {floor_net:,} by hand ({now / floor_net:.2f}×)"
+                if "invoke_cancellable" in paths:
+                    held_net = net_instructions(paths, "invoke_cancellable")
+                    text += (
+                        f"; with the caller holding its token it is {held_net:,} "
+                        f"({held_net / floor_net:.2f}×), what every call cost before"
+                    )
                 if "invoke_ctx" in paths:
                     ctx_net = net_instructions(paths, "invoke_ctx")
+                    old_ctx = old_paths["invoke_ctx"] - copy
                     text += (
-                        f". The same tool taking `&ToolContext` (`invoke_ctx`), whose call still "
-                        f"makes a context, costs {ctx_net:,} ({ctx_net / floor_net:.2f}×; every "
-                        f"call cost {old:,} before)"
+                        f". The same tool taking `&ToolContext` (`invoke_ctx`), whose call makes "
+                        f"a context of its own, went from {old_ctx:,} ({old_ctx / old_floor:.2f}×) "
+                        f"to {ctx_net:,} ({ctx_net / floor_net:.2f}×)"
                     )
         points.append(text + ".")
         # The same ratio three ways: each criterion run, and instructions.
@@ -483,8 +491,8 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
                 "Both paths allocate the same "
                 "strings and result; the difference is the agent path's own work on every call, "
                 "each piece tens of instructions: the name lookup, the `tool_call` span, one "
-                "reference count on the caller's token and one cancellation check under its "
-                "lock, the panic guard, and the state machine of the call's future, which is "
+                "reference count on the caller's token and the check of whether it was handed "
+                "out, the panic guard, and the state machine of the call's future, which is "
                 "moved whole before it runs"
             )
             if profile and "floor_tool_use" in profile["paths"]:
@@ -493,10 +501,12 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
                 remains += f" (together {gap:,} instructions per call, see the instruction counts)"
             remains += (
                 ". Each is what a guarantee of the agent path costs; none grows with the "
-                "tool's size, so the ratio falls as the tool does more work. Four of those "
+                "tool's size, so the ratio falls as the tool does more work. Two of those "
                 "steps are atomic operations on memory shared with other calls (the token's "
-                "reference count up and down, its lock taken and released), which cost more "
-                "time than their instruction count says."
+                "reference count up and down), which cost more time than their instruction "
+                "count says; a caller that holds its token adds two more, the token's lock "
+                "taken and released. Removing those needs a token that can be read without a "
+                "lock, which tokio-util's cannot."
             )
             if p_inv and p_floor and p_inv / p_floor > invoke / floor_owned * 1.1:
                 remains += (
@@ -512,9 +522,9 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
                 + ": within the 1.25× aimed at by every measure. What is left is the agent "
                 "path's own work on every call, each piece tens of instructions: the name "
                 "lookup, the `tool_call` span, one reference count on the caller's token and "
-                "one cancellation check under its lock, the panic guard, and the state machine "
-                "of the call's future. None grows with the tool's size, so the ratio falls as "
-                "the tool does more work."
+                "the check of whether it was handed out (its lock too, when the caller holds "
+                "it), the panic guard, and the state machine of the call's future. None grows "
+                "with the tool's size, so the ratio falls as the tool does more work."
             )
     if invoke_str and floor_use and invoke and floor_owned:
         overhead = invoke - floor_owned
@@ -681,9 +691,10 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
         if by:
             points.append(
                 "Every concurrent call shares one caller context, and so its cancellation "
-                "token. A call holds the token through an `Arc` and takes its lock only to "
-                "check it before the tool runs and, for an async tool still pending after its "
-                "first poll, to wait on it. The absolute figures "
+                "token. A call holds the token through an `Arc`; it takes the token's lock "
+                "only for an async tool still pending after its first poll, to wait on it (and "
+                "to check it before the tool runs, once the caller has asked for the token, "
+                "which this harness does not). The absolute figures "
                 "of this harness move a lot between runs on this shared machine (the "
                 "hand-written path's own throughput differs by tens of percent from run to "
                 "run), so compare the ratios, each within its run."
@@ -748,9 +759,8 @@ def meaning_section(call_times, peer_times, invalid, scale, conc, build, profile
                     f"({old_ours[0] / old_hand[0]:.2f}× and {old_ours[1] / old_hand[1]:.2f}× "
                     f"by hand), {ours['full_s']:.1f} s and {ours['incremental_s']:.1f} s now "
                     f"({ours['full_s'] / hand['full_s']:.2f}× and "
-                    f"{ours['incremental_s'] / hand['incremental_s']:.2f}×). The only change to "
-                    "what the macro emits is one small method, `takes_context`, for tools that "
-                    "read no context."
+                    f"{ours['incremental_s'] / hand['incremental_s']:.2f}×). What the macro emits "
+                    "did not change since then, so any difference is the machine's load."
                 )
             slower = [
                 (name, row)

@@ -287,6 +287,10 @@ impl ToolContext {
     /// to stop every call made with this context. Inside a call it is the
     /// call's own (a child of the caller's), which the registry also
     /// cancels when the call's timeout expires.
+    ///
+    /// Until a context's token has been asked for here (or injected, or set
+    /// with [`with_cancellation`](Self::with_cancellation)), nothing can
+    /// have cancelled it, and calls made with the context skip reading it.
     pub fn cancellation_token(&self) -> &CancellationToken {
         self.token().hand_out()
     }
