@@ -39,15 +39,29 @@ done
 mkdir -p "$results"
 results=$(cd "$results" && pwd)
 
-# Instruction counts under callgrind, into $results/profile.json.
+# Instruction counts under callgrind.
+#   count_instructions OUT [FEATURES [TARGET_DIR [PATH...]]]
+# counts every path (or the ones given) with the profile harness built with
+# FEATURES in TARGET_DIR, into OUT.
 count_instructions() {
-  if command -v valgrind > /dev/null; then
-    echo "== instruction counts" >&2
-    nice -n 19 cargo build --release -q -p bench --bin profile
+  local out=$1 features=${2:-} target_dir=${3:-}
+  shift $(( $# < 3 ? $# : 3 ))
+  if ! command -v valgrind > /dev/null; then
+    echo "== instruction counts skipped: valgrind is not installed" >&2
+    return
+  fi
+  echo "== instruction counts${features:+ (features: $features)}" >&2
+  local -a build=(cargo build --release -q -p bench --bin profile)
+  [ -n "$features" ] && build+=(--features "$features")
+  if [ -n "$target_dir" ]; then
+    CARGO_TARGET_DIR="$target_dir" nice -n 19 "${build[@]}"
+  else
+    nice -n 19 "${build[@]}"
     target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-    python3 - "$target_dir/release/profile" "$results/profile.json" <<'EOF'
+  fi
+  python3 - "$target_dir/release/profile" "$out" "$@" <<'EOF'
 import json, re, subprocess, sys, tempfile, os
-binary, out = sys.argv[1], sys.argv[2]
+binary, out, chosen = sys.argv[1], sys.argv[2], sys.argv[3:]
 iterations = 20000
 def count(path, n):
     with tempfile.TemporaryDirectory() as tmp:
@@ -57,16 +71,24 @@ def count(path, n):
             capture_output=True, text=True, check=True)
     return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
 base = count("invoke", 0)
-paths = ["floor_str", "floor_value", "floor_tool_use", "call_json", "call_str", "registry_call_json", "invoke",
-         "invoke_ctx", "invoke_cancellable",
-         "floor_async", "invoke_async",
-         "invoke_str", "invalid", "clone_value", "clone_tool_use", "clone_lookup_use"]
+paths = chosen or ["floor_str", "floor_value", "floor_tool_use", "call_json", "call_str",
+                   "registry_call_json", "invoke", "invoke_cancellable", "invoke_ctx",
+                   "floor_async", "invoke_async",
+                   "invoke_str", "invalid", "clone_value", "clone_tool_use", "clone_lookup_use"]
 result = {p: round((count(p, iterations) - base) / iterations) for p in paths}
 commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 json.dump({"iterations": iterations, "paths": result, "commit": commit}, open(out, "w"), indent=2)
 EOF
-  else
-    echo "== instruction counts skipped: valgrind is not installed" >&2
+}
+
+# The counts of both builds: the default one, and, for the paths that set
+# the agent path against its floor, the one with the peers' crates, whose
+# feature unification changes serde_json's maps.
+count_all_instructions() {
+  count_instructions "$results/profile.json"
+  if [ "$peers" = 1 ]; then
+    count_instructions "$results/profile-peers.json" peers "${PEERS_TARGET_DIR:-$repo/../target-bench}" \
+      floor_tool_use clone_tool_use invoke
   fi
 }
 
@@ -108,7 +130,7 @@ EOF
   echo "== concurrency" >&2
   nice -n 19 cargo run --release -q -p bench --bin concurrency -- --json > "$results/concurrency.json"
 
-  count_instructions
+  count_all_instructions
 
   if [ "$peers" = 1 ]; then
     echo "== criterion with rmcp and rig" >&2
@@ -125,7 +147,7 @@ EOF
 fi
 
 if [ "$instructions" = 1 ]; then
-  count_instructions
+  count_all_instructions
 fi
 
 python3 scripts/perf_report.py --results "$results" --out docs/performance.md
