@@ -10,7 +10,7 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserializer, Serialize};
 use serde_json::Value;
 
-pub use crate::args::CheckError;
+pub use crate::args::{ArgSeed, CheckError};
 pub use crate::config::{ConfigSpec, ConfigValue};
 pub use crate::constraints::{Constraints, Literal};
 pub use crate::registry::Registration;
@@ -464,7 +464,7 @@ pub trait ArgChecked<T> {
     /// Checks one value, for the slow error path.
     fn __arg_check(self, value: &Value) -> Result<(), CheckError>;
     /// What decodes one value of the type, for [`next_arg`].
-    fn __arg_seed(self) -> PhantomData<T>;
+    fn __arg_seed(self) -> crate::args::ArgSeed<T>;
     /// Runs a `validate` function on a value that decodes as `T`; a value
     /// that does not decode is reported by the type check instead.
     fn __arg_validate<V: ArgValidator<T>>(self, value: &Value, validator: V) -> Result<(), String>;
@@ -480,8 +480,8 @@ impl<T: ToolArg> ArgChecked<T> for &&ArgProbe<T> {
     }
 
     #[inline]
-    fn __arg_seed(self) -> PhantomData<T> {
-        PhantomData
+    fn __arg_seed(self) -> crate::args::ArgSeed<T> {
+        crate::args::ArgSeed::new()
     }
 
     fn __arg_validate<V: ArgValidator<T>>(self, value: &Value, validator: V) -> Result<(), String> {

@@ -30,6 +30,34 @@ pub(crate) fn check<T: DeserializeOwned>(value: &Value) -> Result<(), CheckError
     }
 }
 
+/// Decodes one argument of type `T`: what a tool's argument struct reads
+/// each parameter with, in the value path and the text path alike.
+#[doc(hidden)]
+pub struct ArgSeed<T>(std::marker::PhantomData<T>);
+
+impl<T> ArgSeed<T> {
+    /// The seed for `T`.
+    #[inline]
+    pub const fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<T> Default for ArgSeed<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::de::DeserializeSeed<'de> for ArgSeed<T> {
+    type Value = T;
+
+    #[inline]
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::deserialize(deserializer)
+    }
+}
+
 static EMPTY_OBJECT: LazyLock<Value> = LazyLock::new(|| Value::Object(Map::new()));
 
 /// Decodes a tool's arguments into its generated argument struct `T`.
