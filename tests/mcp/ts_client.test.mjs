@@ -1,0 +1,439 @@
+// The `toolbox` MCP server, driven by the official TypeScript MCP SDK's
+// `Client` (the client inside most MCP hosts), over stdio and streamable
+// HTTP.
+//
+// For each transport: `tools/list` must pass the SDK's own validation and
+// give the tools of `toolbox schema --format mcp` (the registry's rendering);
+// every tool is called once with valid arguments and once with a wrong-typed
+// one; an unknown tool is refused; the list still works afterwards; and the
+// SDK prints no warning about the schemas (its JSON Schema validator warns
+// about formats it does not know, for one).
+//
+//   TOOLBOX=target/debug/toolbox MCP_NODE_MODULES=target/mcp-node/node_modules \
+//     node --test tests/mcp/ts_client.test.mjs
+//
+// tests/mcp/run.sh installs Node and the SDK (tests/mcp/node.sh), builds the
+// binary and sets both variables. Needs python3 for `python_exec`.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect, createServer as createTcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Everything the SDK (or anything else) prints as a warning or an error
+// during the run; checked at the end of each transport's tests.
+const printed = [];
+for (const level of ['warn', 'error']) {
+  const original = console[level].bind(console);
+  console[level] = (...args) => {
+    printed.push(`console.${level}: ${args.map(String).join(' ')}`);
+    original(...args);
+  };
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const nodeModules = resolve(
+  process.env.MCP_NODE_MODULES || join(here, '..', '..', 'target', 'mcp-node', 'node_modules'),
+);
+const sdk = (path) =>
+  import(pathToFileURL(join(nodeModules, '@modelcontextprotocol', 'sdk', 'dist', 'esm', path)).href);
+const { Client } = await sdk('client/index.js');
+const { StdioClientTransport } = await sdk('client/stdio.js');
+const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
+const { McpError, ErrorCode } = await sdk('types.js');
+const { AjvJsonSchemaValidator } = await sdk('validation/ajv-provider.js');
+
+// Long enough for a debug build on a loaded machine; only a hang reaches it.
+const TIMEOUT = 60_000;
+
+const TOOLBOX = process.env.TOOLBOX || '';
+if (!TOOLBOX) {
+  throw new Error('set TOOLBOX to the path of the built toolbox binary (tests/mcp/run.sh does)');
+}
+accessSync(TOOLBOX, constants.X_OK);
+
+const DOCUMENT = [
+  '# Field notes',
+  '## Rivers\nRivers carry water to the sea. They also carry silt.',
+  '## Hills\nHills rise slowly over time. Rivers cut through them.',
+  '## Towns\nTowns grow where rivers meet. Trade follows the water.',
+].join('\n\n');
+
+// The file tools' root, with one file to read and list.
+const files = mkdtempSync(join(tmpdir(), 'toolbox-ts-client-'));
+mkdirSync(join(files, 'notes'));
+writeFileSync(join(files, 'notes', 'todo.txt'), 'water the plants\n');
+
+// A local HTTP server for `http_request`: it answers with what it received.
+const echo = createServer((request, response) => {
+  let body = '';
+  request.setEncoding('utf8');
+  request.on('data', (chunk) => (body += chunk));
+  request.on('end', () => {
+    response.setHeader('content-type', 'application/json');
+    response.end(
+      JSON.stringify({
+        method: request.method,
+        path: request.url,
+        contentType: request.headers['content-type'] ?? null,
+        body,
+      }),
+    );
+  });
+});
+await new Promise((done) => echo.listen(0, '127.0.0.1', done));
+const echoUrl = `http://127.0.0.1:${echo.address().port}`;
+
+// The server's environment: the caller's without `TOOL_*` (so the configured
+// `search` tool, which needs a key, stays out whatever the caller has set),
+// plus the configuration the file and HTTP tools need here.
+const serverEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !key.startsWith('TOOL_')),
+);
+Object.assign(serverEnv, {
+  TOOL_FILE_READ_ROOT: files,
+  TOOL_FILE_WRITE_ROOT: files,
+  TOOL_FILE_LIST_ROOT: files,
+  TOOL_HTTP_REQUEST_ALLOWED_HOSTS: JSON.stringify([`127.0.0.1:${echo.address().port}`]),
+});
+
+// The registry's own MCP rendering: the tools the server must list.
+const expected = JSON.parse(
+  execFileSync(TOOLBOX, ['schema', '--format', 'mcp'], {
+    env: serverEnv,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: TIMEOUT,
+  }),
+).tools;
+const expectedNames = expected.map((tool) => tool.name).sort();
+
+const textOf = (result) =>
+  result.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n');
+
+// Every tool the server may list, with valid arguments (and what their
+// result must show) and a wrong-typed argument (and the field the error must
+// name). A tool missing here fails the run, so none is skipped unseen.
+const TOOLS = {
+  account_balance: {
+    valid: { currency: 'USD' },
+    // The customer comes from the invocation state, which an MCP client has
+    // no way to send: with valid arguments the tool itself refuses (a tool
+    // error, not an argument error).
+    toolError: /no customer is signed in/,
+    wrong: { currency: 978 },
+    field: 'currency',
+  },
+  calculator: {
+    valid: { expression: '2 * (3 + 4) ^ 2 / sqrt(16)' },
+    check: (result) => assert.equal(result.structuredContent.result, 24.5),
+    wrong: { expression: 42 },
+    field: 'expression',
+  },
+  convert_length: {
+    valid: { value: 1, from: 'mile', to: 'kilometre' },
+    check: (result) => assert.equal(textOf(result), '1 mile = 1.6093 kilometre'),
+    wrong: { value: 'far', from: 'mile', to: 'kilometre' },
+    field: 'value',
+  },
+  current_time: {
+    valid: { zone: 'Europe/Paris', format: 'rfc3339' },
+    check: (result) => {
+      assert.equal(result.structuredContent.zone, 'Europe/Paris');
+      assert.ok(Number.isInteger(result.structuredContent.unix));
+    },
+    wrong: { zone: 1 },
+    field: 'zone',
+  },
+  file_list: {
+    valid: { path: '.', recursive: true },
+    check: (result) => {
+      const paths = result.structuredContent.entries.map((entry) => entry.path);
+      assert.ok(paths.includes('notes/todo.txt'), paths.join(', '));
+    },
+    wrong: { recursive: 'yes' },
+    field: 'recursive',
+  },
+  file_read: {
+    valid: { path: 'notes/todo.txt', offset: 0, length: 5 },
+    check: (result) => {
+      assert.equal(result.structuredContent.content, 'water');
+      assert.equal(result.structuredContent.eof, false);
+    },
+    wrong: { path: 'notes/todo.txt', offset: 'start' },
+    field: 'offset',
+  },
+  file_write: {
+    valid: { path: 'written/hello.txt', content: 'hello\n', mode: 'overwrite' },
+    check: (result) => assert.equal(result.structuredContent.size, 6),
+    wrong: { path: 'written/hello.txt', content: ['hello'] },
+    field: 'content',
+  },
+  http_request: {
+    valid: () => ({
+      url: `${echoUrl}/items?page=2`,
+      method: 'POST',
+      headers: { Accept: 'application/json' },
+      body: { greeting: 'hello' },
+    }),
+    check: (result) => {
+      const answer = result.structuredContent;
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.body, {
+        method: 'POST',
+        path: '/items?page=2',
+        contentType: 'application/json',
+        body: '{"greeting":"hello"}',
+      });
+    },
+    wrong: () => ({ url: echoUrl, headers: ['Accept: application/json'] }),
+    field: 'headers',
+  },
+  process_document: {
+    valid: { text: DOCUMENT, key_terms: 2 },
+    check: (result) => {
+      assert.equal(result.structuredContent.title, 'Field notes');
+      assert.equal(result.structuredContent.sections.length, 3);
+      assert.equal(result.structuredContent.key_terms.length, 2);
+    },
+    wrong: { text: DOCUMENT, key_terms: 'two' },
+    field: 'key_terms',
+  },
+  python_exec: {
+    valid: { code: 'import math\nprint(math.factorial(10))' },
+    check: (result) => {
+      assert.equal(result.structuredContent.stdout, '3628800\n');
+      assert.equal(result.structuredContent.exit_code, 0);
+    },
+    wrong: { code: 42 },
+    field: 'code',
+  },
+  schedule_meeting: {
+    valid: {
+      title: 'Planning',
+      slot: { date: '2030-05-04', start: '09:30', minutes: 45 },
+      attendees: [{ name: 'Ada', email: 'ada@example.com' }],
+      priority: 'high',
+    },
+    check: (result) => {
+      assert.equal(result.structuredContent.id, 'mtg-2030-05-04-0930');
+      assert.equal(result.structuredContent.priority, 'high');
+    },
+    wrong: {
+      title: 'Planning',
+      slot: { date: '2030-05-04', start: '09:30', minutes: 'forty-five' },
+      attendees: [{ name: 'Ada' }],
+    },
+    field: 'minutes',
+  },
+  weather_forecast: {
+    valid: { city: 'Paris', days: 2, unit: 'fahrenheit' },
+    check: (result) => assert.match(textOf(result), /^Paris, day 1: .*°F\nParis, day 2: /),
+    wrong: { city: 'Paris', days: 'two' },
+    field: 'days',
+  },
+};
+
+const argsOf = (value) => (typeof value === 'function' ? value() : value);
+
+async function freePort() {
+  const server = createTcpServer();
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+function accepts(port) {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+// `toolbox serve --http` on a free loopback port, once it accepts
+// connections.
+async function startHttpServer() {
+  const port = await freePort();
+  const child = spawn(TOOLBOX, ['serve', '--http', `127.0.0.1:${port}`], {
+    env: serverEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  const deadline = Date.now() + TIMEOUT;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`toolbox serve --http exited before it accepted connections:\n${stderr}`);
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`toolbox serve --http did not accept connections on port ${port}:\n${stderr}`);
+    }
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const transports = {
+  stdio: async () => ({
+    transport: new StdioClientTransport({
+      command: TOOLBOX,
+      args: ['serve'],
+      env: serverEnv,
+      stderr: 'ignore',
+    }),
+    stop: async () => {},
+  }),
+  'streamable HTTP': async () => {
+    const server = await startHttpServer();
+    return { transport: new StreamableHTTPClientTransport(server.url), stop: server.stop };
+  },
+};
+
+after(async () => {
+  await new Promise((done) => echo.close(done));
+  rmSync(files, { recursive: true, force: true });
+});
+
+test('every tool the registry offers has arguments in the table', () => {
+  assert.ok(expectedNames.length >= 10, `too few tools: ${expectedNames.join(', ')}`);
+  const missing = expectedNames.filter((name) => !(name in TOOLS));
+  assert.deepEqual(missing, [], `tools with no entry in TOOLS: ${missing.join(', ')}`);
+  assert.ok(!expectedNames.includes('search'), 'the configured search tool should be left out');
+});
+
+// What the client does with each output schema after `tools/list`, done
+// here on the registry's rendering, so that it is checked even when the
+// listing itself fails.
+test("the SDK's JSON Schema validator takes every output schema without a warning", () => {
+  const before = printed.length;
+  const validator = new AjvJsonSchemaValidator();
+  const compiled = expected.filter((tool) => tool.outputSchema);
+  assert.ok(compiled.length >= 5, 'too few output schemas');
+  for (const tool of compiled) {
+    assert.doesNotThrow(() => validator.getValidator(tool.outputSchema), tool.name);
+  }
+  const lines = printed.slice(before);
+  assert.deepEqual(lines, [], `printed while compiling:\n${lines.join('\n')}`);
+});
+
+for (const [kind, start] of Object.entries(transports)) {
+  describe(`TypeScript SDK client over ${kind}`, { timeout: TIMEOUT }, () => {
+    let client;
+    let transport;
+    let stop;
+    let printedBefore;
+
+    before(async () => {
+      printedBefore = printed.length;
+      ({ transport, stop } = await start());
+      client = new Client({ name: 'toolbox-ts-client-test', version: '1.0.0' });
+      await client.connect(transport);
+    });
+
+    after(async () => {
+      if (client) {
+        if (transport instanceof StreamableHTTPClientTransport) {
+          await transport.terminateSession();
+        }
+        await client.close();
+      }
+      if (stop) await stop();
+    });
+
+    test('initialize names the server and offers tools', () => {
+      assert.equal(client.getServerVersion().name, 'toolbox');
+      assert.ok(client.getServerCapabilities().tools);
+    });
+
+    test('tools/list passes the SDK validation and matches the registry', async () => {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), expectedNames);
+      const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+      for (const want of expected) {
+        assert.deepEqual(byName[want.name].inputSchema, want.inputSchema, `${want.name} inputSchema`);
+        assert.deepEqual(byName[want.name].outputSchema, want.outputSchema, `${want.name} outputSchema`);
+      }
+    });
+
+    test('every tool answers valid arguments', async (t) => {
+      for (const name of expectedNames) {
+        const entry = TOOLS[name];
+        await t.test(name, async () => {
+          assert.ok(entry, `${name} has no entry in TOOLS`);
+          const result = await client.callTool({ name, arguments: argsOf(entry.valid) });
+          if (entry.toolError) {
+            assert.equal(result.isError, true, textOf(result));
+            assert.match(textOf(result), entry.toolError);
+            assert.doesNotMatch(textOf(result), /invalid arguments/);
+          } else {
+            assert.notEqual(result.isError, true, textOf(result));
+            entry.check(result);
+          }
+        });
+      }
+    });
+
+    test('every tool refuses a wrong-typed argument, naming it', async (t) => {
+      for (const name of expectedNames) {
+        const entry = TOOLS[name];
+        await t.test(name, async () => {
+          assert.ok(entry, `${name} has no entry in TOOLS`);
+          const result = await client.callTool({ name, arguments: argsOf(entry.wrong) });
+          assert.equal(result.isError, true, textOf(result));
+          const text = textOf(result);
+          assert.ok(text.includes(`invalid arguments for ${name}`), text);
+          assert.ok(text.includes(entry.field), `${JSON.stringify(text)} does not name ${entry.field}`);
+        });
+      }
+    });
+
+    test('an unknown tool is a JSON-RPC error naming it', async () => {
+      await assert.rejects(
+        client.callTool({ name: 'convert_lenght', arguments: { value: 1 } }),
+        (error) => {
+          assert.ok(error instanceof McpError, String(error));
+          assert.equal(error.code, ErrorCode.InvalidParams);
+          assert.match(error.message, /convert_lenght/);
+          assert.match(error.message, /did you mean "convert_length"/);
+          return true;
+        },
+      );
+    });
+
+    test('tools/list still works afterwards', async () => {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), expectedNames);
+    });
+
+    test('the SDK printed no warnings about the schemas', () => {
+      const lines = printed.slice(printedBefore);
+      assert.deepEqual(
+        lines.filter((line) => /format|schema/i.test(line)),
+        [],
+        `printed during the run:\n${lines.join('\n')}`,
+      );
+    });
+  });
+}
