@@ -25,8 +25,10 @@
 #       the reference server that exercises every MCP feature. It serves
 #       stdio, SSE and streamable HTTP:
 #         node node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio
-#         PORT=3001 node .../dist/index.js streamableHttp   # http://localhost:3001/mcp
+#         PORT=3001 node .../dist/index.js streamableHttp   # http://127.0.0.1:3001/mcp
 #       (the same as `node_modules/.bin/mcp-server-everything [stdio|sse|streamableHttp]`).
+#       Over HTTP it takes only PORT (3001 by default) and listens on every
+#       interface, not just loopback.
 #
 # Everything goes under target/ (MCP_NODE_DIR overrides the folder); all
 # messages go to stderr, so stdout holds only the two lines above.
