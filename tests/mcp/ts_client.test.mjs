@@ -301,7 +301,7 @@ const transports = {
       command: TOOLBOX,
       args: ['serve'],
       env: serverEnv,
-      stderr: 'ignore',
+      stderr: 'inherit',
     }),
     stop: async () => {},
   }),
