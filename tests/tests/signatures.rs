@@ -1296,8 +1296,8 @@ fn specs_list_params_in_declaration_order_without_injected_ones() {
         &json!({
             "type": "object",
             "properties": {
-                "a": {"type": "integer", "format": "int64", "description": "The first addend"},
-                "b": {"type": "integer", "format": "int64", "description": "The second addend"}
+                "a": {"type": "integer", "description": "The first addend"},
+                "b": {"type": "integer", "description": "The second addend"}
             },
             "required": ["a", "b"],
             "additionalProperties": false

@@ -67,6 +67,15 @@ fn label_record(
     format!("{id}: {} labels", labels.len())
 }
 
+/// Mark a point.
+#[tool(strict)]
+fn mark_point(
+    /// The point, as a pair
+    at: (f64, f64),
+) -> String {
+    format!("{at:?}")
+}
+
 /// Store a document.
 #[tool]
 fn store_document(
@@ -223,63 +232,106 @@ async fn example_tools_take_nulls_in_strict_mode() {
 }
 
 #[test]
-fn a_strict_tool_with_a_free_form_map_is_a_build_error() {
+fn a_strict_tool_that_cannot_be_strict_is_a_build_error() {
     let error = Registry::builder()
-        .tool(LabelRecordTool)
+        .tool(MarkPointTool)
         .tool(FindOrdersTool)
         .build()
         .unwrap_err();
     let [RegistryProblem::NotStrict { name, violations }] = error.problems() else {
         panic!("{:?}", error.problems());
     };
-    assert_eq!(*name, "label_record");
+    assert_eq!(*name, "mark_point");
     let shown: Vec<String> = violations.iter().map(ToString::to_string).collect();
     assert_eq!(
         shown,
-        ["/properties/labels: free-form map keys cannot be expressed in strict mode"]
+        ["/properties/at/prefixItems: tuples (prefixItems) cannot be expressed in strict mode"]
     );
     assert_eq!(
         error.to_string(),
-        "tool \"label_record\" asks for strict mode, but its schema cannot be expressed strictly: \
-         /properties/labels: free-form map keys cannot be expressed in strict mode"
+        "tool \"mark_point\" asks for strict mode, but its schema cannot be expressed strictly: \
+         /properties/at/prefixItems: tuples (prefixItems) cannot be expressed in strict mode"
     );
     // The global registry holds every linked tool, this one included.
     let global = Registry::try_global().unwrap_err();
     assert!(global.problems().iter().any(|problem| matches!(
         problem,
         RegistryProblem::NotStrict {
-            name: "label_record",
+            name: "mark_point",
             ..
         }
     )));
 }
 
-#[test]
-fn the_registry_wide_switch_reports_tools_that_cannot_be_strict() {
-    let error = Registry::builder()
+#[tokio::test]
+async fn a_free_form_map_is_a_list_of_key_value_objects_in_strict_mode() {
+    let registry = Registry::builder().tool(LabelRecordTool).build().unwrap();
+    let parameters = rendered_parameters(&registry, Provider::OpenAiChat, "label_record")["parameters"].clone();
+    assert!(strict::check(&parameters).is_empty(), "{parameters:#}");
+    assert_eq!(
+        parameters["properties"]["labels"],
+        json!({
+            "type": "array",
+            "description": "Labels by name",
+            "items": {
+                "type": "object",
+                "properties": {"key": {"type": "string"}, "value": {"type": "string"}},
+                "required": ["key", "value"],
+                "additionalProperties": false
+            }
+        })
+    );
+    // The strict form of the call is turned back into the map it stands for.
+    let call = json!({"id": "r1", "labels": [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}]});
+    let result = registry
+        .invoke(ToolUse::new("1", "label_record", call), &ToolContext::new())
+        .await;
+    assert_eq!(result.text_content(), "r1: 2 labels");
+    // A list in any other shape is reported as the ordinary schema words it.
+    let result = registry
+        .invoke(
+            ToolUse::new("2", "label_record", json!({"id": "r1", "labels": [1]})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(result.is_error());
+    assert_eq!(
+        result.text_content(),
+        "invalid arguments for label_record: labels: expected an object, got an array"
+    );
+}
+
+#[tokio::test]
+async fn the_registry_wide_switch_makes_values_of_any_type_json_text() {
+    let registry = Registry::builder()
         .tool(StoreDocumentTool)
         .tool(FindOrdersTool)
         .strict(true)
         .build()
-        .unwrap_err();
-    let [RegistryProblem::NotStrict { name, violations }] = error.problems() else {
-        panic!("{:?}", error.problems());
-    };
-    assert_eq!(*name, "store_document");
-    assert_eq!(violations[0].pointer, "/properties/payload");
+        .unwrap();
+    let parameters = rendered_parameters(&registry, Provider::OpenAiChat, "store_document")["parameters"].clone();
+    assert!(strict::check(&parameters).is_empty(), "{parameters:#}");
     assert_eq!(
-        violations[0].message,
-        "a value of any type cannot be expressed in strict mode"
+        parameters["properties"]["payload"],
+        json!({"type": "string", "description": "The document, any JSON (Write the value as JSON text.)"})
     );
-    // Without the switch the same tool is fine, and forcing strict mode on
-    // it for one rendering falls back to its ordinary schema.
+    let call = json!({"payload": "{\"a\": [1, 2]}"});
+    let result = registry
+        .invoke(ToolUse::new("1", "store_document", call), &ToolContext::new())
+        .await;
+    assert_eq!(result.text_content(), r#"{"a":[1,2]}"#);
+
+    // Without the switch the same tool is not strict: its argument is any
+    // value, and text stays text.
     let registry = Registry::builder().tool(StoreDocumentTool).build().unwrap();
+    let call = json!({"payload": "{\"a\": 1}"});
+    let result = registry
+        .invoke(ToolUse::new("2", "store_document", call), &ToolContext::new())
+        .await;
+    assert_eq!(result.text_content(), r#""{\"a\": 1}""#);
+    // Forcing strict mode on it for one rendering gives the strict form.
     let tool = providers::render_tool(Provider::OpenAiStrict, &StoreDocumentTool::SPEC);
-    assert_eq!(tool["function"]["strict"], json!(false));
-    assert_eq!(
-        &tool["function"]["parameters"],
-        StoreDocumentTool::SPEC.input_schema()
-    );
+    assert_eq!(tool["function"]["strict"], json!(true));
     assert_eq!(registry.render(Provider::OpenAiStrict)[0], tool);
 }
 
@@ -293,7 +345,6 @@ fn the_checker_explains_the_ordinary_schema() {
         "/required: must list \"limit\"",
         "/required: must list \"status\"",
         "/properties/limit/default: default is not supported in strict mode",
-        "/properties/limit/format: format \"uint32\" is not supported in strict mode",
         "/properties/filters: $ref cannot have sibling keywords in strict mode (found description)",
         "/$defs/Filters/required: must list \"min_total\"",
     ] {

@@ -125,6 +125,7 @@ pub mod providers;
 mod record;
 mod registry;
 mod result;
+pub mod schema;
 mod spec;
 pub mod strict;
 mod tool;

@@ -77,10 +77,14 @@ impl std::fmt::Display for CallStatus {
 /// The record of one tool call: status, progress, trace, times and result.
 ///
 /// Times are whole milliseconds since the Unix epoch (UTC), read from the
-/// system clock, in fields named `..._ms`. Serialised with `serde_json`:
+/// system clock, in fields named `..._ms`. Serialised with `serde_json`, a
+/// record carries `"type": "record"`, beside the tags of the
+/// [`ToolEvent`]s (`"progress"`, `"trace"`, `"partial"`, `"result"`), so a
+/// log that mixes records and events can tell each line apart:
 ///
 /// ```json
 /// {
+///   "type": "record",
 ///   "id": "call-1",
 ///   "tool": "process_document",
 ///   "status": "completed",
@@ -94,6 +98,7 @@ impl std::fmt::Display for CallStatus {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "record")]
 #[non_exhaustive]
 pub struct ToolCallRecord {
     /// The tool use id.

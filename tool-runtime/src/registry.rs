@@ -536,6 +536,37 @@ impl Registry {
     }
 }
 
+/// A tool the registry renders strict whose strict arguments differ in shape
+/// from its ordinary ones (free-form maps, values of any type): they are
+/// turned back with [`from_strict_arguments`](crate::strict::from_strict_arguments)
+/// before the tool decodes them.
+struct StrictArguments(ToolRef);
+
+impl Tool for StrictArguments {
+    fn spec(&self) -> &ToolSpec {
+        self.0.spec()
+    }
+
+    fn takes_context(&self) -> bool {
+        self.0.takes_context()
+    }
+
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
+        let input = crate::strict::from_strict_arguments(self.spec().input_schema(), input.clone());
+        crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
+    }
+
+    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
+        match crate::args::parse_text(self.spec(), input) {
+            Ok(value) => {
+                let input = crate::strict::from_strict_arguments(self.spec().input_schema(), value);
+                crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
+            }
+            Err(error) => crate::ToolFuture::ready(Err(error)),
+        }
+    }
+}
+
 /// Calls a tool, turning a panic while building or polling its future into
 /// an error.
 pub(crate) async fn run_guarded(
@@ -755,6 +786,13 @@ impl RegistryBuilder {
         if self.strict {
             let unmarked = registry.specs().filter(|spec| !spec.strict);
             problems.extend(crate::strict::registry_problems(unmarked, true));
+        }
+        for tool in &mut registry.tools {
+            let spec = tool.spec();
+            if (self.strict || spec.strict) && crate::strict::arguments_differ(spec.input_schema())
+            {
+                *tool = ToolRef::Shared(Arc::new(StrictArguments(tool.clone())));
+            }
         }
         if !self.extra_aliases.is_empty() {
             let names: Vec<&'static str> = registry.names().collect();

@@ -188,6 +188,11 @@ pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
     let mut required = Vec::new();
     for param in params {
         let mut schema = (param.schema_fn)(&mut generator).to_value();
+        // `serde_json::Value` gives the schema `true`: make it an object so
+        // the description has a place.
+        if let Value::Bool(accepts) = schema {
+            schema = crate::schema::boolean_schema(accepts);
+        }
         if let Value::Object(object) = &mut schema {
             if !param.description.is_empty() {
                 object.insert("description".into(), param.description.into());
@@ -213,6 +218,7 @@ pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
     }
     let mut root = Value::Object(root);
     strip_titles(&mut root);
+    crate::schema::normalize(&mut root);
     root
 }
 
@@ -222,6 +228,7 @@ pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
 pub(crate) fn build_output_schema<T: schemars::JsonSchema + ?Sized>() -> Value {
     let mut schema = generator().root_schema_for::<T>().to_value();
     strip_titles(&mut schema);
+    crate::schema::normalize(&mut schema);
     schema
 }
 
@@ -231,7 +238,7 @@ fn strip_titles(value: &mut Value) {
     match value {
         Value::Object(object) => {
             if matches!(object.get("title"), Some(Value::String(_))) {
-                object.remove("title");
+                object.shift_remove("title");
             }
             for (key, child) in object.iter_mut() {
                 // `properties` maps names to schemas; a property named

@@ -35,12 +35,18 @@
 //! | `default`, `examples`, `deprecated`, `readOnly`, `writeOnly`, `$comment`, `$schema`, `$id`, unknown keywords | dropped (annotations only) |
 //! | `format` values strict mode does not know (schemars' `uint32`, `double`, ...) | dropped (`minimum`/`maximum`, which carry the range, stay) |
 //! | `minLength`, `maxLength`, `uniqueItems`, `minProperties`, `maxProperties` | dropped: the model is no longer told the limit; the Rust type or the tool still checks what it checks |
+//! | a free-form map (`HashMap<String, T>`, `BTreeMap<String, T>`) | an array of `{"key": ..., "value": ...}` objects |
+//! | a value of any type (`serde_json::Value`, `{}`) | a string of JSON text |
 //! | `$defs` no longer referenced after inlining | removed |
 //!
+//! The last two rows change the shape of the arguments a model sends:
+//! [`from_strict_arguments`] turns them back, and a registry does so before
+//! decoding for every tool it renders strict whose schema
+//! [has such parts](arguments_differ).
+//!
 //! What cannot be expressed is reported, never silently changed, as a
-//! [`StrictViolation`] with the JSON pointer of the problem: free-form maps
-//! (`HashMap<String, T>`, `serde_json::Map`), values of any type
-//! (`serde_json::Value`), tuples (`prefixItems`), `allOf` with several
+//! [`StrictViolation`] with the JSON pointer of the problem: tuples
+//! (`prefixItems`), `allOf` with several
 //! schemas, `not`, `if`/`then`/`else`, `patternProperties`,
 //! `propertyNames`, `dependentRequired`, `dependentSchemas`,
 //! `unevaluatedProperties`/`unevaluatedItems` and `contains`.
@@ -71,10 +77,16 @@
 //!     "/properties/tags: free-form map keys cannot be expressed in strict mode",
 //! ]);
 //!
-//! // Conversion fixes what it can and reports the rest.
-//! let errors = strict::to_strict(&schema).unwrap_err();
-//! assert_eq!(errors.len(), 1);
-//! assert_eq!(errors[0].pointer, "/properties/tags");
+//! // Conversion fixes them: `tags` becomes a list of key/value objects.
+//! let converted = strict::to_strict(&schema).unwrap();
+//! assert!(strict::check(&converted).is_empty());
+//! assert_eq!(converted["properties"]["tags"]["type"], "array");
+//! assert_eq!(converted["properties"]["tags"]["items"]["required"], json!(["key", "value"]));
+//!
+//! // What it cannot express is reported, with where.
+//! let tuple = json!({"type": "object", "properties": {"pair": {"type": "array", "prefixItems": [{}, {}]}}});
+//! let errors = strict::to_strict(&tuple).unwrap_err();
+//! assert_eq!(errors[0].pointer, "/properties/pair/prefixItems");
 //! ```
 
 use std::collections::BTreeSet;
@@ -473,13 +485,7 @@ impl Converter<'_> {
     fn node(&mut self, schema: &Value, pointer: &str) -> Value {
         match schema {
             Value::Object(object) => self.object(object, pointer, None),
-            Value::Bool(true) => {
-                self.report(
-                    pointer,
-                    "a value of any type cannot be expressed in strict mode",
-                );
-                Value::Bool(true)
-            }
+            Value::Bool(true) => json_text(&Map::new()),
             Value::Bool(false) => {
                 self.report(
                     pointer,
@@ -548,6 +554,15 @@ impl Converter<'_> {
             let inlined = self.object(&merged, pointer, top_level);
             self.inlining.pop();
             return inlined;
+        }
+
+        if pointer_is_value(pointer) {
+            if is_any_value(&object) {
+                return json_text(&object);
+            }
+            if let Some(values) = map_values(&object) {
+                return self.key_value_list(&object, values, pointer);
+            }
         }
 
         let mut out = Map::new();
@@ -638,6 +653,54 @@ impl Converter<'_> {
         Value::Object(out)
     }
 
+    /// A free-form map as a list of `{"key", "value"}` objects, the values
+    /// converted in turn; nullable when the map was.
+    fn key_value_list(
+        &mut self,
+        object: &Map<String, Value>,
+        values: &Value,
+        pointer: &str,
+    ) -> Value {
+        let at = push_pointer(pointer, "additionalProperties");
+        let value = self.node(values, &at);
+        let mut key = Map::from_iter([("type".to_owned(), Value::from("string"))]);
+        if let Some(Value::Object(names)) = object.get("propertyNames")
+            && let Some(pattern) = names.get("pattern")
+        {
+            key.insert("pattern".into(), pattern.clone());
+        }
+        let entry = Map::from_iter([
+            ("type".to_owned(), Value::from("object")),
+            (
+                "properties".to_owned(),
+                Value::Object(Map::from_iter([
+                    ("key".to_owned(), Value::Object(key)),
+                    ("value".to_owned(), value),
+                ])),
+            ),
+            ("required".to_owned(), Value::from(vec!["key", "value"])),
+            ("additionalProperties".to_owned(), Value::Bool(false)),
+        ]);
+        let nullable = match object.get("type") {
+            Some(Value::Array(names)) => names.iter().any(|name| name == "null"),
+            _ => false,
+        };
+        let mut out = Map::new();
+        out.insert(
+            "type".into(),
+            if nullable {
+                Value::from(vec!["array", "null"])
+            } else {
+                Value::from("array")
+            },
+        );
+        if let Some(description) = object.get("description") {
+            out.insert("description".into(), description.clone());
+        }
+        out.insert("items".into(), Value::Object(entry));
+        Value::Object(out)
+    }
+
     fn object_members(
         &mut self,
         object: &Map<String, Value>,
@@ -693,14 +756,14 @@ impl Converter<'_> {
         }
 
         // Declared parameter order first (for a tool's arguments), then the
-        // originally required names, then the rest.
+        // properties in the order they are declared.
         let mut order: Vec<String> = Vec::new();
         let mut seen = BTreeSet::new();
         let declared = top_level
             .unwrap_or(&[])
             .iter()
             .map(|name| (*name).to_owned());
-        for name in declared.chain(required).chain(converted.keys().cloned()) {
+        for name in declared.chain(converted.keys().cloned()) {
             if converted.contains_key(&name) && seen.insert(name.clone()) {
                 order.push(name);
             }
@@ -715,6 +778,236 @@ impl Converter<'_> {
             Value::Array(order.into_iter().map(Value::String).collect()),
         );
         out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+}
+
+/// Whether a converted schema sits below the root: the root is the
+/// argument object itself, which stays an object.
+fn pointer_is_value(pointer: &str) -> bool {
+    !pointer.is_empty()
+}
+
+/// Keywords that say something about a value's type or shape.
+const SHAPE_KEYWORDS: &[&str] = &[
+    "type",
+    "$ref",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "enum",
+    "const",
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "items",
+    "prefixItems",
+    "not",
+];
+
+/// Whether an object schema accepts a value of any type (`{}`, perhaps
+/// with a description).
+fn is_any_value(object: &Map<String, Value>) -> bool {
+    !object.keys().any(|key| SHAPE_KEYWORDS.contains(&key.as_str()))
+}
+
+/// The schema of a free-form map's values: an object schema that declares
+/// no properties and gives `additionalProperties` a schema. A map whose
+/// values may be anything gives `{}`.
+fn map_values(object: &Map<String, Value>) -> Option<&Value> {
+    const EMPTY: &Value = &Value::Bool(true);
+    if !is_object_schema(object) || object.contains_key("$ref") {
+        return None;
+    }
+    let declared = match object.get("properties") {
+        Some(Value::Object(properties)) => !properties.is_empty(),
+        _ => false,
+    };
+    if declared || object.contains_key("patternProperties") {
+        return None;
+    }
+    match object.get("additionalProperties") {
+        Some(Value::Bool(false)) => None,
+        None | Some(Value::Bool(true)) => Some(EMPTY),
+        Some(values) => Some(values),
+    }
+}
+
+/// A value of any type as strict mode can carry it: JSON text in a string.
+fn json_text(object: &Map<String, Value>) -> Value {
+    let mut out = Map::from_iter([("type".to_owned(), Value::from("string"))]);
+    let note = "Write the value as JSON text.";
+    let description = match object.get("description").and_then(Value::as_str) {
+        Some(text) if !text.is_empty() => format!("{text} ({note})"),
+        _ => note.to_owned(),
+    };
+    out.insert("description".into(), description.into());
+    Value::Object(out)
+}
+
+/// Whether arguments in the strict form of `schema` differ in shape from
+/// arguments in its ordinary form: it has a free-form map (sent as a list of
+/// `{"key", "value"}` objects) or a value of any type (sent as JSON text),
+/// so they need [`from_strict_arguments`] before they decode.
+pub fn arguments_differ(schema: &Value) -> bool {
+    let mut stack = vec![(schema, true)];
+    while let Some((node, root)) = stack.pop() {
+        let object = match node {
+            Value::Object(object) => object,
+            Value::Bool(true) => return true,
+            _ => continue,
+        };
+        if !root && (is_any_value(object) || map_values(object).is_some()) {
+            return true;
+        }
+        for (key, child) in object {
+            match (key.as_str(), child) {
+                ("enum" | "const" | "default" | "examples" | "required", _) => {}
+                ("properties" | "$defs" | "definitions", Value::Object(map)) => {
+                    stack.extend(map.values().map(|value| (value, false)));
+                }
+                ("anyOf" | "oneOf" | "allOf", Value::Array(items)) => {
+                    stack.extend(items.iter().map(|value| (value, false)));
+                }
+                ("items" | "additionalProperties", Value::Object(_)) => {
+                    stack.push((child, false));
+                }
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Arguments in the strict form of `schema` turned back into its ordinary
+/// form: a list of `{"key", "value"}` objects where `schema` has a
+/// free-form map becomes that map, and JSON text where it accepts any value
+/// becomes the value the text holds (text that is not JSON stays a
+/// string). Everything else is left as it is, for the decoder to judge.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_runtime::strict;
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {
+///         "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+///         "body": {"description": "Anything"}
+///     }
+/// });
+/// let sent = json!({
+///     "headers": [{"key": "Accept", "value": "text/plain"}],
+///     "body": "{\"id\": 7}"
+/// });
+/// assert_eq!(
+///     strict::from_strict_arguments(&schema, sent),
+///     json!({"headers": {"Accept": "text/plain"}, "body": {"id": 7}})
+/// );
+/// ```
+pub fn from_strict_arguments(schema: &Value, arguments: Value) -> Value {
+    Unstrict { root: schema }.value(schema, arguments, 0)
+}
+
+struct Unstrict<'a> {
+    root: &'a Value,
+}
+
+impl Unstrict<'_> {
+    /// How deep the walk follows a schema; deeper values are left as they
+    /// are (references may recurse).
+    const MAX_DEPTH: usize = 64;
+
+    fn value(&self, schema: &Value, value: Value, depth: usize) -> Value {
+        if depth > Self::MAX_DEPTH || value.is_null() {
+            return value;
+        }
+        let object = match schema {
+            Value::Object(object) => object,
+            Value::Bool(true) => return parse_json_text(value),
+            _ => return value,
+        };
+        if let Some(Value::String(reference)) = object.get("$ref") {
+            return match resolve_ref(self.root, reference) {
+                Some(target) => self.value(target, value, depth + 1),
+                None => value,
+            };
+        }
+        if is_any_value(object) {
+            return parse_json_text(value);
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = object.get(key) {
+                // Only an optional value (one branch besides `null`) is
+                // followed: anything else would be a guess.
+                let mut real = branches.iter().filter(|b| !is_null_schema(b));
+                return match (real.next(), real.next()) {
+                    (Some(branch), None) => self.value(branch, value, depth + 1),
+                    _ => value,
+                };
+            }
+        }
+        if let Some(values) = map_values(object)
+            && let Value::Array(entries) = value
+        {
+            return self.entries(values, entries, depth);
+        }
+        match value {
+            Value::Object(mut members) => {
+                if let Some(Value::Object(properties)) = object.get("properties") {
+                    for (name, property) in properties {
+                        if let Some(slot) = members.get_mut(name) {
+                            *slot = self.value(property, slot.take(), depth + 1);
+                        }
+                    }
+                }
+                Value::Object(members)
+            }
+            Value::Array(items) => match object.get("items") {
+                Some(item) if item.is_object() => Value::Array(
+                    items
+                        .into_iter()
+                        .map(|entry| self.value(item, entry, depth + 1))
+                        .collect(),
+                ),
+                _ => Value::Array(items),
+            },
+            other => other,
+        }
+    }
+
+    /// A list of `{"key", "value"}` objects as a map; a list in any other
+    /// shape is left for the decoder to report.
+    fn entries(&self, values: &Value, entries: Vec<Value>, depth: usize) -> Value {
+        let well_formed = entries.iter().all(|entry| {
+            entry.as_object().is_some_and(|e| {
+                e.len() == 2 && e.get("key").is_some_and(Value::is_string) && e.contains_key("value")
+            })
+        });
+        if !well_formed {
+            return Value::Array(entries);
+        }
+        let mut map = Map::new();
+        for entry in entries {
+            if let Value::Object(mut entry) = entry
+                && let Some(Value::String(key)) = entry.shift_remove("key")
+            {
+                let value = entry.shift_remove("value").unwrap_or(Value::Null);
+                map.insert(key, self.value(values, value, depth + 1));
+            }
+        }
+        Value::Object(map)
+    }
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type") == Some(&Value::from("null"))
+}
+
+/// JSON text back to the value it holds; other values as they are.
+fn parse_json_text(value: Value) -> Value {
+    match &value {
+        Value::String(text) => serde_json::from_str(text).unwrap_or(value),
+        _ => value,
     }
 }
 
@@ -1133,7 +1426,7 @@ mod tests {
         });
         let strict = to_strict(&schema).unwrap();
         let person = &strict["properties"]["person"];
-        assert_eq!(person["required"], json!(["name", "age", "email"]));
+        assert_eq!(person["required"], json!(["name", "email", "age"]));
         assert_eq!(
             person["properties"]["email"]["type"],
             json!(["string", "null"])
@@ -1191,13 +1484,71 @@ mod tests {
         assert_eq!(
             messages(&errors),
             [
-                "/properties/anything: a value of any type cannot be expressed in strict mode",
-                "/properties/either/allOf: allOf with several schemas cannot be expressed in strict mode",
-                "/properties/meta: a free-form object (no declared properties) cannot be expressed in strict mode",
                 "/properties/pair/prefixItems: tuples (prefixItems) cannot be expressed in strict mode",
-                "/properties/tags: free-form map keys cannot be expressed in strict mode",
+                "/properties/either/allOf: allOf with several schemas cannot be expressed in strict mode",
             ]
         );
+    }
+
+    #[test]
+    fn maps_become_key_value_lists_and_any_values_json_text() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "tags": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Tags"},
+                "anything": {"description": "Whatever"},
+                "meta": {"type": "object"},
+                "nested": {"type": "object", "additionalProperties": {"type": "object", "additionalProperties": {"type": "integer"}}}
+            },
+            "required": ["tags"]
+        });
+        let strict = to_strict(&schema).unwrap();
+        assert!(is_strict(&strict), "{:?}", check(&strict));
+        assert_eq!(
+            strict["properties"]["tags"],
+            json!({
+                "type": "array",
+                "description": "Tags",
+                "items": {
+                    "type": "object",
+                    "properties": {"key": {"type": "string"}, "value": {"type": "string"}},
+                    "required": ["key", "value"],
+                    "additionalProperties": false
+                }
+            })
+        );
+        assert_eq!(
+            strict["properties"]["anything"],
+            json!({"type": "string", "description": "Whatever (Write the value as JSON text.)"})
+        );
+        assert_eq!(strict["properties"]["meta"]["items"]["properties"]["value"]["type"], "string");
+        assert_eq!(
+            strict["properties"]["nested"]["items"]["properties"]["value"]["items"]["properties"]["value"],
+            json!({"type": "integer"})
+        );
+        // A fixed point.
+        assert_eq!(to_strict(&strict).unwrap(), strict);
+        assert!(arguments_differ(&schema));
+        assert!(!arguments_differ(&json!({"type": "object", "properties": {"a": {"type": "string"}}})));
+
+        let sent = json!({
+            "tags": [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}],
+            "anything": "[1, {\"x\": null}]",
+            "meta": [{"key": "k", "value": "\"text\""}],
+            "nested": [{"key": "n", "value": [{"key": "m", "value": 3}]}]
+        });
+        assert_eq!(
+            from_strict_arguments(&schema, sent),
+            json!({
+                "tags": {"a": "1", "b": "2"},
+                "anything": [1, {"x": null}],
+                "meta": {"k": "text"},
+                "nested": {"n": {"m": 3}}
+            })
+        );
+        // What is not in strict form is left for the decoder.
+        let odd = json!({"tags": [1, 2], "anything": "not json"});
+        assert_eq!(from_strict_arguments(&schema, odd.clone()), odd);
     }
 
     #[test]
@@ -1218,8 +1569,8 @@ mod tests {
             messages(&check(&schema)),
             [
                 "/required: must list \"d/e\"",
-                "/properties/a/default: default is not supported in strict mode",
                 "/properties/a/format: format \"uint8\" is not supported in strict mode",
+                "/properties/a/default: default is not supported in strict mode",
                 "/properties/b: $ref cannot have sibling keywords in strict mode (found description)",
                 "/properties/c/oneOf: oneOf is not supported in strict mode; use anyOf",
                 "/properties/c/oneOf/0/const: const is not supported in strict mode; use an enum with one value",

@@ -2,6 +2,8 @@
 //! struct, and, when that fails, a second pass that finds every problem and
 //! words it for the model.
 
+mod objects;
+
 use std::sync::LazyLock;
 
 use serde::de::DeserializeOwned;
@@ -21,7 +23,7 @@ pub struct CheckError {
 
 /// Decodes a value of type `T` only to learn what is wrong with it.
 pub(crate) fn check<T: DeserializeOwned>(value: &Value) -> Result<(), CheckError> {
-    match serde_path_to_error::deserialize::<_, T>(value) {
+    match serde_path_to_error::deserialize::<_, T>(objects::ObjectsOnly(value)) {
         Ok(_) => Ok(()),
         Err(error) => Err(CheckError {
             path: error.path().iter().cloned().collect(),
@@ -31,7 +33,9 @@ pub(crate) fn check<T: DeserializeOwned>(value: &Value) -> Result<(), CheckError
 }
 
 /// Decodes one argument of type `T`: what a tool's argument struct reads
-/// each parameter with, in the value path and the text path alike.
+/// each parameter with, in the value path and the text path alike. Structs
+/// are read from JSON objects only, as their schemas say (serde alone also
+/// takes their fields as an array).
 #[doc(hidden)]
 pub struct ArgSeed<T>(std::marker::PhantomData<T>);
 
@@ -54,7 +58,7 @@ impl<'de, T: serde::Deserialize<'de>> serde::de::DeserializeSeed<'de> for ArgSee
 
     #[inline]
     fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        T::deserialize(deserializer)
+        T::deserialize(objects::ObjectsOnly(deserializer))
     }
 }
 
@@ -310,6 +314,9 @@ fn expectation(
 ) -> String {
     let expected = from_schema.or_else(|| from_serde.map(tidy));
     match (expected, found) {
+        // A container is named by its kind: its text says less than that.
+        (Some(expected), Some(Value::Array(_))) => format!("expected {expected}, got an array"),
+        (Some(expected), Some(Value::Object(_))) => format!("expected {expected}, got an object"),
         (Some(expected), Some(found)) => format!("expected {expected}, got {}", preview(found)),
         _ => tidy(whole),
     }
