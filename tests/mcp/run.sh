@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Runs the MCP client tests: the official Python MCP SDK against
-# `toolbox serve` (stdio and streamable HTTP).
+# Runs the MCP client tests against `toolbox serve` (stdio and streamable
+# HTTP): the official Python MCP SDK (pytest), then the official TypeScript
+# MCP SDK (Node's test runner, tests/mcp/ts_client.test.mjs).
 #
 #   tests/mcp/run.sh [pytest arguments...]
 #   TOOLBOX=target/debug/toolbox tests/mcp/run.sh   # test a binary built already
 #
 # Creates (or reuses) a virtual environment in target/mcp-venv with the
-# pinned SDK, builds the toolbox binary, and runs pytest. Needs Python 3.10+
-# and PyPI for the first run only. Set PYTHON to choose the interpreter.
+# pinned Python SDK, and Node 22+ with the pinned npm packages in
+# target/mcp-node (tests/mcp/node.sh); builds the toolbox binary; runs both
+# suites, the second even when the first fails. Needs Python 3.10+, PyPI and
+# the npm registry for the first run only (and the machine's npm when its
+# Node is older than 22). Set PYTHON to choose the interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -39,6 +43,16 @@ if [ -z "${TOOLBOX:-}" ]; then
 fi
 export TOOLBOX
 
-echo "== MCP client tests"
+# Node and the TypeScript SDK: sets MCP_NODE and MCP_NODE_MODULES.
+. tests/mcp/node.sh
+
+status=0
+
+echo "== MCP client tests: Python SDK"
 export PYTHONDONTWRITEBYTECODE=1
-exec "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/mcp/test_mcp_client.py "$@"
+"$venv/bin/python" -m pytest -q -p no:cacheprovider tests/mcp/test_mcp_client.py "$@" || status=$?
+
+echo "== MCP client tests: TypeScript SDK (Node $("$MCP_NODE" --version))"
+"$MCP_NODE" --test --test-reporter=spec tests/mcp/ts_client.test.mjs || status=$?
+
+exit "$status"
