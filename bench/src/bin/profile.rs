@@ -114,6 +114,12 @@ fn main() {
             "invoke_async" => runtime
                 .block_on(async_registry.invoke(black_box(lookup_use.clone()), &ctx))
                 .is_success(),
+            // Tool definitions rendered afresh (a registry caches its own).
+            "render" => tool_runtime::providers::render_tools(
+                tool_runtime::Provider::OpenAiChat,
+                black_box(&registry).specs(),
+            )
+            .is_array(),
             "invalid" => {
                 let call: ToolUse =
                     serde_json::from_str(black_box(&invalid_text)).expect("a tool use");
@@ -123,7 +129,7 @@ fn main() {
                 eprintln!(
                     "unknown path {other}; expected floor_str, floor_value, floor_tool_use, call_json, call_str, \
                      registry_call_json, invoke, invoke_cancellable, invoke_ctx, invoke_str, invalid, floor_async, \
-                     invoke_async, clone_value, clone_tool_use or clone_lookup_use"
+                     invoke_async, render, clone_value, clone_tool_use or clone_lookup_use"
                 );
                 std::process::exit(2)
             }
