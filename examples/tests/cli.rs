@@ -179,13 +179,22 @@ fn schema_prints_every_tool_in_each_provider_format() {
     assert_eq!(names(&openai), listed);
     assert_eq!(json_out(&openai)[0]["type"], "function");
 
+    // Every tool is strict, `http_request` (free-form headers, a body of
+    // any JSON) included.
     let strict = json_out(&run(&["schema", "--format", "openai-strict"]));
+    let strict = strict.as_array().unwrap();
+    assert_eq!(strict.len(), listed);
+    for tool in strict {
+        assert_eq!(
+            tool["function"]["strict"], true,
+            "{}",
+            tool["function"]["name"]
+        );
+    }
     assert!(
         strict
-            .as_array()
-            .unwrap()
             .iter()
-            .any(|tool| tool["function"]["strict"] == true)
+            .any(|tool| tool["function"]["name"] == "http_request")
     );
 
     let responses = json_out(&run(&["schema", "--format", "responses"]));

@@ -774,3 +774,43 @@ async fn the_result_answers_the_tool_use_it_came_from() {
         assert_eq!(result.tool_use_id, id);
     }
 }
+
+#[tokio::test]
+async fn struct_arguments_are_read_from_objects_only_in_both_paths() {
+    use tool_runtime::Tool;
+    let registry = Registry::builder()
+        .tool(examples::ScheduleMeetingTool)
+        .build()
+        .unwrap();
+    let ctx = ToolContext::new();
+    // serde alone reads a struct's fields from an array; the schema says
+    // object, and so does the decoder.
+    for (args, expected) in [
+        (
+            json!({"title": "t", "slot": ["2025-03-14", "10:00", 30], "attendees": [["Ann"]]}),
+            "invalid arguments for schedule_meeting: slot: expected an object, got an array; \
+             attendees[0]: expected an object, got an array",
+        ),
+        (
+            json!({"title": "t", "slot": [1, "a"], "attendees": [{"name": "Ann"}]}),
+            "invalid arguments for schedule_meeting: slot: expected an object, got an array",
+        ),
+    ] {
+        let result = registry
+            .invoke(ToolUse::new("1", "schedule_meeting", args.clone()), &ctx)
+            .await;
+        assert!(result.is_error());
+        assert_eq!(result.text_content(), expected, "value path");
+
+        let error = examples::ScheduleMeetingTool
+            .call_str(&args.to_string(), &ctx)
+            .await
+            .unwrap_err();
+        assert_eq!(error.to_string(), expected, "text path");
+        let error = examples::ScheduleMeetingTool
+            .call(&args, &ctx)
+            .await
+            .unwrap_err();
+        assert_eq!(error.to_string(), expected, "direct value path");
+    }
+}

@@ -6,6 +6,9 @@
 
 use std::path::PathBuf;
 
+// The built-in tools register themselves when their crate is linked.
+use tool_builtin as _;
+
 use examples::search::SearchTool;
 use examples::{
     AccountBalanceTool, Attendee, ConvertLengthTool, LengthUnit, Priority, ScheduleMeetingTool,
@@ -1318,4 +1321,160 @@ async fn results_of_calls_made_by_alias_are_rendered_with_the_tool_spec() {
     assert_eq!(aliased["structuredContent"], direct["structuredContent"]);
     let batch = registry.render_results(Provider::Mcp, [(&by_alias, &results[1])]);
     assert!(batch.to_string().contains("structuredContent"), "{batch}");
+}
+
+/// Every example and built-in tool, as `toolbox` links them.
+fn every_tool() -> Registry {
+    Registry::builder()
+        .global_filtered(|spec| {
+            spec.location.module.starts_with("examples")
+                || spec.location.module.starts_with("tool_builtin")
+        })
+        .configure("search", json!({"api_key": "test-key"}))
+        .config_from_env(false)
+        .build()
+        .expect("the example and built-in tools form a registry")
+}
+
+/// The rendered tools of one provider's rendering, as a list.
+fn rendered_tools(rendering: &Value) -> &Vec<Value> {
+    rendering
+        .as_array()
+        .or_else(|| rendering.get("tools").and_then(Value::as_array))
+        .or_else(|| {
+            rendering
+                .get("functionDeclarations")
+                .and_then(Value::as_array)
+        })
+        .expect("a list of tools")
+}
+
+/// Every place in `value` where a schema sits that clients refuse: a
+/// boolean sub-schema (but `additionalProperties: false`, which every
+/// provider documents), or a `format` JSON Schema does not define.
+fn schema_problems(value: &Value, at: &str, out: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object {
+                let here = format!("{at}/{key}");
+                match (key.as_str(), child) {
+                    ("properties" | "$defs" | "definitions", Value::Object(members)) => {
+                        for (name, schema) in members {
+                            if schema.is_boolean() {
+                                out.push(format!("{here}/{name}: boolean schema"));
+                            }
+                        }
+                    }
+                    ("items" | "not" | "contains" | "propertyNames", Value::Bool(_)) => {
+                        out.push(format!("{here}: boolean schema"));
+                    }
+                    ("additionalProperties", Value::Bool(true)) => {
+                        out.push(format!("{here}: boolean schema"));
+                    }
+                    ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(items)) => {
+                        if items.iter().any(Value::is_boolean) {
+                            out.push(format!("{here}: boolean schema"));
+                        }
+                    }
+                    ("format", Value::String(format)) => {
+                        if !tool_runtime::schema::STANDARD_FORMATS.contains(&format.as_str()) {
+                            out.push(format!("{here}: format {format:?}"));
+                        }
+                    }
+                    // Data, not schemas.
+                    ("default" | "examples" | "const" | "enum", _) => continue,
+                    _ => {}
+                }
+                schema_problems(child, &here, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                schema_problems(item, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The schema of `slot` inside a parameters schema, following a `$ref`.
+fn property<'a>(parameters: &'a Value, name: &str) -> &'a Value {
+    let schema = &parameters["properties"][name];
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => parameters
+            .pointer(reference.trim_start_matches('#'))
+            .expect("a resolvable reference"),
+        None => schema,
+    }
+}
+
+fn keys(schema: &Value) -> Vec<&str> {
+    schema["properties"]
+        .as_object()
+        .map(|members| members.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn every_rendering_of_every_tool_is_one_every_client_accepts() {
+    let registry = every_tool();
+    assert!(registry.contains("http_request") && registry.contains("schedule_meeting"));
+    for provider in Provider::ALL {
+        let rendering = registry.render(provider);
+        if provider == Provider::Xml {
+            // Parameters appear in declaration order in the prompt text.
+            let text = rendering.as_str().unwrap();
+            for spec in registry.specs() {
+                let block = &text[text.find(&format!("<tool name=\"{}\"", spec.name)).unwrap()..];
+                let block = &block[..block.find("</tool>").unwrap()];
+                let mut last = 0;
+                for param in spec.params {
+                    let at = block
+                        .find(&format!("<arg name=\"{}\"", param.name))
+                        .unwrap_or_else(|| panic!("{} not in {block}", param.name));
+                    assert!(
+                        at >= last,
+                        "xml: {} out of order in {}",
+                        param.name,
+                        spec.name
+                    );
+                    last = at;
+                }
+            }
+            continue;
+        }
+        let mut problems = Vec::new();
+        schema_problems(rendering, "", &mut problems);
+        assert!(problems.is_empty(), "{provider}: {problems:#?}");
+        let tools = rendered_tools(rendering);
+        assert_eq!(tools.len(), registry.len(), "{provider}");
+        for (tool, spec) in tools.iter().zip(registry.specs()) {
+            let parameters = parameters_of(provider, tool);
+            let declared: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
+            assert_eq!(keys(&parameters), declared, "{provider}: {}", spec.name);
+            if let Some(order) = parameters.get("propertyOrdering") {
+                assert_eq!(order, &json!(declared), "{provider}: {}", spec.name);
+            }
+        }
+        let parameters = |name: &str| {
+            parameters_of(
+                provider,
+                tools
+                    .iter()
+                    .find(|tool| tool.to_string().contains(&format!("\"{name}\"")))
+                    .unwrap(),
+            )
+        };
+        assert_eq!(
+            keys(&parameters("convert_length")),
+            ["value", "from", "to"],
+            "{provider}"
+        );
+        let meeting = parameters("schedule_meeting");
+        assert_eq!(
+            keys(property(&meeting, "slot")),
+            ["date", "start", "minutes"],
+            "{provider}"
+        );
+    }
 }

@@ -354,6 +354,12 @@ async fn a_record_holds_the_whole_call_and_serialises_to_json() {
         json!({"toolUseId": "doc-9", "status": "success", "content": [{"json": {"sections": 3}}]})
     );
     assert_eq!(json["error_kind"], Value::Null);
+    // Tagged like the events, and read back whole.
+    assert_eq!(json["type"], "record");
+    let back: tool_runtime::ToolCallRecord = serde_json::from_value(json).unwrap();
+    assert_eq!(back, record);
+    let event = serde_json::to_value(ToolEvent::Result(result)).unwrap();
+    assert_eq!(event["type"], "result");
 }
 
 #[tokio::test]

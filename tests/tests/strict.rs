@@ -266,7 +266,8 @@ fn a_strict_tool_that_cannot_be_strict_is_a_build_error() {
 #[tokio::test]
 async fn a_free_form_map_is_a_list_of_key_value_objects_in_strict_mode() {
     let registry = Registry::builder().tool(LabelRecordTool).build().unwrap();
-    let parameters = rendered_parameters(&registry, Provider::OpenAiChat, "label_record")["parameters"].clone();
+    let parameters =
+        rendered_parameters(&registry, Provider::OpenAiChat, "label_record")["parameters"].clone();
     assert!(strict::check(&parameters).is_empty(), "{parameters:#}");
     assert_eq!(
         parameters["properties"]["labels"],
@@ -282,7 +283,8 @@ async fn a_free_form_map_is_a_list_of_key_value_objects_in_strict_mode() {
         })
     );
     // The strict form of the call is turned back into the map it stands for.
-    let call = json!({"id": "r1", "labels": [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}]});
+    let call =
+        json!({"id": "r1", "labels": [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}]});
     let result = registry
         .invoke(ToolUse::new("1", "label_record", call), &ToolContext::new())
         .await;
@@ -309,7 +311,9 @@ async fn the_registry_wide_switch_makes_values_of_any_type_json_text() {
         .strict(true)
         .build()
         .unwrap();
-    let parameters = rendered_parameters(&registry, Provider::OpenAiChat, "store_document")["parameters"].clone();
+    let parameters =
+        rendered_parameters(&registry, Provider::OpenAiChat, "store_document")["parameters"]
+            .clone();
     assert!(strict::check(&parameters).is_empty(), "{parameters:#}");
     assert_eq!(
         parameters["properties"]["payload"],
@@ -317,7 +321,10 @@ async fn the_registry_wide_switch_makes_values_of_any_type_json_text() {
     );
     let call = json!({"payload": "{\"a\": [1, 2]}"});
     let result = registry
-        .invoke(ToolUse::new("1", "store_document", call), &ToolContext::new())
+        .invoke(
+            ToolUse::new("1", "store_document", call),
+            &ToolContext::new(),
+        )
         .await;
     assert_eq!(result.text_content(), r#"{"a":[1,2]}"#);
 
@@ -326,7 +333,10 @@ async fn the_registry_wide_switch_makes_values_of_any_type_json_text() {
     let registry = Registry::builder().tool(StoreDocumentTool).build().unwrap();
     let call = json!({"payload": "{\"a\": 1}"});
     let result = registry
-        .invoke(ToolUse::new("2", "store_document", call), &ToolContext::new())
+        .invoke(
+            ToolUse::new("2", "store_document", call),
+            &ToolContext::new(),
+        )
         .await;
     assert_eq!(result.text_content(), r#""{\"a\": 1}""#);
     // Forcing strict mode on it for one rendering gives the strict form.

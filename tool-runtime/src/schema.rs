@@ -142,7 +142,10 @@ pub(crate) fn boolean_schema(accepts: bool) -> Value {
     if accepts {
         Value::Object(Map::new())
     } else {
-        Value::Object(Map::from_iter([("not".to_owned(), Value::Object(Map::new()))]))
+        Value::Object(Map::from_iter([(
+            "not".to_owned(),
+            Value::Object(Map::new()),
+        )]))
     }
 }
 
@@ -232,7 +235,8 @@ mod tests {
 
     #[test]
     fn data_keywords_are_left_alone() {
-        let mut schema = json!({"default": true, "enum": [true, false], "const": false, "examples": [true]});
+        let mut schema =
+            json!({"default": true, "enum": [true, false], "const": false, "examples": [true]});
         let before = schema.clone();
         normalize(&mut schema);
         assert_eq!(schema, before);

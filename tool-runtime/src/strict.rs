@@ -807,7 +807,9 @@ const SHAPE_KEYWORDS: &[&str] = &[
 /// Whether an object schema accepts a value of any type (`{}`, perhaps
 /// with a description).
 fn is_any_value(object: &Map<String, Value>) -> bool {
-    !object.keys().any(|key| SHAPE_KEYWORDS.contains(&key.as_str()))
+    !object
+        .keys()
+        .any(|key| SHAPE_KEYWORDS.contains(&key.as_str()))
 }
 
 /// The schema of a free-form map's values: an object schema that declares
@@ -980,7 +982,9 @@ impl Unstrict<'_> {
     fn entries(&self, values: &Value, entries: Vec<Value>, depth: usize) -> Value {
         let well_formed = entries.iter().all(|entry| {
             entry.as_object().is_some_and(|e| {
-                e.len() == 2 && e.get("key").is_some_and(Value::is_string) && e.contains_key("value")
+                e.len() == 2
+                    && e.get("key").is_some_and(Value::is_string)
+                    && e.contains_key("value")
             })
         });
         if !well_formed {
@@ -1521,7 +1525,10 @@ mod tests {
             strict["properties"]["anything"],
             json!({"type": "string", "description": "Whatever (Write the value as JSON text.)"})
         );
-        assert_eq!(strict["properties"]["meta"]["items"]["properties"]["value"]["type"], "string");
+        assert_eq!(
+            strict["properties"]["meta"]["items"]["properties"]["value"]["type"],
+            "string"
+        );
         assert_eq!(
             strict["properties"]["nested"]["items"]["properties"]["value"]["items"]["properties"]["value"],
             json!({"type": "integer"})
@@ -1529,7 +1536,9 @@ mod tests {
         // A fixed point.
         assert_eq!(to_strict(&strict).unwrap(), strict);
         assert!(arguments_differ(&schema));
-        assert!(!arguments_differ(&json!({"type": "object", "properties": {"a": {"type": "string"}}})));
+        assert!(!arguments_differ(
+            &json!({"type": "object", "properties": {"a": {"type": "string"}}})
+        ));
 
         let sent = json!({
             "tags": [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}],

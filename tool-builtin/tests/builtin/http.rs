@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use tool_runtime::Registry;
+
 use crate::{call, refused, registry};
 
 /// Starts a server on 127.0.0.1 that answers by path, and returns its port.
@@ -390,4 +392,69 @@ fn invalid_allowlist_entries_fail_the_registry_build() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("is a URL, not a host"), "{error}");
+}
+
+#[tokio::test]
+async fn a_strict_call_round_trips_to_the_same_request() {
+    let port = serve();
+    let strict = Registry::builder()
+        .global_named(["http_request"])
+        .configure(
+            "http_request",
+            json!({"allowed_hosts": [format!("127.0.0.1:{port}")]}),
+        )
+        .config_from_env(false)
+        .strict(true)
+        .build()
+        .unwrap();
+    // The strict schema: headers as key/value objects, the body as JSON text.
+    let tools = strict.render(tool_runtime::Provider::OpenAiChat);
+    let function = &tools[0]["function"];
+    assert_eq!(function["strict"], true);
+    assert!(tool_runtime::strict::check(&function["parameters"]).is_empty());
+    assert_eq!(
+        function["parameters"]["properties"]["headers"]["type"],
+        json!(["array", "null"])
+    );
+    assert_eq!(
+        function["parameters"]["properties"]["body"]["type"],
+        json!(["string", "null"])
+    );
+
+    let url = format!("http://127.0.0.1:{port}/echo");
+    let ordinary = call(
+        &allowing(port, json!({})),
+        "http_request",
+        json!({"url": url, "method": "POST", "headers": {"X-Token": "abc", "Accept": "application/json"}, "body": {"name": "Ada", "tags": [1, 2]}}),
+    )
+    .await
+    .unwrap();
+    let strict_call = call(
+        &strict,
+        "http_request",
+        json!({
+            "url": url,
+            "method": "POST",
+            "headers": [{"key": "X-Token", "value": "abc"}, {"key": "Accept", "value": "application/json"}],
+            "body": "{\"name\": \"Ada\", \"tags\": [1, 2]}"
+        }),
+    )
+    .await
+    .unwrap();
+    let (ordinary, strict_call) = (&ordinary["body"], &strict_call["body"]);
+    assert_eq!(ordinary["method"], strict_call["method"]);
+    assert_eq!(ordinary["headers"], strict_call["headers"]);
+    assert_eq!(ordinary["body"], strict_call["body"]);
+    assert_eq!(strict_call["headers"]["x-token"], "abc");
+    assert_eq!(strict_call["headers"]["content-type"], "application/json");
+
+    // A strict call that leaves the optional parts out (`null`) is a GET.
+    let response = call(
+        &strict,
+        "http_request",
+        json!({"url": url, "method": null, "headers": null, "body": null}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(response["body"]["method"], "GET");
 }

@@ -321,7 +321,10 @@ mod tests {
                 }
                 _ => read::<Shape>(bad.clone()).unwrap_err(),
             };
-            assert!(error.starts_with("invalid type: sequence"), "{bad}: {error}");
+            assert!(
+                error.starts_with("invalid type: sequence"),
+                "{bad}: {error}"
+            );
         }
         assert_eq!(read::<Option<Slot>>(json!(null)), Ok(None));
         assert!(read::<Option<Slot>>(json!(["d", 1])).is_err());
