@@ -170,39 +170,39 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
             #[doc(hidden)]
             fn #json_fn() -> ::core::option::Option<#rt::serde_json::Value> {
                 #[allow(unused_imports)]
-                use #rt::{DefaultOpaque as _, DefaultSerialize as _};
-                (&&#rt::Wrap::new(Self::#value_fn())).__default_json()
+                use #rt::Fallback as _;
+                #rt::Kind::<#ty>::NEW.default_json(Self::#value_fn())
             }
         })
     });
 
     // Everything generated code does with a parameter's type goes through
-    // `ArgProbe`, whose fallback makes a type that is not a `ToolArg` fail
+    // `Kind<T>`, whose fallback makes a type that is not a `ToolArg` fail
     // only its assertion (see `tool_runtime::__private`).
     let probe_imports = quote! {
         #[allow(unused_imports)]
-        use #rt::{ArgChecked as _, ArgUnchecked as _};
+        use #rt::Fallback as _;
     };
     let arg_fns = args.iter().map(|(i, param, arg)| {
         let ty = &param.ty;
         let schema_ty = arg.option_inner.as_ref().unwrap_or(ty);
         let schema_fn = format_ident!("__tool_schema_{}", i);
         let check_fn = format_ident!("__tool_check_{}", i);
-        let probe = quote!((&&#rt::ArgProbe::<#schema_ty>::new()));
+        let probe = quote!(#rt::Kind::<#schema_ty>::NEW);
         quote! {
             #[doc(hidden)]
             fn #schema_fn(
                 generator: &mut #rt::schemars::SchemaGenerator,
             ) -> #rt::schemars::Schema {
                 #probe_imports
-                #probe.__arg_schema(generator)
+                #probe.arg_schema(generator)
             }
             #[doc(hidden)]
             fn #check_fn(
                 value: &#rt::serde_json::Value,
             ) -> ::core::result::Result<(), #rt::CheckError> {
                 #probe_imports
-                #probe.__arg_check(value)
+                #probe.arg_check(value)
             }
         }
     });
@@ -212,13 +212,13 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
         let ty = arg.option_inner.as_ref().unwrap_or(&param.ty);
         let validate_fn = format_ident!("__tool_validate_{}", i);
         let call = quote_spanned! {validate.span()=>
-            (&&#rt::ArgProbe::<#ty>::new()).__arg_validate(value, #validate)
+            #rt::Kind::<#ty>::NEW.arg_validate(value, #validate)
         };
         Some(quote! {
             #[doc(hidden)]
             fn #validate_fn(value: &#rt::serde_json::Value) -> ::core::result::Result<(), ::std::string::String> {
                 #[allow(unused_imports)]
-                use #rt::{ArgChecked as _, ArgUnchecked as _};
+                use #rt::Fallback as _;
                 #call
             }
         })
@@ -397,8 +397,8 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                         static SCHEMA: #rt::SchemaCell = #rt::SchemaCell::new();
                         SCHEMA.get_or_init(|| {
                             #[allow(unused_imports)]
-                            use #rt::{ConfigChecked as _, ConfigUnchecked as _};
-                            (&&#rt::ConfigProbe::<#ty>::new()).__config_schema()
+                            use #rt::Fallback as _;
+                            #rt::Kind::<#ty>::NEW.config_schema()
                         })
                     }
 
@@ -407,9 +407,8 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                         value: &#rt::serde_json::Value,
                     ) -> ::core::result::Result<#rt::ConfigValue, ::std::vec::Vec<#rt::ArgError>> {
                         #[allow(unused_imports)]
-                        use #rt::{ConfigChecked as _, ConfigUnchecked as _};
-                        (&&#rt::ConfigProbe::<#ty>::new())
-                            .__config_decode(value, Self::__tool_config_schema())
+                        use #rt::Fallback as _;
+                        #rt::Kind::<#ty>::NEW.config_decode(value, Self::__tool_config_schema())
                     }
                 },
             )
@@ -521,8 +520,8 @@ pub fn emit(tool: &ToolFn) -> TokenStream {
                     SCHEMA
                         .get_or_init(|| {
                             #[allow(unused_imports)]
-                            use #rt::{SchemaFallback as _, SchemaNone as _, SchemaSome as _};
-                            (&&&#rt::Probe::<#output_ty>::new()).__output_schema()
+                            use #rt::{Fallback as _, JsonSchemaOutput as _};
+                            #rt::Kind::<#output_ty>::NEW.output_schema()
                         })
                         .as_ref()
                 }
@@ -683,8 +682,8 @@ fn convert_output(output: &Output, rt: &TokenStream) -> TokenStream {
     let value = |v: TokenStream| {
         quote! {{
             #[allow(unused_imports)]
-            use #rt::{ConvertSerialize as _, ConvertSpecific as _, ConvertUnchecked as _};
-            (&&&#rt::Convert::new(#v)).__convert_output()
+            use #rt::{Fallback as _, SerializeOutput as _};
+            #rt::Kind::of(&#v).output(#v)
         }}
     };
     match output {
@@ -696,11 +695,8 @@ fn convert_output(output: &Output, rt: &TokenStream) -> TokenStream {
                     ::core::result::Result::Ok(__tool_value) => #ok,
                     ::core::result::Result::Err(__tool_error) => ::core::result::Result::Err({
                         #[allow(unused_imports)]
-                        use #rt::{
-                            ConvertErrorDisplay as _, ConvertErrorSpecific as _,
-                            ConvertErrorUnchecked as _,
-                        };
-                        (&&&#rt::Convert::new(__tool_error)).__convert_error()
+                        use #rt::{DisplayError as _, Fallback as _};
+                        #rt::Kind::of(&__tool_error).error(__tool_error)
                     }),
                 }
             }
@@ -710,7 +706,7 @@ fn convert_output(output: &Output, rt: &TokenStream) -> TokenStream {
 
 /// The argument struct and its `Deserialize` impl, written out rather than
 /// derived: it reads a map only, and each field's value goes through the
-/// `ArgProbe` dispatch, so a type without `Deserialize` fails only its
+/// `Kind<T>` dispatch, so a type without `Deserialize` fails only its
 /// assertion, and no wrapper type is generated per field.
 fn args_deserialize(
     args: &[(usize, &crate::model::Param, &ArgParam)],
@@ -752,7 +748,7 @@ fn args_deserialize(
                 #pattern => #rt::next_arg(
                     &mut __tool_map,
                     &mut #slot,
-                    (&&#rt::ArgProbe::<#read_ty>::new()).__arg_seed(),
+                    #rt::Kind::<#read_ty>::NEW.arg_seed(),
                     #name,
                 )?,
             }
@@ -830,7 +826,7 @@ fn args_deserialize(
                         __A: #de::MapAccess<'de>,
                     {
                         #[allow(unused_imports)]
-                        use #rt::{ArgChecked as _, ArgUnchecked as _};
+                        use #rt::Fallback as _;
                         #(let mut #slots = ::core::option::Option::None;)*
                         #read_loop
                         ::core::result::Result::Ok(__ToolArgs {
