@@ -208,7 +208,7 @@ impl Tools {
             )));
         }
         let mut message = format!("unknown tool \"{name}\"");
-        if let Some(close) = crate::args::closest(name, registry.names()) {
+        if let Some(close) = crate::names::closest(name, registry.names()) {
             let _ = write!(message, "; did you mean \"{close}\"?");
         }
         if registry.is_empty() {
@@ -533,7 +533,7 @@ fn parse_object(text: &str, source: &str, what: &str) -> Result<Value, String> {
     if !value.is_object() {
         return Err(format!(
             "{what} in {source} must be a JSON object, got {}",
-            crate::providers::describe(&value)
+            crate::providers::describe_value(&value)
         ));
     }
     Ok(value)

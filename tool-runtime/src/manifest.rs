@@ -196,7 +196,7 @@ impl Manifest {
         for (key, _) in mapping.iter() {
             if !matches!(key.as_str(), "name" | "aliases" | "config") {
                 let suggestion =
-                    crate::args::closest(key.as_str(), ["name", "aliases", "config"].into_iter())
+                    crate::names::closest(key.as_str(), ["name", "aliases", "config"].into_iter())
                         .map(|s| format!("did you mean \"{s}\"? "))
                         .unwrap_or_default();
                 problems.push(problem(

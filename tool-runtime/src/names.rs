@@ -1,6 +1,7 @@
 //! Names beyond a tool's own: aliases (legacy or alternative names a model
-//! or a configuration may use) and allowlists (which tools a registry may
-//! expose and run).
+//! or a configuration may use), allowlists (which tools a registry may
+//! expose and run), and the "did you mean" for a mistyped name
+//! ([`closest`]).
 
 use std::collections::HashMap;
 
@@ -58,6 +59,30 @@ impl Allowlist {
         self.exact.extend(more.exact);
         self.prefixes.extend(more.prefixes);
     }
+}
+
+/// The candidate most like `name`, if any is close enough to be a likely
+/// typo (a Jaro-Winkler similarity of 0.8 or more); the nearest wins.
+///
+/// Every "did you mean" of the runtime comes from here: unknown tools,
+/// unknown argument fields, unknown keys of a registry file. A program
+/// that reports an unknown name of its own (a command line, a server) gets
+/// the same suggestions by passing the names it knows, for instance
+/// [`Registry::names`](crate::Registry::names).
+///
+/// ```
+/// use tool_runtime::names::closest;
+///
+/// let names = ["city", "days", "unit"];
+/// assert_eq!(closest("cty", names.into_iter()), Some("city"));
+/// assert_eq!(closest("zzzz", names.into_iter()), None);
+/// ```
+pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|candidate| (strsim::jaro_winkler(name, candidate), candidate))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
 }
 
 /// Which tool each alias stands for, built with collision checks.

@@ -524,7 +524,7 @@ impl Registry {
             );
         }
         let mut message = format!("unknown tool \"{name}\"");
-        if let Some(close) = crate::args::closest(name, offered.iter().copied()) {
+        if let Some(close) = crate::names::closest(name, offered.iter().copied()) {
             message.push_str(&format!("; did you mean \"{close}\"?"));
         }
         if offered.is_empty() {
@@ -759,7 +759,7 @@ impl RegistryBuilder {
                 }
                 if !found {
                     let suggestion =
-                        crate::args::closest(&name, linked.iter().map(|t| t.spec().name));
+                        crate::names::closest(&name, linked.iter().map(|t| t.spec().name));
                     self.problems
                         .push(RegistryProblem::UnknownName { name, suggestion });
                 }
@@ -805,7 +805,7 @@ impl RegistryBuilder {
                 match registry.index.get(tool.as_str()) {
                     Some(&i) => pairs.push((i, alias)),
                     None => problems.push(RegistryProblem::UnknownName {
-                        suggestion: crate::args::closest(&tool, names.iter().copied()),
+                        suggestion: crate::names::closest(&tool, names.iter().copied()),
                         name: tool,
                     }),
                 }

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use serde_path_to_error::Segment;
 
 use crate::error::{ArgError, ArgErrorKind, ToolError};
+use crate::names::closest;
 use crate::spec::{ParamSpec, ToolSpec};
 
 /// Why one parameter's value failed to decode: where and what serde said.
@@ -522,18 +523,6 @@ fn quoted_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
         .join(", ")
 }
 
-/// The candidate most like `name`, if any is close enough to be a likely typo.
-pub(crate) fn closest<'a>(
-    name: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
-    candidates
-        .map(|candidate| (strsim::jaro_winkler(name, candidate), candidate))
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, candidate)| candidate)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -567,13 +556,6 @@ mod tests {
             describe(&json!({"$ref": "#/$defs/Unit"}), &root).unwrap(),
             r#"one of "c""#
         );
-    }
-
-    #[test]
-    fn suggests_close_names_only() {
-        let names = ["city", "days", "unit"];
-        assert_eq!(closest("cty", names.iter().copied()), Some("city"));
-        assert_eq!(closest("zzzz", names.iter().copied()), None);
     }
 
     #[test]

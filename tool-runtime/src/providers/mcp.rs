@@ -123,14 +123,14 @@ fn parse_request_at(request: At<'_>) -> Result<McpCall, ProviderError> {
     {
         return Err(version.error(format!(
             "expected \"2.0\", got {}",
-            super::describe(version.value)
+            super::describe_value(version.value)
         )));
     }
     let method = request.field("method")?;
     if method.string()? != "tools/call" {
         return Err(method.error(format!(
             "expected \"tools/call\", got {}",
-            super::describe(method.value)
+            super::describe_value(method.value)
         )));
     }
     let id = request.field("id")?;
@@ -140,7 +140,7 @@ fn parse_request_at(request: At<'_>) -> Result<McpCall, ProviderError> {
         other => {
             return Err(id.error(format!(
                 "expected a string or a number, got {}",
-                super::describe(other)
+                super::describe_value(other)
             )));
         }
     };

@@ -492,15 +492,21 @@ impl<'a> At<'a> {
     }
 
     pub(crate) fn object(&self) -> Result<&'a Map<String, Value>, ProviderError> {
-        self.value
-            .as_object()
-            .ok_or_else(|| self.error(format!("expected an object, got {}", describe(self.value))))
+        self.value.as_object().ok_or_else(|| {
+            self.error(format!(
+                "expected an object, got {}",
+                describe_value(self.value)
+            ))
+        })
     }
 
     pub(crate) fn string(&self) -> Result<&'a str, ProviderError> {
-        self.value
-            .as_str()
-            .ok_or_else(|| self.error(format!("expected a string, got {}", describe(self.value))))
+        self.value.as_str().ok_or_else(|| {
+            self.error(format!(
+                "expected a string, got {}",
+                describe_value(self.value)
+            ))
+        })
     }
 
     /// A non-empty string (an id or a name).
@@ -514,7 +520,10 @@ impl<'a> At<'a> {
 
     pub(crate) fn array(&self) -> Result<Vec<At<'a>>, ProviderError> {
         let items = self.value.as_array().ok_or_else(|| {
-            self.error(format!("expected an array, got {}", describe(self.value)))
+            self.error(format!(
+                "expected an array, got {}",
+                describe_value(self.value)
+            ))
         })?;
         Ok(items
             .iter()
@@ -543,15 +552,30 @@ impl<'a> At<'a> {
         if !value.is_object() {
             return Err(self.error(format!(
                 "the arguments must be a JSON object, got {}",
-                describe(&value)
+                describe_value(&value)
             )));
         }
         Ok(value)
     }
 }
 
-/// A short description of a JSON value for error messages.
-pub(crate) fn describe(value: &Value) -> String {
+/// A short description of a JSON value for a message about malformed JSON:
+/// its kind, and for a scalar the value itself (a string quoted and cut
+/// after 60 characters).
+///
+/// [`ProviderError`]s word what they found with it (`expected an object,
+/// got a string ("abc")`); a program that checks JSON of its own, such as
+/// arguments typed on a command line, words its messages alike.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_runtime::providers::describe_value;
+///
+/// assert_eq!(describe_value(&json!([1, 2])), "an array");
+/// assert_eq!(describe_value(&json!(true)), "a boolean (true)");
+/// assert_eq!(describe_value(&json!("abc")), r#"a string ("abc")"#);
+/// ```
+pub fn describe_value(value: &Value) -> String {
     match value {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("a boolean ({b})"),

@@ -85,7 +85,7 @@ pub fn parse_chat_calls(body: &Value) -> Result<Vec<ToolUse>, ProviderError> {
         _ => {
             return Err(root.error(format!(
                 "expected a chat completion, a message or a tool_calls array, got {}",
-                super::describe(body)
+                super::describe_value(body)
             )));
         }
     };
