@@ -6,8 +6,15 @@
 //! (`RLIMIT_CPU`, `RLIMIT_AS`, `RLIMIT_FSIZE`, no core files). A wall-clock
 //! limit is kept by the parent, which kills the whole process group when it
 //! passes, and again after every run, so background processes the code
-//! started do not outlive it. See `docs/security.md` for what these limits
-//! do not cover.
+//! started do not outlive it. The output is read until the code's process
+//! exits, then for a short moment more: a process that left the group
+//! cannot hold the call.
+//!
+//! On Linux the agent's process is made non-dumpable and the code starts
+//! without capabilities, so the code cannot read the agent's environment or
+//! memory through `/proc`; with the `sandbox` setting it also runs in new
+//! user, PID, mount and network namespaces. See `docs/security.md` for what
+//! these guards do and do not cover.
 
 use std::collections::BTreeMap;
 
@@ -45,6 +52,12 @@ pub struct PythonConfig {
     /// Environment variables for the code, besides PATH, HOME, TMPDIR and
     /// LANG (the rest of the process's environment is not passed on).
     pub env: BTreeMap<String, String>,
+    /// Runs the code in new user, PID, mount and network namespaces (Linux
+    /// only): no network, a private tmpfs on `/tmp` (also the working
+    /// directory), a `/proc` showing only the code's processes, and every
+    /// process the code started ended with the call. Where the kernel does
+    /// not allow these namespaces every call is refused, saying why.
+    pub sandbox: bool,
 }
 
 impl Default for PythonConfig {
@@ -58,6 +71,7 @@ impl Default for PythonConfig {
             max_output_bytes: 64 * 1024,
             max_code_bytes: 100_000,
             env: BTreeMap::new(),
+            sandbox: false,
         }
     }
 }
@@ -118,6 +132,9 @@ pub fn python_exec(
 #[cfg(unix)]
 use unix::run;
 
+#[cfg(target_os = "linux")]
+mod linux;
+
 #[cfg(not(unix))]
 fn run(
     _code: &str,
@@ -133,11 +150,10 @@ fn run(
 mod unix {
     use std::ffi::OsString;
     use std::io::Read;
+    use std::os::fd::AsRawFd;
     use std::os::unix::process::CommandExt;
     use std::path::{Path, PathBuf};
-    use std::process::{Command, Stdio};
-    use std::sync::mpsc;
-    use std::sync::{Arc, Mutex};
+    use std::process::{ChildStderr, ChildStdout, Command, Stdio};
     use std::time::{Duration, Instant};
 
     use tool_runtime::ToolError;
@@ -168,9 +184,38 @@ mod unix {
         Ok(())
     }
 
-    /// How long output readers may take to finish after the process group
-    /// was killed (a process that left the group may keep a pipe open).
-    const DRAIN_GRACE: Duration = Duration::from_secs(1);
+    /// How long the output is still read once the code's process has
+    /// exited and its group was killed: enough for the dying processes'
+    /// pipes to close, short enough that a process which left the group
+    /// and keeps a pipe open does not hold the call.
+    const DRAIN: Duration = Duration::from_millis(50);
+
+    /// How long a sandbox's supervisor may take to end the sandbox once
+    /// told to, before it is killed itself.
+    #[cfg(target_os = "linux")]
+    const SANDBOX_STOP_GRACE: Duration = Duration::from_secs(1);
+
+    #[cfg(target_os = "linux")]
+    type Sandbox = super::linux::Sandbox;
+
+    /// Stands for the sandbox where there is none.
+    #[cfg(not(target_os = "linux"))]
+    struct Sandbox;
+
+    #[cfg(not(target_os = "linux"))]
+    impl Sandbox {
+        fn new(_code: &str, _config: &PythonConfig) -> Result<Self, ToolError> {
+            Err(ToolError::new(
+                "the sandbox is not available here: python_exec's `sandbox` setting needs Linux namespaces, and this system is not Linux",
+            ))
+        }
+        fn install(&mut self, _command: &mut Command) {}
+        fn spawned(&mut self) {}
+        fn failure(&self) -> Option<String> {
+            None
+        }
+        fn stop(&mut self) {}
+    }
 
     pub(super) fn run(
         code: &str,
@@ -178,26 +223,38 @@ mod unix {
         cancelled: &dyn Fn() -> bool,
     ) -> Result<PythonRun, ToolError> {
         let python = find_python(config)?;
-        let workdir = tempfile::Builder::new()
-            .prefix("python-exec-")
-            .tempdir()
-            .map_err(|error| ToolError::internal(format!("no temporary directory: {error}")))?;
-        let script = workdir.path().join("snippet.py");
-        std::fs::write(&script, code)
-            .map_err(|error| ToolError::internal(format!("cannot write the code: {error}")))?;
+        #[cfg(target_os = "linux")]
+        super::linux::make_undumpable()?;
 
         let mut command = Command::new(&python);
+        command.arg("-I").arg("snippet.py").env_clear().env(
+            "PATH",
+            std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
+        );
+        // Kept until the run ends: the temporary directory is deleted then.
+        let mut _workdir = None;
+        let mut sandbox = None;
+        if config.sandbox {
+            let mut prepared = Sandbox::new(code, config)?;
+            // The sandbox's hook comes first: the later ones run in the
+            // sandbox's init process.
+            prepared.install(&mut command);
+            command.env("HOME", "/tmp").env("TMPDIR", "/tmp");
+            sandbox = Some(prepared);
+        } else {
+            let workdir = tempfile::Builder::new()
+                .prefix("python-exec-")
+                .tempdir()
+                .map_err(|error| ToolError::internal(format!("no temporary directory: {error}")))?;
+            std::fs::write(workdir.path().join("snippet.py"), code)
+                .map_err(|error| ToolError::internal(format!("cannot write the code: {error}")))?;
+            command
+                .current_dir(workdir.path())
+                .env("HOME", workdir.path())
+                .env("TMPDIR", workdir.path());
+            _workdir = Some(workdir);
+        }
         command
-            .arg("-I")
-            .arg("snippet.py")
-            .current_dir(workdir.path())
-            .env_clear()
-            .env(
-                "PATH",
-                std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
-            )
-            .env("HOME", workdir.path())
-            .env("TMPDIR", workdir.path())
             .env("LANG", "C.UTF-8")
             .envs(&config.env)
             .stdin(Stdio::null())
@@ -208,36 +265,53 @@ mod unix {
         let memory = config.memory_mb.saturating_mul(1024 * 1024);
         let file_size = config.max_file_mb.saturating_mul(1024 * 1024);
         // SAFETY: between fork and exec only async-signal-safe calls
-        // (setrlimit) are made, and nothing is allocated.
+        // (setrlimit, prctl, capset) are made, and nothing is allocated.
         unsafe {
-            command.pre_exec(move || apply_limits(cpu, memory, file_size));
+            command.pre_exec(move || {
+                apply_limits(cpu, memory, file_size)?;
+                #[cfg(target_os = "linux")]
+                super::linux::drop_privileges()?;
+                Ok(())
+            });
         }
         let started = Instant::now();
-        let mut child = command.spawn().map_err(|error| {
-            ToolError::new(format!("could not start {}: {error}", python.display()))
-        })?;
+        let spawned = command.spawn();
+        if let Some(sandbox) = &mut sandbox {
+            sandbox.spawned();
+        }
+        let mut child =
+            spawned.map_err(|error| match sandbox.as_ref().and_then(Sandbox::failure) {
+                Some(failure) => ToolError::new(failure),
+                None => ToolError::new(format!("could not start {}: {error}", python.display())),
+            })?;
         let pid = child.id() as libc::pid_t;
-        let cap = config.max_output_bytes;
-        let (sender, receiver) = mpsc::channel();
-        let stdout = child
-            .stdout
-            .take()
-            .map(|pipe| capture(pipe, cap, 0, sender.clone()));
-        let stderr = child
-            .stderr
-            .take()
-            .map(|pipe| capture(pipe, cap, 1, sender));
+        let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+            kill_group(pid);
+            return Err(ToolError::internal("the output pipes are missing"));
+        };
+        let mut output = match Output::new(stdout, stderr, config.max_output_bytes) {
+            Ok(output) => output,
+            Err(error) => {
+                kill_group(pid);
+                return Err(ToolError::internal(format!(
+                    "cannot read the output: {error}"
+                )));
+            }
+        };
 
         let deadline = started + Duration::from_millis(config.timeout_ms);
         let mut pause = Duration::from_millis(1);
         let mut reaped = None;
-        let stopped_by = loop {
-            match poll(pid) {
-                Ok(Poll::Running) => {}
-                Ok(Poll::Exited) => break None,
-                Ok(Poll::Reaped(status, cpu_used)) => {
+        let mut stopped_by = None;
+        // When a sandbox told to stop has not: its supervisor is killed.
+        let mut overdue = None;
+        loop {
+            match check(pid) {
+                Ok(State::Running) => {}
+                Ok(State::Exited) => break,
+                Ok(State::Reaped(status, cpu_used)) => {
                     reaped = Some((status, cpu_used));
-                    break None;
+                    break;
                 }
                 Err(error) => {
                     kill_group(pid);
@@ -246,19 +320,43 @@ mod unix {
                     )));
                 }
             }
-            if cancelled() {
-                break Some("cancelled");
-            }
             let now = Instant::now();
-            if now >= deadline {
-                break Some("timeout");
+            if stopped_by.is_none() {
+                if cancelled() {
+                    stopped_by = Some("cancelled");
+                } else if now >= deadline {
+                    stopped_by = Some("timeout");
+                }
+                if stopped_by.is_some() {
+                    match &mut sandbox {
+                        Some(sandbox) => {
+                            sandbox.stop();
+                            overdue = Some(now + sandbox_stop_grace());
+                        }
+                        None => kill_group(pid),
+                    }
+                    pause = Duration::from_millis(1);
+                }
+            } else if overdue.is_some_and(|overdue| now >= overdue) {
+                kill_group(pid);
+                overdue = None;
             }
-            std::thread::sleep(pause.min(deadline - now));
+            let timeout = if stopped_by.is_none() {
+                pause.min(deadline.saturating_duration_since(now))
+            } else {
+                pause
+            };
+            output.read_for(timeout);
             pause = (pause * 2).min(Duration::from_millis(20));
-        };
+        }
         // On Linux the group leader is not reaped yet, so its process group
         // id cannot have been reused: kill everything still in the group
         // (after a timeout, or background processes after a normal exit).
+        // A sandbox's processes are gone already: its init process has
+        // exited, and the supervisor after it.
+        if let Some(sandbox) = &mut sandbox {
+            sandbox.stop();
+        }
         kill_group(pid);
         let (status, cpu_used) = match reaped {
             Some(reaped) => reaped,
@@ -273,18 +371,10 @@ mod unix {
         drop(child);
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
 
-        // The pipes close once every process holding them is gone.
-        let drain_deadline = Instant::now() + DRAIN_GRACE;
-        let mut finished = [false, false];
-        while !finished.iter().all(|f| *f) {
-            let left = drain_deadline.saturating_duration_since(Instant::now());
-            match receiver.recv_timeout(left) {
-                Ok(index) => finished[index] = true,
-                Err(_) => break,
-            }
-        }
-        let (stdout, stdout_truncated) = take(stdout, finished[0]);
-        let (stderr, stderr_truncated) = take(stderr, finished[1]);
+        // What the code wrote is in the pipes; the pipes end once every
+        // process holding them is gone, or the drain's time is up.
+        output.drain(DRAIN);
+        let [(stdout, stdout_truncated), (stderr, stderr_truncated)] = output.finish();
 
         let exit_code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
         let signal = libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status));
@@ -311,6 +401,16 @@ mod unix {
             stderr_truncated,
             duration_ms,
         })
+    }
+
+    #[cfg(target_os = "linux")]
+    fn sandbox_stop_grace() -> Duration {
+        SANDBOX_STOP_GRACE
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn sandbox_stop_grace() -> Duration {
+        Duration::ZERO
     }
 
     /// The interpreter to run: the configured one, or `python3` / `python`
@@ -354,7 +454,7 @@ mod unix {
     }
 
     /// How a running child was found.
-    enum Poll {
+    enum State {
         Running,
         /// It exited and is not reaped yet: its process group id cannot be
         /// reused until it is.
@@ -367,7 +467,7 @@ mod unix {
 
     /// Whether the process has exited, without reaping it.
     #[cfg(target_os = "linux")]
-    fn poll(pid: libc::pid_t) -> std::io::Result<Poll> {
+    fn check(pid: libc::pid_t) -> std::io::Result<State> {
         loop {
             // SAFETY: an all-zero siginfo_t is valid; waitid fills it in.
             let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -384,7 +484,11 @@ mod unix {
                 // SAFETY: waitid succeeded, so si_pid is initialised (0 when
                 // the child has not exited).
                 let exited = unsafe { info.si_pid() } != 0;
-                return Ok(if exited { Poll::Exited } else { Poll::Running });
+                return Ok(if exited {
+                    State::Exited
+                } else {
+                    State::Running
+                });
             }
             let error = std::io::Error::last_os_error();
             if error.kind() != std::io::ErrorKind::Interrupted {
@@ -395,10 +499,10 @@ mod unix {
 
     /// Whether the process has exited (reaping it if so).
     #[cfg(not(target_os = "linux"))]
-    fn poll(pid: libc::pid_t) -> std::io::Result<Poll> {
+    fn check(pid: libc::pid_t) -> std::io::Result<State> {
         Ok(match wait(pid, libc::WNOHANG)? {
-            Some((status, cpu)) => Poll::Reaped(status, cpu),
-            None => Poll::Running,
+            Some((status, cpu)) => State::Reaped(status, cpu),
+            None => State::Running,
         })
     }
 
@@ -437,58 +541,130 @@ mod unix {
         }
     }
 
-    /// Captured output: the bytes kept, and whether more were dropped.
-    type Capture = Arc<Mutex<(Vec<u8>, bool)>>;
+    /// One output pipe: the bytes kept, and whether more were dropped.
+    struct Stream<P> {
+        /// `None` once the pipe reached its end.
+        pipe: Option<P>,
+        kept: Vec<u8>,
+        truncated: bool,
+    }
 
-    /// Reads `pipe` to its end on a thread, keeping the first `cap` bytes
-    /// and dropping the rest (reading on, so the writer never blocks), then
-    /// sends `index` on `done`.
-    fn capture(
-        mut pipe: impl Read + Send + 'static,
-        cap: u64,
-        index: usize,
-        done: mpsc::Sender<usize>,
-    ) -> Capture {
-        let captured: Capture = Arc::new(Mutex::new((Vec::new(), false)));
-        let shared = Arc::clone(&captured);
-        std::thread::spawn(move || {
-            let mut buffer = [0u8; 8192];
-            loop {
-                match pipe.read(&mut buffer) {
-                    Ok(0) => break,
+    impl<P: Read + AsRawFd> Stream<P> {
+        fn new(pipe: P) -> std::io::Result<Self> {
+            // SAFETY: fcntl on a descriptor owned by `pipe`.
+            unsafe {
+                let fd = pipe.as_raw_fd();
+                let flags = libc::fcntl(fd, libc::F_GETFL);
+                if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(Self {
+                pipe: Some(pipe),
+                kept: Vec::new(),
+                truncated: false,
+            })
+        }
+
+        /// Reads what the pipe holds now (a bounded amount), keeping up to
+        /// `cap` bytes in all and dropping the rest.
+        fn read_available(&mut self, cap: usize, buffer: &mut [u8]) {
+            for _ in 0..16 {
+                let Some(pipe) = &mut self.pipe else { return };
+                match pipe.read(buffer) {
+                    Ok(0) => self.pipe = None,
                     Ok(n) => {
-                        let Ok(mut guard) = shared.lock() else { break };
-                        let (kept, truncated) = &mut *guard;
-                        let room = usize::try_from(cap)
-                            .unwrap_or(usize::MAX)
-                            .saturating_sub(kept.len());
-                        kept.extend_from_slice(&buffer[..n.min(room)]);
+                        let room = cap.saturating_sub(self.kept.len());
+                        self.kept.extend_from_slice(&buffer[..n.min(room)]);
                         if n > room {
-                            *truncated = true;
+                            self.truncated = true;
                         }
                     }
                     Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(_) => break,
+                    Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return,
+                    Err(_) => self.pipe = None,
                 }
             }
-            let _ = done.send(index);
-        });
-        captured
+        }
     }
 
-    /// The text captured so far; output not read to its end counts as
-    /// truncated.
-    fn take(capture: Option<Capture>, finished: bool) -> (String, bool) {
-        let Some(capture) = capture else {
-            return (String::new(), false);
-        };
-        let guard = capture
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let (bytes, truncated) = &*guard;
-        (
-            String::from_utf8_lossy(bytes).into_owned(),
-            *truncated || !finished,
-        )
+    /// The code's standard output and error, read without threads: the
+    /// pipes are polled while the code runs, and closed when the run ends,
+    /// whoever still holds their other ends.
+    struct Output {
+        stdout: Stream<ChildStdout>,
+        stderr: Stream<ChildStderr>,
+        cap: usize,
+        buffer: Box<[u8]>,
+    }
+
+    impl Output {
+        fn new(stdout: ChildStdout, stderr: ChildStderr, cap: u64) -> std::io::Result<Self> {
+            Ok(Self {
+                stdout: Stream::new(stdout)?,
+                stderr: Stream::new(stderr)?,
+                cap: usize::try_from(cap).unwrap_or(usize::MAX),
+                buffer: vec![0; 64 * 1024].into_boxed_slice(),
+            })
+        }
+
+        fn is_open(&self) -> bool {
+            self.stdout.pipe.is_some() || self.stderr.pipe.is_some()
+        }
+
+        /// Waits up to `timeout` for output, and reads what there is.
+        fn read_for(&mut self, timeout: Duration) {
+            let mut fds = Vec::with_capacity(2);
+            for fd in [
+                self.stdout.pipe.as_ref().map(AsRawFd::as_raw_fd),
+                self.stderr.pipe.as_ref().map(AsRawFd::as_raw_fd),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                fds.push(libc::pollfd {
+                    fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
+            }
+            if fds.is_empty() {
+                std::thread::sleep(timeout);
+                return;
+            }
+            // Rounded up, so that a wait is never a busy loop.
+            let millis = timeout.as_micros().div_ceil(1000);
+            let millis = libc::c_int::try_from(millis).unwrap_or(libc::c_int::MAX);
+            // SAFETY: poll reads and writes the array passed with its length.
+            let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
+            if ready > 0 {
+                self.stdout.read_available(self.cap, &mut self.buffer);
+                self.stderr.read_available(self.cap, &mut self.buffer);
+            }
+        }
+
+        /// Reads until both pipes end or `limit` has passed.
+        fn drain(&mut self, limit: Duration) {
+            let end = Instant::now() + limit;
+            self.stdout.read_available(self.cap, &mut self.buffer);
+            self.stderr.read_available(self.cap, &mut self.buffer);
+            while self.is_open() {
+                let left = end.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                self.read_for(left);
+            }
+        }
+
+        /// The text of each stream and whether it was cut at the limit; the
+        /// pipes are closed.
+        fn finish(self) -> [(String, bool); 2] {
+            let text = |kept: Vec<u8>| String::from_utf8_lossy(&kept).into_owned();
+            [
+                (text(self.stdout.kept), self.stdout.truncated),
+                (text(self.stderr.kept), self.stderr.truncated),
+            ]
+        }
     }
 }

@@ -6,6 +6,9 @@ use serde_json::{Value, json};
 
 use crate::{call, refused, registry};
 
+#[cfg(target_os = "linux")]
+mod isolation;
+
 fn have_python() -> bool {
     let found = std::process::Command::new("python3")
         .arg("--version")
