@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod alloc;
 pub mod floor;
+pub mod fuzz;
 #[cfg(feature = "peers")]
 pub mod peers;
 pub mod sample;

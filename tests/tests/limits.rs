@@ -1094,3 +1094,152 @@ async fn a_token_handed_out_after_the_call_was_made_still_cancels_it() {
     let result = registry.invoke(call("nap", json!({"ms": 1})), &ctx).await;
     assert!(result.is_success(), "{}", result.text_content());
 }
+
+/// Takes any JSON.
+#[tool]
+fn take_any(
+    /// Anything
+    value: Value,
+) -> usize {
+    value.to_string().len()
+}
+
+/// Takes a number.
+#[tool]
+fn take_number(
+    /// A count
+    count: u32,
+) -> u32 {
+    count
+}
+
+/// A value `levels` arrays deep, built without recursion.
+fn nested(levels: usize) -> Value {
+    let mut value = json!(0);
+    for _ in 0..levels {
+        value = Value::Array(vec![value]);
+    }
+    value
+}
+
+/// Drops a deep value without recursion.
+fn take_apart(value: Value) {
+    let mut stack = vec![value];
+    while let Some(mut value) = stack.pop() {
+        match &mut value {
+            Value::Array(items) => stack.append(items),
+            Value::Object(members) => stack.extend(std::mem::take(members).into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn arguments_nested_past_the_limit_are_refused_on_a_small_stack() {
+    use futures_util::FutureExt;
+    // The arguments hold the whole chain; the registry takes them apart.
+    let worker = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let registry = Registry::builder().tool(TakeAnyTool).build().unwrap();
+            let ctx = ToolContext::new();
+            // The agent path owns the value: it refuses it and drops it.
+            let call = ToolUse::new("deep", "take_any", json!({}));
+            let call = ToolUse {
+                input: Value::Object(serde_json::Map::from_iter([(
+                    "value".to_owned(),
+                    nested(100_000),
+                )])),
+                ..call
+            };
+            let result = registry.invoke(call, &ctx).now_or_never().unwrap();
+            // The direct path borrows it: refused, and the caller drops it.
+            let input = Value::Object(serde_json::Map::from_iter([(
+                "value".to_owned(),
+                nested(100_000),
+            )]));
+            let direct = tool_runtime::Tool::call(&TakeAnyTool, &input, &ctx)
+                .now_or_never()
+                .unwrap();
+            take_apart(input);
+            (result, direct.err())
+        })
+        .unwrap();
+    let (result, direct) = worker.join().expect("no stack overflow");
+    // Just inside the limit still runs (on an ordinary stack).
+    let registry = Registry::builder().tool(TakeAnyTool).build().unwrap();
+    let fits = Value::Object(serde_json::Map::from_iter([(
+        "value".to_owned(),
+        nested(tool_runtime::MAX_ARGUMENT_DEPTH - 2),
+    )]));
+    let fine = registry
+        .invoke(ToolUse::new("ok", "take_any", fits), &ToolContext::new())
+        .now_or_never()
+        .unwrap();
+    assert!(result.is_error());
+    assert_eq!(result.error_kind, Some(ToolErrorKind::InvalidArguments));
+    assert_eq!(
+        result.text_content(),
+        "invalid arguments for take_any: the arguments nest deeper than 128 levels of objects and arrays"
+    );
+    assert_eq!(direct.unwrap().kind(), ToolErrorKind::InvalidArguments);
+    assert!(fine.is_success(), "{}", fine.text_content());
+}
+
+#[tokio::test]
+async fn input_quoted_back_is_escaped_and_bounded() {
+    let registry = Registry::builder().tool(TakeNumberTool).build().unwrap();
+    let ctx = ToolContext::new();
+    // A name with a terminal escape sequence is shown escaped.
+    let result = registry
+        .invoke(ToolUse::new("1", "take\u{1b}[31mnumber", json!({})), &ctx)
+        .await;
+    assert!(
+        result.text_content().starts_with(r#"unknown tool "take\u{1b}[31mnumber""#),
+        "{}",
+        result.text_content()
+    );
+    assert!(!result.text_content().contains('\u{1b}'));
+    // A megabyte of name comes back as 64 characters and an ellipsis.
+    let long = "n".repeat(1 << 20);
+    let result = registry.invoke(ToolUse::new("2", long, json!({})), &ctx).await;
+    let text = result.text_content();
+    assert!(text.len() < 300, "{} bytes", text.len());
+    assert!(text.contains(&format!("\"{}…\"", "n".repeat(64))), "{text}");
+    // Four megabytes sent to a number field: a short preview.
+    let big = "7".repeat(4 << 20);
+    let result = registry
+        .invoke(ToolUse::new("3", "take_number", json!({"count": big})), &ctx)
+        .await;
+    let text = result.text_content();
+    assert!(text.len() < 300, "{} bytes", text.len());
+    assert!(
+        text.starts_with("invalid arguments for take_number: count: expected an integer from 0 to 4294967295, got \"777"),
+        "{text}"
+    );
+    assert!(text.ends_with('…'), "{text}");
+    // Keys the model made up are escaped and cut too.
+    let key = format!("\u{7}{}", "k".repeat(500));
+    let result = registry
+        .invoke(ToolUse::new("4", "take_number", json!({"count": 1, key: 2})), &ctx)
+        .await;
+    let text = result.text_content();
+    assert!(text.contains(r#"\u{7}kkk"#) && !text.contains('\u{7}'), "{text}");
+    assert!(text.len() < 400, "{} bytes", text.len());
+}
+
+// The example and built-in tools register themselves when linked.
+use examples as _;
+use tool_builtin as _;
+
+#[test]
+fn generated_arguments_for_every_tool_never_escape_as_panics() {
+    // A small run of the fuzz suite; `cargo run --release -p bench --bin
+    // fuzz -- 1000000` is the long one (docs/security.md).
+    let root = tempfile::tempdir().unwrap();
+    let registry = bench::fuzz::registry(root.path());
+    let report = bench::fuzz::run(&registry, 1_000, 11);
+    assert_eq!(report.cases, 1_000);
+    assert_eq!(report.escaped_panics, 0, "{report:?}");
+    assert!(report.unnamed.is_empty(), "{:#?}", report.unnamed);
+}

@@ -337,7 +337,11 @@ pub(crate) fn call(
     // is enabled: the clock is skipped then.
     let timed = !span.is_disabled() || tracing::enabled!(tracing::Level::DEBUG);
     let error_detail = registry.settings.error_detail;
-    let mut prepared = match registry.tool_for_call(&name) {
+    // Arguments nested past the limit are refused before anything walks
+    // them, and taken apart without recursion.
+    let deep = !crate::args::within_depth(&input);
+    let found = if deep { None } else { registry.tool_for_call(&name) };
+    let mut prepared = match found {
         Some((tool, true)) => Prepared::Plain {
             tool,
             id,
@@ -358,6 +362,13 @@ pub(crate) fn call(
                 tool,
                 ctx,
                 settings,
+            }
+        }
+        None if deep => {
+            crate::args::dismantle(input);
+            Prepared::Unknown {
+                error: Some(crate::args::too_deep(&crate::quote::name(&name))),
+                id,
             }
         }
         None => Prepared::Unknown {

@@ -122,6 +122,7 @@ pub mod mcp_server;
 pub mod names;
 mod policy;
 pub mod providers;
+mod quote;
 mod record;
 mod registry;
 mod result;
@@ -137,6 +138,7 @@ pub mod __private;
 /// `.await` in between (from `async-stream`). `try_stream!` is the same
 /// for `Result` items, with `?`.
 pub use async_stream::{stream, try_stream};
+pub use args::MAX_ARGUMENT_DEPTH;
 pub use context::{FromToolContext, ToolContext};
 pub use error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
 pub use events::{Progress, ToolCallStream, ToolEvent, TraceEntry};

@@ -510,6 +510,8 @@ impl Registry {
             }
             list
         };
+        // The name came from the model: quoted back escaped and cut short.
+        let shown = crate::quote::name(name);
         if self
             .allowlist
             .as_ref()
@@ -518,13 +520,18 @@ impl Registry {
             return ToolError::with_kind(
                 ToolErrorKind::NotAllowed,
                 format!(
-                    "tool \"{name}\" is not allowed here; the tools you may call are: {}",
+                    "tool \"{shown}\" is not allowed here; the tools you may call are: {}",
                     listed(false)
                 ),
             );
         }
-        let mut message = format!("unknown tool \"{name}\"");
-        if let Some(close) = crate::names::closest(name, offered.iter().copied()) {
+        let mut message = format!("unknown tool \"{shown}\"");
+        // A name longer than any tool's is no typo of one, and comparing
+        // it would take time in proportion to its length.
+        let close = (name.len() <= crate::quote::MAX_NAME)
+            .then(|| crate::names::closest(name, offered.iter().copied()))
+            .flatten();
+        if let Some(close) = close {
             message.push_str(&format!("; did you mean \"{close}\"?"));
         }
         if offered.is_empty() {

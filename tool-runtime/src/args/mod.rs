@@ -63,6 +63,96 @@ impl<'de, T: serde::Deserialize<'de>> serde::de::DeserializeSeed<'de> for ArgSee
     }
 }
 
+/// How deeply arguments may nest: objects and arrays inside one another,
+/// the argument object itself counting as one. Deeper arguments are refused
+/// with an [`InvalidArguments`](crate::ToolErrorKind::InvalidArguments)
+/// error before anything decodes them. JSON text stops at the same depth
+/// (`serde_json`'s own limit); a `serde_json::Value` built in code could
+/// otherwise nest deep enough to overflow a thread's stack while it is
+/// decoded, or dropped.
+pub const MAX_ARGUMENT_DEPTH: usize = 128;
+
+/// Whether `value` nests no deeper than [`MAX_ARGUMENT_DEPTH`], found
+/// without recursion and without reading past the first level too deep.
+#[inline]
+pub(crate) fn within_depth(value: &Value) -> bool {
+    // Most arguments are one object of plain values: no walk needed.
+    let flat = match value {
+        Value::Object(members) => !members.values().any(is_container),
+        Value::Array(items) => !items.iter().any(is_container),
+        _ => true,
+    };
+    flat || within_depth_walk(value)
+}
+
+fn is_container(value: &Value) -> bool {
+    matches!(value, Value::Array(_) | Value::Object(_))
+}
+
+fn within_depth_walk(value: &Value) -> bool {
+    enum Level<'a> {
+        Items(std::slice::Iter<'a, Value>),
+        Members(serde_json::map::Values<'a>),
+    }
+    fn level(value: &Value) -> Option<Level<'_>> {
+        match value {
+            Value::Array(items) => Some(Level::Items(items.iter())),
+            Value::Object(members) => Some(Level::Members(members.values())),
+            _ => None,
+        }
+    }
+    let mut stack: Vec<Level<'_>> = level(value).into_iter().collect();
+    while let Some(top) = stack.last_mut() {
+        let next = match top {
+            Level::Items(items) => items.next(),
+            Level::Members(members) => members.next(),
+        };
+        match next {
+            None => {
+                stack.pop();
+            }
+            Some(child) => {
+                if let Some(inner) = level(child) {
+                    if stack.len() >= MAX_ARGUMENT_DEPTH {
+                        return false;
+                    }
+                    stack.push(inner);
+                }
+            }
+        }
+    }
+    true
+}
+
+/// The error for arguments that nest too deeply.
+pub(crate) fn too_deep(tool: &str) -> ToolError {
+    ToolError::invalid_arguments(
+        tool,
+        vec![ArgError {
+            field: String::new(),
+            kind: ArgErrorKind::InvalidValue,
+            message: format!(
+                "the arguments nest deeper than {MAX_ARGUMENT_DEPTH} levels of objects and arrays"
+            ),
+        }],
+    )
+}
+
+/// Drops a value without recursion, however deeply it nests.
+pub(crate) fn dismantle(value: Value) {
+    if within_depth(&value) {
+        return;
+    }
+    let mut stack = vec![value];
+    while let Some(mut value) = stack.pop() {
+        match &mut value {
+            Value::Array(items) => stack.append(items),
+            Value::Object(members) => stack.extend(std::mem::take(members).into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
 static EMPTY_OBJECT: LazyLock<Value> = LazyLock::new(|| Value::Object(Map::new()));
 
 /// Decodes a tool's arguments into its generated argument struct `T`.
@@ -75,6 +165,9 @@ pub(crate) fn decode<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Res
     } else {
         input
     };
+    if !within_depth(target) {
+        return Err(too_deep(spec.name));
+    }
     match T::deserialize(target) {
         Ok(args) => Ok(args),
         Err(error) => Err(ToolError::invalid_arguments(
@@ -172,7 +265,7 @@ pub(crate) fn collect_problems(spec: &ToolSpec, input: &Value, fallback: &str) -
             ),
         };
         unknown.push(ArgError {
-            field: key.clone(),
+            field: crate::quote::name(key),
             kind: ArgErrorKind::Unknown,
             message,
         });
@@ -239,7 +332,7 @@ fn explain(name: &str, value: &Value, error: &CheckError, root: &Value) -> ArgEr
         match segment {
             Segment::Map { key } => {
                 field.push('.');
-                field.push_str(key);
+                field.push_str(&crate::quote::name(key));
             }
             Segment::Seq { index } => field.push_str(&format!("[{index}]")),
             Segment::Enum { .. } | Segment::Unknown => {}
@@ -274,7 +367,7 @@ fn explain(name: &str, value: &Value, error: &CheckError, root: &Value) -> ArgEr
         // The path already ends at the unknown key.
         if !matches!(error.path.last(), Some(Segment::Map { key: last }) if last == key) {
             field.push('.');
-            field.push_str(key);
+            field.push_str(&crate::quote::name(key));
         }
         let known = backticked(expected);
         let message = match closest(key, known.iter().copied()) {
@@ -288,6 +381,7 @@ fn explain(name: &str, value: &Value, error: &CheckError, root: &Value) -> ArgEr
         let allowed = property_schema(root, name)
             .and_then(|s| schema_at(s, root, &error.path))
             .and_then(|s| allowed_values(s, root));
+        let variant = crate::quote::name(variant);
         let message = match allowed {
             Some(values) => format!(
                 "unknown variant \"{variant}\", expected one of {}",
@@ -350,8 +444,15 @@ fn allowed_values(schema: &Value, root: &Value) -> Option<Vec<Value>> {
 }
 
 /// serde quotes names in backticks; the model reads JSON, so use `"`.
+/// serde's messages may quote the input: escaped and cut like any echo.
 fn tidy(message: &str) -> String {
-    message.replace('`', "\"")
+    const LIMIT: usize = 240;
+    let cut: String = message.chars().take(LIMIT).collect();
+    let mut out = crate::quote::escape(&cut.replace('`', "\""));
+    if message.chars().nth(LIMIT).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// The value at `path` inside `value`.
@@ -496,16 +597,9 @@ fn integer_range(schema: &Value) -> (Option<i128>, Option<i128>) {
     (low, high)
 }
 
-/// A value as the model wrote it, cut short when long.
+/// A value as the model wrote it, escaped and cut short when long.
 fn preview(value: &Value) -> String {
-    const LIMIT: usize = 60;
-    let text = value.to_string();
-    if text.chars().count() <= LIMIT {
-        return text;
-    }
-    let mut cut: String = text.chars().take(LIMIT).collect();
-    cut.push('…');
-    cut
+    crate::quote::value(value)
 }
 
 fn json_list(values: &[Value]) -> String {
