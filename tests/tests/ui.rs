@@ -1,9 +1,11 @@
-//! Compile-fail and compile-pass cases for `#[tool]`.
+//! Compile-fail and compile-pass cases for `#[tool]` and `#[toolset]`.
 //!
-//! `ui/macro/` holds misuses the macro itself reports; `ui/types/` holds
-//! misuses rustc reports as unmet trait bounds, whose wording can change
-//! between compiler versions. Regenerate the expected output with
-//! `TRYBUILD=overwrite cargo test -p tests --test ui`.
+//! `ui/macro/` holds misuses the macro itself reports, and cases where it
+//! must add nothing to an error of rustc's own (a syntax error in a body)
+//! or to its own one error (a tool whose struct is used elsewhere);
+//! `ui/types/` holds misuses rustc reports as unmet trait bounds, whose
+//! wording can change between compiler versions. Regenerate the expected
+//! output with `TRYBUILD=overwrite cargo test -p tests --test ui`.
 
 #[test]
 fn ui() {

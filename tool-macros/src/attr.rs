@@ -7,6 +7,8 @@ use proc_macro2::Span;
 use quote::ToTokens;
 use syn::spanned::Spanned;
 
+use crate::model::Sp;
+
 /// `#[tool(...)]` on the function.
 #[derive(Debug, Default, FromMeta)]
 pub struct ToolArgs {
@@ -124,16 +126,6 @@ impl FromMeta for Bounds {
             errors.push(darling::Error::custom(
                 "give at least one bound: (min = a), (max = b) or (min = a, max = b)",
             ));
-        }
-        if let (Some(min), Some(max)) = (bounds.min, bounds.max)
-            && min > max
-        {
-            errors.push(
-                darling::Error::custom(format!(
-                    "the lower bound {min} is above the upper bound {max}; swap them"
-                ))
-                .with_span(&bounds.span),
-            );
         }
         errors.finish_with(bounds)
     }
@@ -335,22 +327,29 @@ fn tidy_tokens(text: &str) -> String {
         .replace(" ,", ",")
 }
 
-/// Where `key` is written in a parameter's `#[tool(...)]`, so an error about
-/// the key points at it (a bare `default` carries no span of its own).
-pub fn key_span(attrs: &[syn::Attribute], key: &str) -> Option<Span> {
-    attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("tool"))
-        .find_map(|attr| match &attr.meta {
-            syn::Meta::List(list) => {
-                list.tokens
-                    .clone()
-                    .into_iter()
-                    .find_map(|token| match token {
-                        proc_macro2::TokenTree::Ident(ident) if ident == key => Some(ident.span()),
-                        _ => None,
-                    })
+/// The keys written in a parameter's `#[tool(...)]` attributes, in order,
+/// each spanned at its name: the identifier that starts each item of the
+/// list (`default` in `default = 3`, `range` in `range(1, 5)`), so an error
+/// about a key can point at it (a bare `default` carries no span of its own).
+pub fn written_keys(attrs: &[syn::Attribute]) -> Vec<Sp<String>> {
+    let mut keys = Vec::new();
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("tool")) {
+        let syn::Meta::List(list) = &attr.meta else {
+            continue;
+        };
+        let mut at_item_start = true;
+        for token in list.tokens.clone() {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) if at_item_start => {
+                    keys.push(Sp::new(ident.to_string(), ident.span()));
+                    at_item_start = false;
+                }
+                proc_macro2::TokenTree::Punct(punct) if punct.as_char() == ',' => {
+                    at_item_start = true;
+                }
+                _ => at_item_start = false,
             }
-            _ => None,
-        })
+        }
+    }
+    keys
 }

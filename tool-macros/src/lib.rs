@@ -1,19 +1,24 @@
-//! The `#[tool]` attribute. Use it through the `tool-runtime` crate, which
-//! re-exports it and documents it; the generated code names only
-//! `tool_runtime` paths.
+//! The `#[tool]` and `#[toolset]` attributes. Use them through the
+//! `tool-runtime` crate, which re-exports and documents them; the generated
+//! code names only `tool_runtime::__private` paths.
 //!
-//! The macro works in three steps, each in its own module: `parse` reads
-//! the function and its attributes into the plain data of `model`
-//! (checking with `validate` and collecting every error), and `expand`
-//! emits code from that model alone.
+//! Each attribute goes through four steps, a module each:
+//!
+//! 1. `item` reads the annotated item, leaving function bodies as tokens;
+//! 2. `parse` turns it and the attribute's keys (`attr`, with the doc
+//!    comments read by `docs`) into the plain data of `model`;
+//! 3. `validate` checks the model;
+//! 4. `expand` emits code from the model alone, or, when `Errors` holds
+//!    any, the errors beside stand-ins that keep the rest of the crate
+//!    compiling.
 
 mod attr;
 mod docs;
 mod errors;
 mod expand;
+mod item;
 mod model;
 mod parse;
-mod toolset;
 mod validate;
 
 use proc_macro::TokenStream;
@@ -22,7 +27,7 @@ use proc_macro::TokenStream;
 /// instance. See `tool_runtime::toolset`.
 #[proc_macro_attribute]
 pub fn toolset(args: TokenStream, input: TokenStream) -> TokenStream {
-    toolset::toolset(args.into(), input.into()).into()
+    expand::toolset(args.into(), input.into()).into()
 }
 
 /// Turns a function into a tool an LLM can call. See `tool_runtime::tool`.

@@ -1,9 +1,15 @@
-//! The parsed form of a `#[tool]` function: plain data the emitter reads.
+//! The parsed form of a `#[tool]` function and of a `#[toolset]` block:
+//! plain data. It keeps what the user wrote with the spans of where it was
+//! written, so that validation can point at the offending tokens; emission
+//! reads the model alone.
 
-use proc_macro2::Ident;
+use proc_macro2::{Ident, Span, TokenStream};
 use syn::{Path, Type};
 
-use crate::attr::{Bounds, DefaultValue, OneOfValue};
+use crate::attr::{Bounds, DefaultValue, OneOf};
+
+/// A value and where it was written.
+pub type Sp<T> = darling::util::SpannedValue<T>;
 
 /// One `#[tool]` function.
 #[derive(Debug)]
@@ -16,23 +22,58 @@ pub struct ToolFn {
     pub vis: syn::Visibility,
     /// The emitted struct's name (`WeatherForecastTool`).
     pub struct_ident: Ident,
-    /// The tool's name and where it came from.
-    pub name: String,
-    /// The tool's description.
-    pub description: String,
-    /// Parameters in declaration order.
+    /// The tool's name: from `name = "..."`, or the function's.
+    pub name: Sp<String>,
+    /// The tool's description: from `description = "..."` or the doc
+    /// comment; spanned at the key, or at the function's name.
+    pub description: Sp<String>,
+    /// `self` in any form, when the function takes it.
+    pub receiver: Option<Receiver>,
+    /// Parameters in declaration order (`self` apart).
     pub params: Vec<Param>,
     /// What the function returns.
     pub output: Output,
-    /// Whether the function is `async`.
-    pub is_async: bool,
+    /// `async`, when the function is.
+    pub asyncness: Option<Span>,
+    /// Parts of the signature a tool cannot have, when written.
+    pub shape: FnShape,
     /// The runtime crate's path.
     pub krate: Path,
-    /// Options that go into the spec as they are.
+    /// Options that go into the spec.
     pub options: ToolOptions,
     /// Lines appended to the function's rustdoc: the parameter docs the
     /// macro removed from the parameters.
     pub extra_docs: Vec<String>,
+}
+
+impl ToolFn {
+    /// Whether the tool holds an instance of its toolset's type, which the
+    /// function takes as `&self`.
+    pub fn bound_to_instance(&self) -> bool {
+        matches!(self.binding, Binding::Method { .. }) && self.receiver.is_some()
+    }
+
+    /// The parameters the model supplies, with their index among all
+    /// parameters.
+    pub fn args(&self) -> impl Iterator<Item = (usize, &Param, &ArgParam)> {
+        self.params
+            .iter()
+            .enumerate()
+            .filter_map(|(i, param)| match &param.kind {
+                ParamKind::Arg(arg) => Some((i, param, arg)),
+                ParamKind::Injected { .. } => None,
+            })
+    }
+
+    /// Whether a call reads its context: injected parameters come from it,
+    /// and a stream reports its items through it.
+    pub fn reads_context(&self) -> bool {
+        matches!(self.output, Output::Stream { .. })
+            || self
+                .params
+                .iter()
+                .any(|param| matches!(param.kind, ParamKind::Injected { .. }))
+    }
 }
 
 /// How the tool reaches its function.
@@ -40,17 +81,52 @@ pub struct ToolFn {
 pub enum Binding {
     /// A free function, registered globally.
     Free,
-    /// A function in a `#[toolset]` impl block; bound to an instance when it
-    /// takes `&self`.
+    /// A function in a `#[toolset]` impl block of `self_ty`.
     Method {
         /// The impl block's type.
         self_ty: Box<Type>,
-        /// Whether the method takes `&self`.
-        takes_self: bool,
     },
 }
 
-/// Spec options read from `#[tool(...)]`.
+/// `self`, as the function takes it.
+#[derive(Debug)]
+pub struct Receiver {
+    /// The receiver's tokens (`&mut self`), for errors that cover it.
+    pub tokens: TokenStream,
+    /// The `self` token.
+    pub self_span: Span,
+    /// The form it takes.
+    pub form: ReceiverForm,
+}
+
+/// The forms of `self`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReceiverForm {
+    /// `&self`.
+    Shared,
+    /// `&mut self` or `mut self`.
+    Mut,
+    /// `self`, `self: Box<Self>` and the like.
+    Other,
+}
+
+/// Qualifiers and generics written on the function, each of which a tool
+/// cannot have.
+#[derive(Debug, Default)]
+pub struct FnShape {
+    /// `const`.
+    pub constness: Option<Span>,
+    /// `unsafe`.
+    pub unsafety: Option<Span>,
+    /// `extern "ABI"`.
+    pub abi: Option<Span>,
+    /// A variadic `...` parameter.
+    pub variadic: Option<Span>,
+    /// The generic parameters, or the `where` clause when there are none.
+    pub generics: Option<TokenStream>,
+}
+
+/// Spec options read from `#[tool(...)]` on the function.
 #[derive(Debug, Default)]
 pub struct ToolOptions {
     /// `title = "..."`.
@@ -65,16 +141,25 @@ pub struct ToolOptions {
     pub open_world: Option<bool>,
     /// `strict`.
     pub strict: bool,
-    /// `timeout = "..."`, in milliseconds.
-    pub timeout_ms: Option<u64>,
-    /// `blocking`.
-    pub blocking: bool,
+    /// `timeout = "..."`, as written.
+    pub timeout: Option<Sp<String>>,
+    /// `blocking`, where written.
+    pub blocking: Option<Span>,
     /// `needs_approval`.
     pub needs_approval: bool,
     /// `alias = "..."`, in order.
-    pub aliases: Vec<String>,
+    pub aliases: Vec<Sp<String>>,
     /// `config = Type`.
     pub config: Option<Type>,
+}
+
+impl ToolOptions {
+    /// The timeout in milliseconds, when it is written and reads as one.
+    pub fn timeout_ms(&self) -> Option<u64> {
+        self.timeout
+            .as_ref()
+            .and_then(|timeout| parse_duration_ms(timeout.as_str()))
+    }
 }
 
 /// One parameter.
@@ -84,8 +169,22 @@ pub struct Param {
     pub ident: Ident,
     /// The declared type.
     pub ty: Type,
+    /// The whole parameter, attributes included.
+    pub span: Span,
+    /// The keys of its `#[tool(...)]`, in the order written.
+    pub keys: Vec<Sp<String>>,
     /// Where the value comes from.
     pub kind: ParamKind,
+}
+
+impl Param {
+    /// Where `key` is written in the parameter's `#[tool(...)]`.
+    pub fn key_span(&self, key: &str) -> Option<Span> {
+        self.keys
+            .iter()
+            .find(|written| written.as_str() == key)
+            .map(|written| written.span())
+    }
 }
 
 /// Where a parameter's value comes from.
@@ -94,15 +193,23 @@ pub struct Param {
 pub enum ParamKind {
     /// From the model's JSON arguments.
     Arg(ArgParam),
-    /// From the call's context, through `FromToolContext`.
-    Injected,
+    /// From the call's context, through `FromToolContext`; `context` when
+    /// the type is `ToolContext` itself.
+    Injected {
+        /// Whether the parameter is the `ToolContext`.
+        context: bool,
+    },
 }
 
 /// A parameter the model supplies.
 #[derive(Debug)]
 pub struct ArgParam {
-    /// Its name in the schema.
-    pub name: String,
+    /// Its name in the schema; spanned at `rename = "..."` when renamed.
+    pub name: Sp<String>,
+    /// Whether `rename` gave the name.
+    pub renamed: bool,
+    /// The Rust name, without `r#`.
+    pub rust_name: String,
     /// Its description (empty when none).
     pub description: String,
     /// For `Option<T>`, the `T`.
@@ -113,6 +220,13 @@ pub struct ArgParam {
     pub constraints: ParamConstraints,
 }
 
+impl ArgParam {
+    /// Whether the model must supply it.
+    pub fn required(&self) -> bool {
+        self.option_inner.is_none() && self.default.is_none()
+    }
+}
+
 /// The constraints on a parameter, as written.
 #[derive(Debug, Default)]
 pub struct ParamConstraints {
@@ -121,9 +235,9 @@ pub struct ParamConstraints {
     /// `length(...)`.
     pub length: Option<Bounds>,
     /// `pattern = "..."`.
-    pub pattern: Option<String>,
+    pub pattern: Option<Sp<String>>,
     /// `one_of = [...]`.
-    pub one_of: Option<Vec<OneOfValue>>,
+    pub one_of: Option<OneOf>,
     /// `validate = path`.
     pub validate: Option<syn::ExprPath>,
 }
@@ -136,13 +250,6 @@ impl ParamConstraints {
             && self.pattern.is_none()
             && self.one_of.is_none()
             && self.validate.is_none()
-    }
-}
-
-impl ArgParam {
-    /// Whether the model must supply it.
-    pub fn required(&self) -> bool {
-        self.option_inner.is_none() && self.default.is_none()
     }
 }
 
@@ -160,6 +267,9 @@ pub enum Output {
     /// `impl Stream<Item = T>`: each item is an intermediate output, the
     /// last one the result; `item` says how to convert an item.
     Stream { item: Box<Output> },
+    /// `impl Trait` that is not a stream (or a stream's item written as
+    /// `impl Trait`): the tokens, for the error.
+    Opaque(TokenStream),
 }
 
 impl Output {
@@ -168,8 +278,57 @@ impl Output {
     pub fn value_type(&self) -> Option<&Type> {
         match self {
             Output::Value(ty) | Output::Result { ok: ty, .. } => Some(ty),
-            Output::Unit => None,
+            Output::Unit | Output::Opaque(_) => None,
             Output::Stream { item } => item.value_type(),
         }
+    }
+}
+
+/// One `#[toolset]` impl block.
+#[derive(Debug)]
+pub struct Toolset {
+    /// The impl block's type.
+    pub self_ty: Type,
+    /// The runtime crate's path.
+    pub krate: Path,
+    /// The trait, when the block implements one.
+    pub trait_path: Option<Path>,
+    /// The block's generic parameters, when it has any.
+    pub generics: Option<TokenStream>,
+    /// Its `#[tool]` methods.
+    pub tools: Vec<ToolFn>,
+}
+
+/// Reads a duration like `"500ms"`, `"5s"`, `"1.5s"`, `"2m"` or `"1h"` as
+/// milliseconds.
+pub fn parse_duration_ms(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let scale = match unit.trim() {
+        "ms" => 1.0,
+        "s" | "sec" | "secs" => 1_000.0,
+        "m" | "min" | "mins" => 60_000.0,
+        "h" => 3_600_000.0,
+        _ => return None,
+    };
+    let ms = number * scale;
+    (1.0..=1e15).contains(&ms).then_some(ms.round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("500ms"), Some(500));
+        assert_eq!(parse_duration_ms("5s"), Some(5000));
+        assert_eq!(parse_duration_ms("1.5s"), Some(1500));
+        assert_eq!(parse_duration_ms("2m"), Some(120_000));
+        assert_eq!(parse_duration_ms("1h"), Some(3_600_000));
+        assert_eq!(parse_duration_ms("5"), None);
+        assert_eq!(parse_duration_ms("0s"), None);
     }
 }

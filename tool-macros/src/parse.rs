@@ -1,20 +1,28 @@
-//! From the function's tokens to a [`ToolFn`]: every check that needs only
-//! syntax, with every error collected and reported at its tokens.
+//! From tokens to the model: the attribute's keys, the signature, the
+//! parameters and the return type become a [`ToolFn`] (or a [`Toolset`]),
+//! with the spans of what was written.
+//!
+//! Parsing judges nothing the model can hold; that is `validate`'s job. Its
+//! only errors are what the model cannot hold: keys that do not parse (with
+//! darling's "did you mean"), a parameter attribute that is not a list, a
+//! parameter without a plain name. It always returns a model, so validation
+//! runs too and the user sees every mistake at once.
 
 use darling::FromMeta;
 use darling::ast::NestedMeta;
-use proc_macro2::{Span, TokenStream};
-use quote::format_ident;
+use proc_macro2::TokenStream;
+use quote::{ToTokens, format_ident};
 use syn::spanned::Spanned;
-use syn::{FnArg, GenericArgument, ItemFn, Pat, PathArguments, ReturnType, Type};
+use syn::{FnArg, GenericArgument, Pat, PathArguments, ReturnType, Type};
 
-use crate::attr::{DefaultValue, ParamArgs, ToolArgs, key_span};
-use crate::docs;
+use crate::attr::{DefaultValue, ParamArgs, ToolArgs, written_keys};
+use crate::docs::{self, FnDocs};
 use crate::errors::Errors;
+use crate::item::{ImplBlock, MaybeFn};
 use crate::model::{
-    ArgParam, Binding, Output, Param, ParamConstraints, ParamKind, ToolFn, ToolOptions,
+    ArgParam, Binding, FnShape, Output, Param, ParamConstraints, ParamKind, Receiver, ReceiverForm,
+    Sp, ToolFn, ToolOptions, Toolset,
 };
-use crate::validate;
 
 /// Types the runtime injects, recognised by the last segment of their path.
 /// Wrapper types count only with a type argument (`State<Db>`), so a user's
@@ -24,375 +32,139 @@ use crate::validate;
 const INJECTED_TYPES: &[&str] = &["ToolContext", "Progress"];
 const INJECTED_WRAPPERS: &[&str] = &["State", "Extension", "Config"];
 
-/// Parses the attribute's arguments and the function into the model.
-pub fn parse(args: TokenStream, item: &ItemFn, errors: &mut Errors) -> Option<ToolFn> {
-    parse_in(args, item, None, errors)
-}
-
-/// Parses a function, or with `self_ty` a method inside a `#[toolset]` impl
-/// block, where `&self` is allowed.
-pub fn parse_in(
+/// Reads a function, or with `self_ty` a method of a `#[toolset]` impl
+/// block, and the arguments of its `#[tool(...)]`.
+pub fn tool(
     args: TokenStream,
-    item: &ItemFn,
+    item: &MaybeFn,
     self_ty: Option<&Type>,
     errors: &mut Errors,
-) -> Option<ToolFn> {
-    let args = parse_tool_args(args, errors);
-    check_signature(item, errors);
-
+) -> ToolFn {
+    let args = tool_args(args, errors);
+    let sig = &item.sig;
     let fn_docs = docs::parse_fn_docs(&docs::doc_lines(&item.attrs));
+    let mut receiver = None;
     let mut params = Vec::new();
-    let mut context_param: Option<Span> = None;
-    let mut extra_docs = Vec::new();
-    let mut takes_self = false;
-
-    for input in &item.sig.inputs {
-        let typed = match input {
-            FnArg::Receiver(receiver) if self_ty.is_some() => {
-                let shared_ref = receiver.reference.is_some()
-                    && receiver.mutability.is_none()
-                    && receiver.colon_token.is_none();
-                if shared_ref {
-                    takes_self = true;
-                } else if receiver.mutability.is_some() {
-                    errors.push_spanned(
-                        receiver,
-                        "a tool method takes `&self`, not `&mut self`: calls may run at the \
-                         same time, so they share the instance. Keep mutable state behind a \
-                         Mutex or atomics and take `&self`",
-                    );
-                } else {
-                    errors.push_spanned(
-                        receiver,
-                        "a tool method takes `&self`: the instance is shared by every call, so \
-                         it cannot be consumed or taken in another form. Write `&self`",
-                    );
-                }
-                continue;
-            }
-            FnArg::Receiver(receiver) => {
-                errors.push(
-                    receiver.self_token.span,
-                    "#[tool] functions cannot take `self`: a tool is a free function the \
-                     model calls with JSON arguments. Mark the impl block with #[toolset] to \
-                     make its `&self` methods tools, or move the function out of the impl \
-                     block and take what it needs as parameters",
-                );
-                continue;
-            }
-            FnArg::Typed(typed) => typed,
-        };
-        let Some(ident) = param_ident(&typed.pat, errors) else {
-            continue;
-        };
-        let mut param_args = parse_param_args(&typed.attrs, errors);
-        // A bare `default` has no span of its own; point at the key.
-        if let Some(DefaultValue::Trait(span)) = &mut param_args.default
-            && let Some(key) = key_span(&typed.attrs, "default")
-        {
-            *span = key;
+    let mut documented = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            FnArg::Receiver(written) => receiver = Some(read_receiver(written)),
+            FnArg::Typed(typed) => params.extend(param(typed, &fn_docs, &mut documented, errors)),
         }
-        if contains_impl_trait(&typed.ty) {
-            errors.push_spanned(
-                &typed.ty,
-                "`impl Trait` parameters are not supported by #[tool]: the model sends JSON, \
-                 so each parameter needs one concrete type. Write the concrete type instead",
-            );
-            continue;
-        }
-        let injected = param_args.inject.is_present() || is_injected_type(&typed.ty);
-        if injected {
-            for (present, span, key) in [
-                (
-                    param_args.description.is_some(),
-                    param_args.description.as_ref().map(|d| d.span()),
-                    "description",
-                ),
-                (
-                    param_args.default.is_some(),
-                    param_args.default.as_ref().map(DefaultValue::span),
-                    "default",
-                ),
-                (
-                    param_args.rename.is_some(),
-                    param_args.rename.as_ref().map(|r| r.span()),
-                    "rename",
-                ),
-                (
-                    param_args.range.is_some(),
-                    param_args.range.as_ref().map(|b| b.span),
-                    "range",
-                ),
-                (
-                    param_args.length.is_some(),
-                    param_args.length.as_ref().map(|b| b.span),
-                    "length",
-                ),
-                (
-                    param_args.pattern.is_some(),
-                    param_args.pattern.as_ref().map(|p| p.span()),
-                    "pattern",
-                ),
-                (
-                    param_args.one_of.is_some(),
-                    param_args.one_of.as_ref().map(|o| o.span),
-                    "one_of",
-                ),
-                (
-                    param_args.validate.is_some(),
-                    param_args.validate.as_ref().map(|v| v.span()),
-                    "validate",
-                ),
-            ] {
-                if present {
-                    errors.push(
-                        key_span(&typed.attrs, key)
-                            .or(span)
-                            .unwrap_or_else(|| typed.ty.span()),
-                        format!(
-                            "`{key}` has no effect on an injected parameter: `{ident}` is supplied \
-                             by the runtime and is not part of the tool's schema. Remove `{key}`"
-                        ),
-                    );
-                }
-            }
-            if is_context_type(&typed.ty) {
-                if context_param.is_some() {
-                    errors.push(
-                        typed.span(),
-                        format!(
-                            "a tool takes at most one `ToolContext` parameter, and an earlier \
-                             parameter already is one. Remove `{ident}` and use the earlier \
-                             parameter"
-                        ),
-                    );
-                    continue;
-                }
-                context_param = Some(typed.span());
-            }
-            params.push(Param {
-                ident,
-                ty: (*typed.ty).clone(),
-                kind: ParamKind::Injected,
-            });
-            continue;
-        }
-
-        validate::owned_param_type(&typed.ty, errors);
-        let rust_name = ident.to_string().trim_start_matches("r#").to_owned();
-        let name = match &param_args.rename {
-            Some(rename) => {
-                validate::param_name(rename, errors);
-                rename.as_str().to_owned()
-            }
-            None => rust_name.clone(),
-        };
-        let own_docs = docs::param_description(&typed.attrs);
-        let description = param_args
-            .description
-            .as_ref()
-            .map(|d| d.as_str().to_owned())
-            .or_else(|| own_docs.clone())
-            .or_else(|| fn_docs.arguments.get(&rust_name).cloned())
-            .unwrap_or_default();
-        if let Some(text) = param_args
-            .description
-            .as_ref()
-            .map(|d| d.as_str().to_owned())
-            .or(own_docs)
-        {
-            extra_docs.push(format!("* `{rust_name}` - {}", text.replace('\n', " ")));
-        }
-        let option_inner = option_inner(&typed.ty).cloned();
-        if let (Some(default), Some(_)) = (&param_args.default, &option_inner) {
-            errors.push(
-                key_span(&typed.attrs, "default").unwrap_or_else(|| default.span()),
-                format!(
-                    "`default` on an `Option` parameter: `{rust_name}` already defaults to `None` \
-                     when the model leaves it out. Remove `default`, or make the type \
-                     non-optional to give it a default value"
-                ),
-            );
-        }
-        validate::constraints_fit_type(
-            &rust_name,
-            option_inner.as_ref().unwrap_or(&typed.ty),
-            &param_args,
-            &typed.attrs,
-            errors,
-        );
-        let constraints = param_constraints(&param_args, errors);
-        params.push(Param {
-            ident,
-            ty: (*typed.ty).clone(),
-            kind: ParamKind::Arg(ArgParam {
-                name,
-                description,
-                option_inner,
-                default: param_args.default,
-                constraints,
-            }),
-        });
     }
-    validate::unique_param_names(&params, errors);
 
+    let fn_name = sig.ident.to_string().trim_start_matches("r#").to_owned();
     let name = match &args.name {
-        Some(name) => {
-            validate::tool_name(name.as_str(), name.span(), errors);
-            name.as_str().to_owned()
-        }
-        None => {
-            let name = item
-                .sig
-                .ident
-                .to_string()
-                .trim_start_matches("r#")
-                .to_owned();
-            validate::tool_name(&name, item.sig.ident.span(), errors);
-            name
-        }
+        Some(name) => name.clone(),
+        None => Sp::new(fn_name, sig.ident.span()),
     };
     let description = match &args.description {
-        Some(description) => description.as_str().trim().to_owned(),
-        None => fn_docs.description.clone(),
+        Some(description) => Sp::new(description.trim().to_owned(), description.span()),
+        None => Sp::new(fn_docs.description.clone(), sig.ident.span()),
     };
-    if description.is_empty() {
-        let span = args
-            .description
-            .as_ref()
-            .map_or_else(|| item.sig.ident.span(), |d| d.span());
-        errors.push(
-            span,
-            format!(
-                "tool `{name}` has no description: a model cannot use a tool it is not told about. \
-                 Add a doc comment above the function (`/// What the tool does.`) or write \
-                 #[tool(description = \"...\")]"
-            ),
-        );
-    }
-
-    let output = parse_output(&item.sig.output, errors);
-    let options = tool_options(&args, &name, item, &output, errors);
-
-    let extra_docs = if fn_docs.has_arguments_section || extra_docs.is_empty() {
+    let extra_docs = if fn_docs.has_arguments_section || documented.is_empty() {
         Vec::new()
     } else {
         let mut lines = vec![String::new(), " # Arguments".to_owned(), String::new()];
-        lines.extend(extra_docs.into_iter().map(|line| format!(" {line}")));
+        lines.extend(documented.into_iter().map(|line| format!(" {line}")));
         lines
     };
 
-    Some(ToolFn {
-        fn_ident: item.sig.ident.clone(),
-        vis: item.vis.clone(),
+    ToolFn {
+        fn_ident: sig.ident.clone(),
         binding: match self_ty {
             None => Binding::Free,
             Some(self_ty) => Binding::Method {
                 self_ty: Box::new(self_ty.clone()),
-                takes_self,
             },
         },
+        vis: item.vis.clone(),
         struct_ident: format_ident!(
             "{}{}Tool",
             self_ty.map(type_prefix).unwrap_or_default(),
-            pascal_case(&item.sig.ident.to_string()),
-            span = item.sig.ident.span()
+            pascal_case(&sig.ident.to_string()),
+            span = sig.ident.span()
         ),
         name,
         description,
+        receiver,
         params,
-        output,
-        options,
-        is_async: item.sig.asyncness.is_some(),
+        output: match &sig.output {
+            ReturnType::Default => Output::Unit,
+            ReturnType::Type(_, ty) => output(ty),
+        },
+        asyncness: sig.asyncness.map(|token| token.span),
+        shape: shape(sig),
         krate: args
             .krate
+            .clone()
             .unwrap_or_else(|| syn::parse_quote!(::tool_runtime)),
+        options: options(&args),
         extra_docs,
-    })
-}
-
-/// The spec options, checked against the function they annotate.
-fn tool_options(
-    args: &ToolArgs,
-    name: &str,
-    item: &ItemFn,
-    output: &Output,
-    errors: &mut Errors,
-) -> ToolOptions {
-    let timeout_ms = args.timeout.as_ref().and_then(|timeout| {
-        let ms = parse_duration_ms(timeout.as_str());
-        if ms.is_none() {
-            errors.push(
-                timeout.span(),
-                format!(
-                    "cannot read the timeout \"{}\": write a number and a unit, such as \
-                     \"500ms\", \"5s\", \"1.5s\", \"2m\" or \"1h\"",
-                    timeout.as_str()
-                ),
-            );
-        }
-        ms
-    });
-    if args.blocking.is_present() {
-        if let Some(asyncness) = &item.sig.asyncness {
-            errors.push(
-                asyncness.span,
-                "`blocking` is for sync functions that would stall the executor; an `async fn` \
-                 already yields at its await points. Remove `blocking`, or make the function sync",
-            );
-        } else if matches!(output, Output::Stream { .. }) {
-            errors.push(
-                args.blocking.span(),
-                "`blocking` cannot apply to a tool that returns a stream. Remove `blocking`",
-            );
-        }
-    }
-    let aliases = validate::aliases(name, &args.alias, errors);
-    ToolOptions {
-        title: args.title.as_ref().map(|t| t.as_str().to_owned()),
-        read_only: args.read_only,
-        destructive: args.destructive,
-        idempotent: args.idempotent,
-        open_world: args.open_world,
-        strict: args.strict.is_present(),
-        timeout_ms,
-        blocking: args.blocking.is_present(),
-        needs_approval: args.needs_approval.is_present(),
-        aliases,
-        config: args.config.as_ref().map(|config| config.0.clone()),
     }
 }
 
-/// The constraints written on a parameter, checked where syntax allows.
-fn param_constraints(args: &ParamArgs, errors: &mut Errors) -> ParamConstraints {
-    if let Some(length) = &args.length {
-        for bound in [length.min, length.max].into_iter().flatten() {
-            if bound < 0.0 || bound.fract() != 0.0 {
-                errors.push(
-                    length.span,
-                    format!("a length bound must be a whole number of at least 0, not {bound}"),
-                );
+/// Reads a `#[toolset]` impl block: its type and each method marked
+/// `#[tool]`, in order.
+pub fn toolset(args: TokenStream, block: &ImplBlock, errors: &mut Errors) -> Toolset {
+    let krate = toolset_crate(args, errors);
+    let header = &block.header;
+    let self_ty = (*header.self_ty).clone();
+    let mut tools = Vec::new();
+    for method in block.tool_methods() {
+        let attr = method
+            .attrs
+            .iter()
+            .find(|attr| attr.path().is_ident("tool"));
+        let tool_args = match attr.map(|attr| &attr.meta) {
+            None | Some(syn::Meta::Path(_)) => TokenStream::new(),
+            Some(syn::Meta::List(list)) => list.tokens.clone(),
+            Some(syn::Meta::NameValue(nv)) => {
+                errors.push(nv.span(), "write #[tool] or #[tool(key = value, ...)]");
+                TokenStream::new()
             }
+        };
+        let mut tool = tool(tool_args, method, Some(&self_ty), errors);
+        if let Some(krate) = &krate {
+            tool.krate = krate.clone();
         }
+        tools.push(tool);
     }
-    if let Some(pattern) = &args.pattern
-        && let Err(error) = regex_syntax::Parser::new().parse(pattern.as_str())
-    {
-        errors.push(
-            pattern.span(),
-            format!("this pattern is not a valid regular expression: {error}"),
-        );
-    }
-    ParamConstraints {
-        range: args.range.clone(),
-        length: args.length.clone(),
-        pattern: args.pattern.as_ref().map(|p| p.as_str().to_owned()),
-        one_of: args.one_of.as_ref().map(|o| o.values.clone()),
-        validate: args.validate.clone(),
+    Toolset {
+        self_ty,
+        krate: krate.unwrap_or_else(|| syn::parse_quote!(::tool_runtime)),
+        trait_path: header.trait_.as_ref().map(|(_, path, _)| path.clone()),
+        generics: (!header.generics.params.is_empty())
+            .then(|| header.generics.params.to_token_stream()),
+        tools,
     }
 }
 
-fn parse_tool_args(args: TokenStream, errors: &mut Errors) -> ToolArgs {
+/// `#[toolset(crate = path)]`.
+fn toolset_crate(args: TokenStream, errors: &mut Errors) -> Option<syn::Path> {
+    /// `#[toolset(...)]` arguments.
+    #[derive(Default, FromMeta)]
+    struct ToolsetArgs {
+        /// The path of the runtime crate, for crates that re-export it.
+        #[darling(rename = "crate")]
+        krate: Option<syn::Path>,
+    }
+    if args.is_empty() {
+        return None;
+    }
+    match NestedMeta::parse_meta_list(args)
+        .map_err(darling::Error::from)
+        .and_then(|items| ToolsetArgs::from_list(&items))
+    {
+        Ok(args) => args.krate,
+        Err(error) => {
+            errors.push_darling(error);
+            None
+        }
+    }
+}
+
+fn tool_args(args: TokenStream, errors: &mut Errors) -> ToolArgs {
     if args.is_empty() {
         return ToolArgs::default();
     }
@@ -412,7 +184,7 @@ fn parse_tool_args(args: TokenStream, errors: &mut Errors) -> ToolArgs {
     }
 }
 
-fn parse_param_args(attrs: &[syn::Attribute], errors: &mut Errors) -> ParamArgs {
+fn param_args(attrs: &[syn::Attribute], errors: &mut Errors) -> ParamArgs {
     let mut items = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("tool")) {
         match &attr.meta {
@@ -436,50 +208,120 @@ fn parse_param_args(attrs: &[syn::Attribute], errors: &mut Errors) -> ParamArgs 
     }
 }
 
-/// Checks for function shapes a tool cannot have.
-fn check_signature(item: &ItemFn, errors: &mut Errors) {
-    let sig = &item.sig;
-    if let Some(token) = &sig.constness {
-        errors.push(
-            token.span,
-            "a tool cannot be a `const fn`: it runs when a model calls it. Remove `const`",
-        );
+fn options(args: &ToolArgs) -> ToolOptions {
+    ToolOptions {
+        title: args.title.as_ref().map(|t| t.as_str().to_owned()),
+        read_only: args.read_only,
+        destructive: args.destructive,
+        idempotent: args.idempotent,
+        open_world: args.open_world,
+        strict: args.strict.is_present(),
+        timeout: args.timeout.clone(),
+        blocking: args.blocking.is_present().then(|| args.blocking.span()),
+        needs_approval: args.needs_approval.is_present(),
+        aliases: args.alias.clone(),
+        config: args.config.as_ref().map(|config| config.0.clone()),
     }
-    if let Some(token) = &sig.unsafety {
-        errors.push(
-            token.span,
-            "a tool cannot be an `unsafe fn`: a model calling it cannot uphold its safety \
-             contract. Make the function safe and put the `unsafe` block inside it",
-        );
-    }
-    if let Some(abi) = &sig.abi {
-        errors.push(
-            abi.span(),
-            "a tool cannot have an explicit ABI: it is called from Rust. Remove the `extern` part",
-        );
-    }
-    if let Some(variadic) = &sig.variadic {
-        errors.push(
-            variadic.span(),
-            "a tool cannot be variadic: the model passes named JSON arguments. Take a \
-             `Vec<T>` parameter instead",
-        );
-    }
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+}
+
+fn shape(sig: &syn::Signature) -> FnShape {
+    let generics = if !sig.generics.params.is_empty() {
+        Some(sig.generics.to_token_stream())
+    } else {
         // `Generics` prints only `<...>`; a bare `where` clause is separate.
-        let tokens = if sig.generics.params.is_empty() {
-            quote::ToTokens::to_token_stream(&sig.generics.where_clause)
-        } else {
-            quote::ToTokens::to_token_stream(&sig.generics)
-        };
-        errors.push_spanned(
-            tokens,
-            "a tool cannot be generic: the model sends JSON, so each parameter needs one \
-             concrete, owned type. Remove the generic parameters (and any `where` clause) and \
-             name concrete types (`String`, not `&'a str`; `&ToolContext` needs no named lifetime), \
-             or write one #[tool] per type that calls a generic helper",
-        );
+        sig.generics
+            .where_clause
+            .as_ref()
+            .map(ToTokens::to_token_stream)
+    };
+    FnShape {
+        constness: sig.constness.map(|token| token.span),
+        unsafety: sig.unsafety.map(|token| token.span),
+        abi: sig.abi.as_ref().map(Spanned::span),
+        variadic: sig.variadic.as_ref().map(Spanned::span),
+        generics,
     }
+}
+
+fn read_receiver(receiver: &syn::Receiver) -> Receiver {
+    let form = if receiver.reference.is_some()
+        && receiver.mutability.is_none()
+        && receiver.colon_token.is_none()
+    {
+        ReceiverForm::Shared
+    } else if receiver.mutability.is_some() {
+        ReceiverForm::Mut
+    } else {
+        ReceiverForm::Other
+    };
+    Receiver {
+        tokens: receiver.to_token_stream(),
+        self_span: receiver.self_token.span,
+        form,
+    }
+}
+
+/// One parameter; `documented` collects the `# Arguments` line its own
+/// description makes.
+fn param(
+    typed: &syn::PatType,
+    fn_docs: &FnDocs,
+    documented: &mut Vec<String>,
+    errors: &mut Errors,
+) -> Option<Param> {
+    let ident = param_ident(&typed.pat, errors)?;
+    let mut args = param_args(&typed.attrs, errors);
+    let keys = written_keys(&typed.attrs);
+    let ty = (*typed.ty).clone();
+    let injected = args.inject.is_present() || is_injected_type(&ty);
+    let kind = if injected {
+        ParamKind::Injected {
+            context: is_context_type(&ty),
+        }
+    } else {
+        // A bare `default` has no span of its own; point at the key.
+        if let Some(DefaultValue::Trait(span)) = &mut args.default
+            && let Some(key) = keys.iter().find(|key| key.as_str() == "default")
+        {
+            *span = key.span();
+        }
+        let rust_name = ident.to_string().trim_start_matches("r#").to_owned();
+        let own = args
+            .description
+            .as_ref()
+            .map(|d| d.as_str().to_owned())
+            .or_else(|| docs::param_description(&typed.attrs));
+        if let Some(text) = &own {
+            documented.push(format!("* `{rust_name}` - {}", text.replace('\n', " ")));
+        }
+        ParamKind::Arg(ArgParam {
+            name: match &args.rename {
+                Some(rename) => rename.clone(),
+                None => Sp::new(rust_name.clone(), ident.span()),
+            },
+            renamed: args.rename.is_some(),
+            description: own
+                .or_else(|| fn_docs.arguments.get(&rust_name).cloned())
+                .unwrap_or_default(),
+            rust_name,
+            option_inner: option_inner(&ty).cloned(),
+            default: args.default,
+            constraints: ParamConstraints {
+                range: args.range,
+                length: args.length,
+                pattern: args.pattern,
+                one_of: args.one_of,
+                validate: args.validate,
+            },
+        })
+    };
+    Some(Param {
+        ident,
+        ty,
+        span: typed.span(),
+        keys,
+        kind,
+    })
 }
 
 /// The name a parameter binds, or an error for a pattern.
@@ -497,18 +339,6 @@ fn param_ident(pat: &Pat, errors: &mut Errors) -> Option<proc_macro2::Ident> {
             None
         }
     }
-}
-
-fn contains_impl_trait(ty: &Type) -> bool {
-    struct Finder(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Finder {
-        fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
-            self.0 = true;
-        }
-    }
-    let mut finder = Finder(false);
-    syn::visit::visit_type(&mut finder, ty);
-    finder.0
 }
 
 /// The last path segment of a type, looking through references and groups.
@@ -548,10 +378,6 @@ fn option_inner(ty: &Type) -> Option<&Type> {
     if segment.ident != "Option" {
         return None;
     }
-    single_type_arg(segment)
-}
-
-fn single_type_arg(segment: &syn::PathSegment) -> Option<&Type> {
     let PathArguments::AngleBracketed(args) = &segment.arguments else {
         return None;
     };
@@ -563,35 +389,19 @@ fn single_type_arg(segment: &syn::PathSegment) -> Option<&Type> {
     types.next().is_none().then_some(first)
 }
 
-/// Classifies the return type: a `Result` (any path ending in `Result`), unit,
-/// or a value.
-fn parse_output(output: &ReturnType, errors: &mut Errors) -> Output {
-    match output {
-        ReturnType::Default => Output::Unit,
-        ReturnType::Type(_, ty) => classify_output(ty, errors),
-    }
-}
-
-fn classify_output(ty: &Type, errors: &mut Errors) -> Output {
+/// Classifies a return type: a stream, unit, a `Result` (any path ending in
+/// `Result`), or a value.
+fn output(ty: &Type) -> Output {
     if let Type::ImplTrait(impl_trait) = ty {
-        if let Some(item) = stream_item(impl_trait) {
-            if matches!(item, Type::ImplTrait(_)) {
-                errors.push(
-                    item.span(),
-                    "a stream's `Item` must be a concrete type. Name the type of the items",
-                );
-                return Output::Unit;
-            }
-            return Output::Stream {
-                item: Box::new(classify_output(item, errors)),
-            };
-        }
-        errors.push_spanned(
-            impl_trait,
-            "a tool cannot return `impl Trait` other than `impl Stream<Item = T>`: the runtime \
-             must know how to turn the value into a result. Return a concrete type",
-        );
-        return Output::Unit;
+        return match stream_item(impl_trait) {
+            Some(item @ Type::ImplTrait(_)) => Output::Stream {
+                item: Box::new(Output::Opaque(item.to_token_stream())),
+            },
+            Some(item) => Output::Stream {
+                item: Box::new(output(item)),
+            },
+            None => Output::Opaque(impl_trait.to_token_stream()),
+        };
     }
     if let Type::Tuple(tuple) = ty
         && tuple.elems.is_empty()
@@ -637,34 +447,16 @@ fn stream_item(impl_trait: &syn::TypeImplTrait) -> Option<&Type> {
     })
 }
 
-/// Reads a duration like `"500ms"`, `"5s"`, `"1.5s"`, `"2m"` or `"1h"` as
-/// milliseconds.
-pub fn parse_duration_ms(text: &str) -> Option<u64> {
-    let text = text.trim();
-    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
-    let (number, unit) = text.split_at(split);
-    let number: f64 = number.parse().ok()?;
-    let scale = match unit.trim() {
-        "ms" => 1.0,
-        "s" | "sec" | "secs" => 1_000.0,
-        "m" | "min" | "mins" => 60_000.0,
-        "h" => 3_600_000.0,
-        _ => return None,
-    };
-    let ms = number * scale;
-    (1.0..=1e15).contains(&ms).then_some(ms.round() as u64)
-}
-
 /// The name a toolset's type lends its tools' structs: `Db` for `Db`,
 /// `crate::store::Db` or `&Db`.
-pub fn type_prefix(ty: &Type) -> String {
+fn type_prefix(ty: &Type) -> String {
     last_segment(ty)
         .map(|s| s.ident.to_string())
         .unwrap_or_default()
 }
 
 /// `weather_forecast` → `WeatherForecast`.
-pub fn pascal_case(snake: &str) -> String {
+fn pascal_case(snake: &str) -> String {
     snake
         .trim_start_matches("r#")
         .split('_')
@@ -684,22 +476,23 @@ mod tests {
     use super::*;
     use syn::parse_quote;
 
-    fn model(args: TokenStream, item: ItemFn) -> Result<ToolFn, String> {
-        let mut errors = Errors::default();
-        let model = parse(args, &item, &mut errors);
-        match errors.finish() {
-            Ok(()) => Ok(model.expect("a model when there are no errors")),
-            Err(error) => Err(error
+    fn model(args: TokenStream, item: MaybeFn) -> (ToolFn, String) {
+        let mut errors = Errors::new();
+        let model = tool(args, &item, None, &mut errors);
+        let messages = match errors.finish() {
+            Ok(()) => String::new(),
+            Err(error) => error
                 .into_iter()
                 .map(|e| e.to_string())
                 .collect::<Vec<_>>()
-                .join("\n")),
-        }
+                .join("\n"),
+        };
+        (model, messages)
     }
 
     #[test]
     fn reads_names_docs_defaults_and_context() {
-        let tool = model(
+        let (tool, errors) = model(
             TokenStream::new(),
             parse_quote! {
                 /// Get the weather.
@@ -712,33 +505,30 @@ mod tests {
                     ctx: &ToolContext,
                 ) -> Result<String, ToolError> { Ok(city) }
             },
-        )
-        .unwrap();
-        assert_eq!(tool.name, "weather_forecast");
+        );
+        assert_eq!(errors, "");
+        assert_eq!(tool.name.as_str(), "weather_forecast");
         assert_eq!(tool.struct_ident, "WeatherForecastTool");
-        assert_eq!(tool.description, "Get the weather.");
-        assert!(tool.is_async);
-        let args: Vec<&ArgParam> = tool
-            .params
-            .iter()
-            .filter_map(|p| match &p.kind {
-                ParamKind::Arg(arg) => Some(arg),
-                ParamKind::Injected => None,
-            })
-            .collect();
+        assert_eq!(tool.description.as_str(), "Get the weather.");
+        assert!(tool.asyncness.is_some());
+        let args: Vec<&ArgParam> = tool.args().map(|(_, _, arg)| arg).collect();
         assert_eq!(args.len(), 3);
         assert_eq!(args[0].description, "City name");
         assert!(args[0].required());
         assert_eq!(args[1].description, "Days ahead");
         assert!(!args[1].required());
         assert!(args[2].option_inner.is_some());
-        assert!(matches!(tool.params[3].kind, ParamKind::Injected));
+        assert!(matches!(
+            tool.params[3].kind,
+            ParamKind::Injected { context: true }
+        ));
         assert!(matches!(tool.output, Output::Result { err: Some(_), .. }));
+        assert_eq!(tool.extra_docs.len(), 5);
     }
 
     #[test]
     fn argument_section_supplies_missing_descriptions() {
-        let tool = model(
+        let (tool, errors) = model(
             quote::quote!(name = "lookup"),
             parse_quote! {
                 /// Look a word up.
@@ -748,10 +538,10 @@ mod tests {
                 /// * `word` - The word
                 fn find(word: String, #[tool(rename = "lang")] language: String) -> String { word }
             },
-        )
-        .unwrap();
-        assert_eq!(tool.name, "lookup");
-        assert_eq!(tool.description, "Look a word up.");
+        );
+        assert_eq!(errors, "");
+        assert_eq!(tool.name.as_str(), "lookup");
+        assert_eq!(tool.description.as_str(), "Look a word up.");
         let ParamKind::Arg(word) = &tool.params[0].kind else {
             panic!()
         };
@@ -759,45 +549,40 @@ mod tests {
         let ParamKind::Arg(lang) = &tool.params[1].kind else {
             panic!()
         };
-        assert_eq!(lang.name, "lang");
+        assert_eq!(lang.name.as_str(), "lang");
+        assert!(lang.renamed);
+        assert!(tool.extra_docs.is_empty());
     }
 
     #[test]
-    fn reports_every_error_at_once() {
-        let error = model(
+    fn reports_only_what_the_model_cannot_hold() {
+        let (tool, errors) = model(
             quote::quote!(nme = "x"),
             parse_quote! {
-                const unsafe fn f<T>((a, b): (i32, i32), x: impl Fn()) {}
+                const unsafe fn f<T>((a, b): (i32, i32), #[tool(rang(1))] x: u8) {}
             },
-        )
-        .unwrap_err();
-        for expected in [
-            "nme",
-            "const fn",
-            "unsafe fn",
-            "generic",
-            "plain name",
-            "impl Trait",
-            "no description",
-        ] {
-            assert!(
-                error.contains(expected),
-                "{expected:?} missing from {error}"
-            );
-        }
+        );
+        assert!(errors.contains("nme"), "{errors}");
+        assert!(errors.contains("plain name"), "{errors}");
+        assert!(errors.contains("rang"), "{errors}");
+        assert!(!errors.contains("const fn"), "{errors}");
+        // The rest is read for validation.
+        assert!(tool.shape.constness.is_some() && tool.shape.generics.is_some());
+        assert_eq!(tool.params.len(), 1);
     }
 
     #[test]
-    fn option_with_default_is_an_error() {
-        let error = model(
+    fn records_written_keys_and_receivers() {
+        let (tool, _) = model(
             TokenStream::new(),
             parse_quote! {
-                /// Doc.
-                fn f(#[tool(default = 1)] x: Option<u8>) {}
+                fn f(&mut self, #[tool(inject, description = "x")] db: Db) {}
             },
-        )
-        .unwrap_err();
-        assert!(error.contains("already defaults to `None`"), "{error}");
+        );
+        assert_eq!(tool.receiver.as_ref().unwrap().form, ReceiverForm::Mut);
+        let keys: Vec<&str> = tool.params[0].keys.iter().map(|k| k.as_str()).collect();
+        assert_eq!(keys, ["inject", "description"]);
+        assert!(tool.params[0].key_span("description").is_some());
     }
 
     #[test]
@@ -811,7 +596,7 @@ mod tests {
 
     #[test]
     fn reads_options_and_streams() {
-        let tool = model(
+        let (tool, errors) = model(
             quote::quote!(
                 title = "Search",
                 read_only,
@@ -824,13 +609,14 @@ mod tests {
                 /// Streams results.
                 fn search(q: String) -> impl Stream<Item = Result<String, ToolError>> { stream::empty() }
             },
-        )
-        .unwrap();
+        );
+        assert_eq!(errors, "");
         assert_eq!(tool.options.title.as_deref(), Some("Search"));
         assert_eq!(tool.options.read_only, Some(true));
         assert!(tool.options.strict);
-        assert_eq!(tool.options.timeout_ms, Some(1500));
-        assert_eq!(tool.options.aliases, ["a", "b"]);
+        assert_eq!(tool.options.timeout_ms(), Some(1500));
+        let aliases: Vec<&str> = tool.options.aliases.iter().map(|a| a.as_str()).collect();
+        assert_eq!(aliases, ["a", "b"]);
         let Output::Stream { item } = &tool.output else {
             panic!("not a stream")
         };
@@ -838,30 +624,16 @@ mod tests {
     }
 
     #[test]
-    fn rejects_bad_timeouts_and_blocking_async() {
-        let error = model(
-            quote::quote!(timeout = "soon", blocking),
-            parse_quote! {
-                /// Doc.
-                async fn f() {}
-            },
-        )
-        .unwrap_err();
-        assert!(error.contains("cannot read the timeout"), "{error}");
-        assert!(
-            error.contains("`blocking` is for sync functions"),
-            "{error}"
-        );
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration_ms("500ms"), Some(500));
-        assert_eq!(parse_duration_ms("5s"), Some(5000));
-        assert_eq!(parse_duration_ms("2m"), Some(120_000));
-        assert_eq!(parse_duration_ms("1h"), Some(3_600_000));
-        assert_eq!(parse_duration_ms("5"), None);
-        assert_eq!(parse_duration_ms("0s"), None);
+    fn classifies_opaque_returns() {
+        assert!(matches!(
+            output(&parse_quote!(impl Fn())),
+            Output::Opaque(_)
+        ));
+        let Output::Stream { item } = output(&parse_quote!(impl Stream<Item = impl Display>))
+        else {
+            panic!("not a stream")
+        };
+        assert!(matches!(*item, Output::Opaque(_)));
     }
 
     #[test]

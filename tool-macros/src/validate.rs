@@ -1,34 +1,299 @@
-//! Checks on the parsed tool that need no type information: the names the
-//! providers accept, aliases, borrowed parameter types, and constraints that
-//! cannot apply to a parameter's type as written.
+//! Checks on the model, after parsing and before emission: every rule that
+//! needs no type information, each error at the tokens that break it with a
+//! sentence that says what to write instead. Nothing here stops at the first
+//! problem; every check runs and pushes into the same `Errors`.
 
 use proc_macro2::Span;
 use quote::ToTokens;
-use std::collections::HashMap;
+use std::collections::HashSet;
 use syn::{PathArguments, Type};
 
-use crate::attr::{OneOfValue, ParamArgs, key_span};
+use crate::attr::OneOfValue;
 use crate::errors::Errors;
-use crate::model::{Param, ParamKind};
+use crate::model::{
+    ArgParam, Binding, Output, Param, ParamKind, ReceiverForm, Sp, ToolFn, ToolOptions, Toolset,
+};
+
+/// Checks a `#[toolset]` block and each of its tools.
+pub fn toolset(set: &Toolset, errors: &mut Errors) {
+    if let Some(path) = &set.trait_path {
+        errors.push_spanned(
+            path,
+            "#[toolset] goes on an inherent impl block, not a trait impl. Write the tools in \
+             `impl MyType { ... }`",
+        );
+    }
+    if let Some(generics) = &set.generics {
+        errors.push_spanned(
+            generics,
+            "a toolset cannot be generic: each tool needs one concrete type. Implement the \
+             tools for a concrete type",
+        );
+    }
+    for tool in &set.tools {
+        self::tool(tool, errors);
+    }
+}
+
+/// Checks one tool.
+pub fn tool(tool: &ToolFn, errors: &mut Errors) {
+    signature(tool, errors);
+    receiver(tool, errors);
+    let mut context: Option<&Param> = None;
+    for param in &tool.params {
+        self::param(param, &mut context, errors);
+    }
+    unique_param_names(tool, errors);
+    tool_name(&tool.name, errors);
+    if tool.description.trim().is_empty() {
+        errors.push(
+            tool.description.span(),
+            format!(
+                "tool `{}` has no description: a model cannot use a tool it is not told about. \
+                 Add a doc comment above the function (`/// What the tool does.`) or write \
+                 #[tool(description = \"...\")]",
+                tool.name.as_str()
+            ),
+        );
+    }
+    output(&tool.output, errors);
+    options(tool, &tool.options, errors);
+}
+
+/// Function shapes a tool cannot have.
+fn signature(tool: &ToolFn, errors: &mut Errors) {
+    let shape = &tool.shape;
+    if let Some(span) = shape.constness {
+        errors.push(
+            span,
+            "a tool cannot be a `const fn`: it runs when a model calls it. Remove `const`",
+        );
+    }
+    if let Some(span) = shape.unsafety {
+        errors.push(
+            span,
+            "a tool cannot be an `unsafe fn`: a model calling it cannot uphold its safety \
+             contract. Make the function safe and put the `unsafe` block inside it",
+        );
+    }
+    if let Some(span) = shape.abi {
+        errors.push(
+            span,
+            "a tool cannot have an explicit ABI: it is called from Rust. Remove the `extern` part",
+        );
+    }
+    if let Some(span) = shape.variadic {
+        errors.push(
+            span,
+            "a tool cannot be variadic: the model passes named JSON arguments. Take a \
+             `Vec<T>` parameter instead",
+        );
+    }
+    if let Some(generics) = &shape.generics {
+        errors.push_spanned(
+            generics,
+            "a tool cannot be generic: the model sends JSON, so each parameter needs one \
+             concrete, owned type. Remove the generic parameters (and any `where` clause) and \
+             name concrete types (`String`, not `&'a str`; `&ToolContext` needs no named lifetime), \
+             or write one #[tool] per type that calls a generic helper",
+        );
+    }
+}
+
+/// `self`: only `&self`, and only in a `#[toolset]` block.
+fn receiver(tool: &ToolFn, errors: &mut Errors) {
+    let Some(receiver) = &tool.receiver else {
+        return;
+    };
+    match (&tool.binding, receiver.form) {
+        (Binding::Free, _) => errors.push(
+            receiver.self_span,
+            "#[tool] functions cannot take `self`: a tool is a free function the model calls \
+             with JSON arguments. Mark the impl block with #[toolset] to make its `&self` \
+             methods tools, or move the function out of the impl block and take what it needs \
+             as parameters",
+        ),
+        (Binding::Method { .. }, ReceiverForm::Shared) => {}
+        (Binding::Method { .. }, ReceiverForm::Mut) => errors.push_spanned(
+            &receiver.tokens,
+            "a tool method takes `&self`, not `&mut self`: calls may run at the same time, so \
+             they share the instance. Keep mutable state behind a Mutex or atomics and take \
+             `&self`",
+        ),
+        (Binding::Method { .. }, ReceiverForm::Other) => errors.push_spanned(
+            &receiver.tokens,
+            "a tool method takes `&self`: the instance is shared by every call, so it cannot \
+             be consumed or taken in another form. Write `&self`",
+        ),
+    }
+}
+
+/// The keys of a parameter's `#[tool(...)]` that describe a value the model
+/// supplies, so have no effect on an injected one.
+const ARG_ONLY_KEYS: &[&str] = &[
+    "description",
+    "default",
+    "rename",
+    "range",
+    "length",
+    "pattern",
+    "one_of",
+    "validate",
+];
+
+/// One parameter; `context` is the first `ToolContext` parameter seen.
+fn param<'a>(param: &'a Param, context: &mut Option<&'a Param>, errors: &mut Errors) {
+    if contains_impl_trait(&param.ty) {
+        errors.push_spanned(
+            &param.ty,
+            "`impl Trait` parameters are not supported by #[tool]: the model sends JSON, so \
+             each parameter needs one concrete type. Write the concrete type instead",
+        );
+        return;
+    }
+    match &param.kind {
+        ParamKind::Injected {
+            context: is_context,
+        } => {
+            let ident = &param.ident;
+            let written = param
+                .keys
+                .iter()
+                .filter(|key| ARG_ONLY_KEYS.contains(&key.as_str()));
+            for key in written {
+                errors.push(
+                    key.span(),
+                    format!(
+                        "`{key}` has no effect on an injected parameter: `{ident}` is supplied \
+                         by the runtime and is not part of the tool's schema. Remove `{key}`",
+                        key = key.as_str()
+                    ),
+                );
+            }
+            if *is_context {
+                if context.is_some() {
+                    errors.push(
+                        param.span,
+                        format!(
+                            "a tool takes at most one `ToolContext` parameter, and an earlier \
+                             parameter already is one. Remove `{ident}` and use the earlier \
+                             parameter"
+                        ),
+                    );
+                } else {
+                    *context = Some(param);
+                }
+            }
+        }
+        ParamKind::Arg(arg) => argument(param, arg, errors),
+    }
+}
+
+/// A parameter the model supplies.
+fn argument(param: &Param, arg: &ArgParam, errors: &mut Errors) {
+    owned_param_type(&param.ty, errors);
+    if arg.renamed {
+        param_name(&arg.name, errors);
+    }
+    if let (Some(default), Some(_)) = (&arg.default, &arg.option_inner) {
+        errors.push(
+            param.key_span("default").unwrap_or_else(|| default.span()),
+            format!(
+                "`default` on an `Option` parameter: `{}` already defaults to `None` when the \
+                 model leaves it out. Remove `default`, or make the type non-optional to give \
+                 it a default value",
+                arg.rust_name
+            ),
+        );
+    }
+    constraints_fit_type(
+        param,
+        arg,
+        arg.option_inner.as_ref().unwrap_or(&param.ty),
+        errors,
+    );
+    let constraints = &arg.constraints;
+    for bounds in [&constraints.range, &constraints.length]
+        .into_iter()
+        .flatten()
+    {
+        if let (Some(min), Some(max)) = (bounds.min, bounds.max)
+            && min > max
+        {
+            errors.push(
+                bounds.span,
+                format!("the lower bound {min} is above the upper bound {max}; swap them"),
+            );
+        }
+    }
+    if let Some(length) = &constraints.length {
+        for bound in [length.min, length.max].into_iter().flatten() {
+            if bound < 0.0 || bound.fract() != 0.0 {
+                errors.push(
+                    length.span,
+                    format!("a length bound must be a whole number of at least 0, not {bound}"),
+                );
+            }
+        }
+    }
+    if let Some(pattern) = &constraints.pattern
+        && let Err(error) = regex_syntax::Parser::new().parse(pattern.as_str())
+    {
+        errors.push(
+            pattern.span(),
+            format!("this pattern is not a valid regular expression: {error}"),
+        );
+    }
+}
+
+fn contains_impl_trait(ty: &Type) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
+            self.0 = true;
+        }
+    }
+    let mut finder = Finder(false);
+    syn::visit::visit_type(&mut finder, ty);
+    finder.0
+}
+
+/// Two parameters may not share a schema name (after `rename`).
+fn unique_param_names(tool: &ToolFn, errors: &mut Errors) {
+    let mut seen = HashSet::new();
+    for (_, param, arg) in tool.args() {
+        if !seen.insert(arg.name.as_str()) {
+            errors.push(
+                param.ident.span(),
+                format!(
+                    "two parameters are named \"{}\" in the schema; rename one with \
+                     #[tool(rename = \"...\")]",
+                    arg.name.as_str()
+                ),
+            );
+        }
+    }
+}
 
 /// Checks a tool name against `^[a-zA-Z0-9_-]{1,64}$`, the names OpenAI,
 /// Anthropic and Bedrock all accept.
-pub fn tool_name(name: &str, span: Span, errors: &mut Errors) {
+fn tool_name(name: &Sp<String>, errors: &mut Errors) {
     if let Some(problem) = name_problem(name) {
         errors.push(
-            span,
+            name.span(),
             format!(
-                "invalid tool name \"{name}\": {problem}. Tool names must be 1 to 64 ASCII \
+                "invalid tool name \"{}\": {problem}. Tool names must be 1 to 64 ASCII \
                  letters, digits, `_` or `-`, the names every provider accepts; choose one with \
-                 #[tool(name = \"...\")]"
+                 #[tool(name = \"...\")]",
+                name.as_str()
             ),
         );
     }
 }
 
 /// Checks a renamed parameter: the same alphabet as tool names.
-pub fn param_name(name: &darling::util::SpannedValue<String>, errors: &mut Errors) {
-    if let Some(problem) = name_problem(name.as_str()) {
+fn param_name(name: &Sp<String>, errors: &mut Errors) {
+    if let Some(problem) = name_problem(name) {
         errors.push(
             name.span(),
             format!(
@@ -38,6 +303,57 @@ pub fn param_name(name: &darling::util::SpannedValue<String>, errors: &mut Error
             ),
         );
     }
+}
+
+/// Return types the runtime cannot turn into a result.
+fn output(output: &Output, errors: &mut Errors) {
+    match output {
+        Output::Opaque(tokens) => errors.push_spanned(
+            tokens,
+            "a tool cannot return `impl Trait` other than `impl Stream<Item = T>`: the runtime \
+             must know how to turn the value into a result. Return a concrete type",
+        ),
+        Output::Stream { item } => {
+            if let Output::Opaque(tokens) = &**item {
+                errors.push_spanned(
+                    tokens,
+                    "a stream's `Item` must be a concrete type. Name the type of the items",
+                );
+            }
+        }
+        Output::Value(_) | Output::Unit | Output::Result { .. } => {}
+    }
+}
+
+/// The spec options, against the function they annotate.
+fn options(tool: &ToolFn, options: &ToolOptions, errors: &mut Errors) {
+    if let Some(timeout) = &options.timeout
+        && options.timeout_ms().is_none()
+    {
+        errors.push(
+            timeout.span(),
+            format!(
+                "cannot read the timeout \"{}\": write a number and a unit, such as \"500ms\", \
+                 \"5s\", \"1.5s\", \"2m\" or \"1h\"",
+                timeout.as_str()
+            ),
+        );
+    }
+    if let Some(blocking) = options.blocking {
+        if let Some(asyncness) = tool.asyncness {
+            errors.push(
+                asyncness,
+                "`blocking` is for sync functions that would stall the executor; an `async fn` \
+                 already yields at its await points. Remove `blocking`, or make the function sync",
+            );
+        } else if matches!(tool.output, Output::Stream { .. }) {
+            errors.push(
+                blocking,
+                "`blocking` cannot apply to a tool that returns a stream. Remove `blocking`",
+            );
+        }
+    }
+    aliases(&tool.name, &options.aliases, errors);
 }
 
 fn name_problem(name: &str) -> Option<String> {
@@ -52,34 +368,12 @@ fn name_problem(name: &str) -> Option<String> {
         .map(|c| format!("{c:?} is not allowed"))
 }
 
-/// Two parameters may not share a schema name (after `rename`).
-pub fn unique_param_names(params: &[Param], errors: &mut Errors) {
-    let mut seen: HashMap<&str, ()> = HashMap::new();
-    for param in params {
-        if let ParamKind::Arg(arg) = &param.kind
-            && seen.insert(arg.name.as_str(), ()).is_some()
-        {
-            errors.push(
-                param.ident.span(),
-                format!(
-                    "two parameters are named \"{}\" in the schema; rename one with \
-                         #[tool(rename = \"...\")]",
-                    arg.name
-                ),
-            );
-        }
-    }
-}
-
 /// Checks the aliases of tool `name`: not empty, no character a client could
 /// not send as a name, not the tool's own name, not repeated. Returns those
 /// to record.
-pub fn aliases(
-    name: &str,
-    aliases: &[darling::util::SpannedValue<String>],
-    errors: &mut Errors,
-) -> Vec<String> {
-    let mut kept: Vec<String> = Vec::new();
+/// `name` is the tool's name.
+fn aliases(name: &str, aliases: &[Sp<String>], errors: &mut Errors) {
+    let mut kept: Vec<&str> = Vec::new();
     for alias in aliases {
         let text = alias.as_str();
         if let Some(problem) = alias_problem(text) {
@@ -98,16 +392,15 @@ pub fn aliases(
                     "the alias \"{text}\" is the tool's own name, so it has no effect. Remove it"
                 ),
             );
-        } else if kept.iter().any(|a| a == text) {
+        } else if kept.contains(&text) {
             errors.push(
                 alias.span(),
                 format!("the alias \"{text}\" is given twice. Remove one"),
             );
         } else {
-            kept.push(text.to_owned());
+            kept.push(text);
         }
     }
-    kept
 }
 
 fn alias_problem(alias: &str) -> Option<String> {
@@ -123,7 +416,7 @@ fn alias_problem(alias: &str) -> Option<String> {
 /// A parameter type that borrows (`&str`, `&[T]`, `&T`) cannot be decoded
 /// from the model's arguments, which the call owns only for its duration.
 /// Reports the first reference in `ty`, suggesting the owned type.
-pub fn owned_param_type(ty: &Type, errors: &mut Errors) {
+fn owned_param_type(ty: &Type, errors: &mut Errors) {
     let Some(reference) = first_reference(ty) else {
         return;
     };
@@ -172,7 +465,7 @@ fn first_reference(ty: &Type) -> Option<&syn::TypeReference> {
 /// standard names count; anything else (the user's own types, aliases) is
 /// `Unknown` and never rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TypeKind {
+enum TypeKind {
     /// `i32`, `u64`, `usize`, ...
     Integer,
     /// `f32`, `f64`.
@@ -191,7 +484,7 @@ pub enum TypeKind {
 
 impl TypeKind {
     /// Classifies `ty`, looking through groups and parentheses.
-    pub fn of(ty: &Type) -> TypeKind {
+    fn of(ty: &Type) -> TypeKind {
         match ty {
             Type::Group(group) => TypeKind::of(&group.elem),
             Type::Paren(paren) => TypeKind::of(&paren.elem),
@@ -237,19 +530,15 @@ impl TypeKind {
 /// Rejects constraints that cannot apply to the parameter's type as written:
 /// `range` on a string, `length` on a number, `pattern` on anything but a
 /// string, and `one_of` values of another type than the parameter.
-pub fn constraints_fit_type(
-    rust_name: &str,
-    ty: &Type,
-    args: &ParamArgs,
-    attrs: &[syn::Attribute],
-    errors: &mut Errors,
-) {
+fn constraints_fit_type(param: &Param, arg: &ArgParam, ty: &Type, errors: &mut Errors) {
+    let rust_name = &arg.rust_name;
+    let args = &arg.constraints;
     let kind = TypeKind::of(ty);
     if kind == TypeKind::Unknown {
         return;
     }
     let written = type_text(ty);
-    let at = |key: &str, fallback: Span| key_span(attrs, key).unwrap_or(fallback);
+    let at = |key: &str, fallback: Span| param.key_span(key).unwrap_or(fallback);
     if let Some(range) = &args.range
         && !matches!(kind, TypeKind::Integer | TypeKind::Float)
     {
@@ -372,9 +661,16 @@ fn type_text(ty: &Type) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::item::MaybeFn;
+    use proc_macro2::TokenStream;
+    use quote::quote;
     use syn::parse_quote;
 
-    fn messages(errors: Errors) -> String {
+    /// Every message parsing and validating `item` gives, one a line.
+    fn check(args: TokenStream, item: MaybeFn) -> String {
+        let mut errors = Errors::new();
+        let tool = crate::parse::tool(args, &item, None, &mut errors);
+        super::tool(&tool, &mut errors);
         match errors.finish() {
             Ok(()) => String::new(),
             Err(error) => error
@@ -385,16 +681,92 @@ mod tests {
         }
     }
 
-    fn param_args(tokens: proc_macro2::TokenStream) -> ParamArgs {
-        use darling::FromMeta;
-        let items = darling::ast::NestedMeta::parse_meta_list(tokens).unwrap();
-        ParamArgs::from_list(&items).unwrap()
+    /// The messages for one parameter `x: ty` with `#[tool(keys)]`.
+    fn fit(ty: Type, keys: TokenStream) -> String {
+        check(
+            TokenStream::new(),
+            parse_quote! {
+                /// Doc.
+                fn f(#[tool(#keys)] x: #ty) {}
+            },
+        )
     }
 
-    fn fit(ty: Type, tokens: proc_macro2::TokenStream) -> String {
-        let mut errors = Errors::default();
-        constraints_fit_type("x", &ty, &param_args(tokens), &[], &mut errors);
-        messages(errors)
+    #[test]
+    fn reports_every_error_at_once() {
+        let error = check(
+            quote!(nme = "x"),
+            parse_quote! {
+                const unsafe fn f<T>((a, b): (i32, i32), x: impl Fn()) {}
+            },
+        );
+        for expected in [
+            "nme",
+            "const fn",
+            "unsafe fn",
+            "generic",
+            "plain name",
+            "impl Trait",
+            "no description",
+        ] {
+            assert!(
+                error.contains(expected),
+                "{expected:?} missing from {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn option_with_default_is_an_error() {
+        let error = fit(parse_quote!(Option<u8>), quote!(default = 1));
+        assert!(error.contains("already defaults to `None`"), "{error}");
+    }
+
+    #[test]
+    fn rejects_bad_timeouts_and_blocking_async() {
+        let error = check(
+            quote!(timeout = "soon", blocking),
+            parse_quote! {
+                /// Doc.
+                async fn f() {}
+            },
+        );
+        assert!(error.contains("cannot read the timeout"), "{error}");
+        assert!(
+            error.contains("`blocking` is for sync functions"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn keys_on_injected_parameters_are_errors() {
+        let error = check(
+            TokenStream::new(),
+            parse_quote! {
+                /// Doc.
+                fn f(
+                    #[tool(inject, rename = "d")] db: Db,
+                    #[tool(descripton = "x")] a: &ToolContext,
+                    b: &ToolContext,
+                ) {}
+            },
+        );
+        assert!(error.contains("`rename` has no effect"), "{error}");
+        // A misspelt key is darling's to report, once.
+        assert!(!error.contains("`descripton` has no effect"), "{error}");
+        assert!(error.contains("at most one `ToolContext`"), "{error}");
+    }
+
+    #[test]
+    fn receivers_depend_on_the_binding() {
+        let error = check(
+            TokenStream::new(),
+            parse_quote! {
+                /// Doc.
+                fn f(&self) {}
+            },
+        );
+        assert!(error.contains("cannot take `self`"), "{error}");
     }
 
     #[test]
@@ -417,54 +789,41 @@ mod tests {
 
     #[test]
     fn constraints_must_fit_the_type() {
+        assert!(fit(parse_quote!(String), quote!(range(1, 5))).contains("`range` bounds a number"));
+        assert!(fit(parse_quote!(u8), quote!(length(max = 5))).contains("Use `range(...)`"));
         assert!(
-            fit(parse_quote!(String), quote::quote!(range(1, 5)))
-                .contains("`range` bounds a number")
-        );
-        assert!(fit(parse_quote!(u8), quote::quote!(length(max = 5))).contains("Use `range(...)`"));
-        assert!(
-            fit(parse_quote!(Vec<String>), quote::quote!(pattern = "a"))
+            fit(parse_quote!(Vec<String>), quote!(pattern = "a"))
                 .contains("`pattern` matches strings")
         );
+        assert!(fit(parse_quote!(u32), quote!(one_of = ["a"])).contains("allows a string (\"a\")"));
         assert!(
-            fit(parse_quote!(u32), quote::quote!(one_of = ["a"]))
-                .contains("allows a string (\"a\")")
+            fit(parse_quote!(String), quote!(one_of = [1])).contains("one_of = [\"a\", \"b\"]")
         );
+        assert!(fit(parse_quote!(Vec<u8>), quote!(one_of = [1])).contains("single values"));
         assert!(
-            fit(parse_quote!(String), quote::quote!(one_of = [1]))
-                .contains("one_of = [\"a\", \"b\"]")
+            fit(parse_quote!(HashMap<String, u8>), quote!(length(max = 2)))
+                .contains("Remove `length`")
         );
-        assert!(fit(parse_quote!(Vec<u8>), quote::quote!(one_of = [1])).contains("single values"));
-        assert!(
-            fit(
-                parse_quote!(HashMap<String, u8>),
-                quote::quote!(length(max = 2))
-            )
-            .contains("Remove `length`")
-        );
+        assert!(fit(parse_quote!(u8), quote!(range(5, 1))).contains("swap them"));
+        assert!(fit(parse_quote!(String), quote!(length(max = 1.5))).contains("whole number"));
+        assert!(fit(parse_quote!(String), quote!(pattern = "(")).contains("not a valid regular"));
         // What fits, and what the macro cannot judge, passes.
         assert_eq!(
-            fit(
-                parse_quote!(f64),
-                quote::quote!(range(0, 1), one_of = [0, 0.5])
-            ),
+            fit(parse_quote!(f64), quote!(range(0, 1), one_of = [0, 0.5])),
             ""
         );
         assert_eq!(
             fit(
                 parse_quote!(String),
-                quote::quote!(length(1, 5), pattern = "^a", one_of = ["a"])
+                quote!(length(1, 5), pattern = "^a", one_of = ["a"])
             ),
             ""
         );
-        assert_eq!(
-            fit(parse_quote!(Vec<u8>), quote::quote!(length(max = 3))),
-            ""
-        );
+        assert_eq!(fit(parse_quote!(Vec<u8>), quote!(length(max = 3))), "");
         assert_eq!(
             fit(
                 parse_quote!(Meters),
-                quote::quote!(range(0, 1), length(1, 2), pattern = "a")
+                quote!(range(0, 1), length(1, 2), pattern = "a")
             ),
             ""
         );
@@ -473,9 +832,13 @@ mod tests {
     #[test]
     fn borrowed_types_suggest_owned_ones() {
         let check = |ty: Type| {
-            let mut errors = Errors::default();
+            let mut errors = Errors::new();
             owned_param_type(&ty, &mut errors);
-            messages(errors)
+            errors
+                .finish()
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
         };
         assert!(check(parse_quote!(&str)).contains("Write `String` instead of `&str`"));
         assert!(check(parse_quote!(&'a [u32])).contains("Write `Vec<u32>` instead of `&'a [u32]`"));
@@ -485,29 +848,28 @@ mod tests {
 
     #[test]
     fn aliases_are_checked() {
-        let spanned = |s: &str| darling::util::SpannedValue::new(s.to_owned(), Span::call_site());
-        let mut errors = Errors::default();
-        let kept = aliases(
-            "fetch",
-            &[
-                spanned("get"),
-                spanned("tools.get"),
-                spanned("get page"),
-                spanned("fetch"),
-                spanned("get"),
-                spanned(""),
-            ],
-            &mut errors,
+        let error = check(
+            quote!(
+                alias = "get",
+                alias = "tools.get",
+                alias = "get page",
+                alias = "fetch",
+                alias = "get",
+                alias = ""
+            ),
+            parse_quote! {
+                /// Doc.
+                fn fetch() {}
+            },
         );
-        assert_eq!(kept, ["get", "tools.get"]);
-        let text = messages(errors);
         assert!(
-            text.contains("invalid alias \"get page\": ' ' is not allowed"),
-            "{text}"
+            error.contains("invalid alias \"get page\": ' ' is not allowed"),
+            "{error}"
         );
-        assert!(text.contains("is the tool's own name"), "{text}");
-        assert!(text.contains("given twice"), "{text}");
-        assert!(text.contains("invalid alias \"\": it is empty"), "{text}");
+        assert!(error.contains("is the tool's own name"), "{error}");
+        assert!(error.contains("given twice"), "{error}");
+        assert!(error.contains("invalid alias \"\": it is empty"), "{error}");
+        assert!(!error.contains("tools.get"), "{error}");
     }
 
     #[test]

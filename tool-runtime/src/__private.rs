@@ -23,6 +23,10 @@
 //!   output schema;
 //! - [`Fallback`]: the last choice of every such method.
 //!
+//! One is what the expansion implements: [`ToolArgs`], a tool's argument
+//! struct as the shared decoder reads it (its names, the type each value
+//! decodes as, how the struct is put together).
+//!
 //! # Choosing by type: `Kind<T>`
 //!
 //! Some of what a tool does depends on a type the macro sees only as
@@ -57,7 +61,7 @@ use std::marker::PhantomData;
 use std::sync::OnceLock;
 
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
-use serde::{Deserializer, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 pub use crate::args::{ArgSeed, CheckError};
@@ -67,73 +71,194 @@ pub use crate::registry::Registration;
 pub use crate::spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
 pub use crate::{
     ArgError, FromToolContext, Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolResult,
+    Toolset,
 };
 pub use {inventory, schemars, serde, serde_json};
 
 /// A per-tool cache for a schema.
 pub type SchemaCell = OnceLock<Value>;
-/// A per-tool cache for an optional schema.
-pub type OptionalSchemaCell = OnceLock<Option<Value>>;
+
+/// A tool's input and output schemas, each built on first use; the
+/// expansion holds one in a `static`, so a tool's spec can hand out
+/// `&'static` schemas.
+pub struct SchemaCells {
+    input: OnceLock<Value>,
+    output: OnceLock<Option<Value>>,
+}
+
+impl SchemaCells {
+    /// Empty caches.
+    #[allow(clippy::new_without_default)] // used in a `static`
+    pub const fn new() -> Self {
+        Self {
+            input: OnceLock::new(),
+            output: OnceLock::new(),
+        }
+    }
+
+    /// The input schema of a tool with these parameters.
+    pub fn input(&'static self, params: &[ParamSpec]) -> &'static Value {
+        self.input
+            .get_or_init(|| crate::spec::build_input_schema(params))
+    }
+
+    /// The output schema `build` makes, when it makes one.
+    pub fn output(&'static self, build: impl FnOnce() -> Option<Value>) -> Option<&'static Value> {
+        self.output.get_or_init(build).as_ref()
+    }
+}
+
+/// A spec with every option unset. Each generated `SPEC` takes the options
+/// its attribute leaves unset from it (`..SPEC_DEFAULTS`), so `cargo
+/// expand` shows only what the tool sets. It is also the whole `SPEC` of a
+/// tool whose attribute has errors, emitted beside the errors with an
+/// `impl Tool` whose methods never run so that code naming the tool still
+/// compiles; that crate does not build, so its spec is never read.
+pub const SPEC_DEFAULTS: ToolSpec = ToolSpec {
+    name: "",
+    description: "",
+    params: &[],
+    location: SourceLocation {
+        module: "",
+        file: "",
+        line: 0,
+    },
+    title: None,
+    annotations: ToolAnnotations::NONE,
+    strict: false,
+    timeout: None,
+    blocking: false,
+    needs_approval: false,
+    streaming: false,
+    aliases: &[],
+    config: None,
+    input_schema_fn: || unreachable!("every generated spec sets its input schema"),
+    output_schema_fn: || None,
+};
+
+/// A parameter with no default and no constraints, which the model must
+/// supply. Each generated `ParamSpec` takes the fields its parameter leaves
+/// so from it (`..PARAM_DEFAULTS`); it always sets its name, description,
+/// schema and check.
+pub const PARAM_DEFAULTS: ParamSpec = ParamSpec {
+    name: "",
+    description: "",
+    required: true,
+    default: None,
+    constraints: Constraints::NONE,
+    schema_fn: |_| unreachable!("every generated parameter sets its schema"),
+    default_fn: None,
+    check_fn: |_| unreachable!("every generated parameter sets its check"),
+};
+
+/// Where a tool is defined.
+pub const fn location(module: &'static str, file: &'static str, line: u32) -> SourceLocation {
+    SourceLocation { module, file, line }
+}
+
+/// A call that ends with the error decoding its arguments.
+#[inline]
+pub fn failed<'a>(error: ToolError) -> ToolFuture<'a> {
+    ToolFuture::ready(Err(error))
+}
 
 /// Decodes a tool's arguments; see `args::decode`.
 #[inline]
-pub fn decode<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
-    crate::args::decode(spec, input)
+pub fn decode<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
+    crate::args::decode::<Args<T>>(spec, input).map(|args| args.0)
 }
 
 /// Decodes a tool's arguments, then checks their constraints.
 #[inline]
-pub fn decode_checked<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
-    let args = crate::args::decode(spec, input)?;
+pub fn decode_checked<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
+    let args = decode(spec, input)?;
     crate::args::check_constraints(spec, input)?;
     Ok(args)
 }
 
 /// Decodes a tool's arguments from JSON text; see `args::decode_str`.
 #[inline]
-pub fn decode_str<T: DeserializeOwned>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
-    crate::args::decode_str(spec, input)
+pub fn decode_str<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
+    crate::args::decode_str::<Args<T>>(spec, input).map(|args| args.0)
 }
 
 /// Decodes a tool's arguments from JSON text, then checks their
 /// constraints (which are checked on the JSON value, so the text is parsed
 /// into one first).
 #[inline]
-pub fn decode_str_checked<T: DeserializeOwned>(
-    spec: &ToolSpec,
-    input: &str,
-) -> Result<T, ToolError> {
+pub fn decode_str_checked<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
     decode_checked(spec, &crate::args::parse_text(spec, input)?)
 }
 
-/// Builds a tool's input schema from its parameters.
-pub fn input_schema(params: &[ParamSpec]) -> Value {
-    crate::spec::build_input_schema(params)
-}
-
 // ---------------------------------------------------------------------------
-// The argument struct's `Deserialize` impl.
+// Decoding a tool's argument struct.
 //
-// `#[tool]` writes it by hand rather than deriving it: it reads a map only
-// (arguments are always a JSON object) and decodes each field with the
-// seed `Kind<T>` gives, with no per-field wrapper types. What it shares with
-// every tool lives here, so a crate compiles it once per deserializer rather
-// than once per tool. Errors are worded as serde's derive words them with
+// `#[tool]` does not derive `Deserialize` for it: it implements `ToolArgs`
+// with what is particular to the tool (the names, the type each value
+// decodes as, how the struct is put together), and the visitor below does
+// the rest. It reads a map only (arguments are always a JSON object), each
+// value with the seed `Kind<T>` gives, with no per-field wrapper types.
+// Errors are worded as serde's derive words them with
 // `deny_unknown_fields`.
 // ---------------------------------------------------------------------------
 
-/// Reads a key of an argument object as the index of the parameter it
-/// names, with `index` (generated per tool, a `match` on the names); any
-/// other key is an `unknown field` error listing `fields`.
-#[derive(Clone, Copy)]
-pub struct FieldKey {
+/// A tool's argument struct, as the decoder reads it.
+pub trait ToolArgs: Sized {
     /// The parameters' names, in order.
-    pub fields: &'static [&'static str],
-    /// The index of the parameter a key names.
-    pub index: fn(&str) -> Option<usize>,
+    const FIELDS: &'static [&'static str];
+
+    /// A slot per parameter, for its value while the object is read.
+    type Slots;
+
+    /// The slots, empty.
+    const EMPTY: Self::Slots;
+
+    /// Reads the value of the parameter at `index` in `FIELDS` into its
+    /// slot, with [`next_arg`].
+    fn read<'de, A: MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        index: usize,
+        map: &mut A,
+    ) -> Result<(), A::Error>;
+
+    /// The arguments, from the slots once the object is read.
+    fn finish<E: de::Error>(slots: Self::Slots) -> Result<Self, E>;
 }
 
-impl<'de> DeserializeSeed<'de> for FieldKey {
+/// Decodes `T` as the object of a tool's arguments.
+struct Args<T>(T);
+
+impl<'de, T: ToolArgs> Deserialize<'de> for Args<T> {
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_struct("arguments", T::FIELDS, ArgsVisitor(PhantomData))
+    }
+}
+
+struct ArgsVisitor<T>(PhantomData<T>);
+
+impl<'de, T: ToolArgs> Visitor<'de> for ArgsVisitor<T> {
+    type Value = Args<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the tool's arguments as a JSON object")
+    }
+
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Args<T>, A::Error> {
+        let mut slots = T::EMPTY;
+        while let Some(index) = map.next_key_seed(Key::<T>(PhantomData))? {
+            T::read(&mut slots, index, &mut map)?;
+        }
+        T::finish(slots).map(Args)
+    }
+}
+
+/// Reads a key of an argument object as the index of the parameter it
+/// names; any other key is an `unknown field` error listing them all.
+struct Key<T>(PhantomData<T>);
+
+impl<'de, T: ToolArgs> DeserializeSeed<'de> for Key<T> {
     type Value = usize;
 
     #[inline]
@@ -142,7 +267,7 @@ impl<'de> DeserializeSeed<'de> for FieldKey {
     }
 }
 
-impl<'de> Visitor<'de> for FieldKey {
+impl<'de, T: ToolArgs> Visitor<'de> for Key<T> {
     type Value = usize;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -151,9 +276,9 @@ impl<'de> Visitor<'de> for FieldKey {
 
     #[inline]
     fn visit_str<E: de::Error>(self, key: &str) -> Result<usize, E> {
-        match (self.index)(key) {
+        match T::FIELDS.iter().position(|field| *field == key) {
             Some(index) => Ok(index),
-            None => Err(E::unknown_field(key, self.fields)),
+            None => Err(E::unknown_field(key, T::FIELDS)),
         }
     }
 
