@@ -1,4 +1,4 @@
-//! The `toolbox` binary (`tool_runtime::cli` over the example tools), run as
+//! The `toolbox` binary (`tool_cli` over the example tools), run as
 //! a user runs it: arguments in, stdout, stderr and the exit code out.
 
 use std::io::Write;

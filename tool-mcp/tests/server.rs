@@ -1,4 +1,4 @@
-//! `tool_runtime::mcp_server::McpServer` at the protocol level: JSON-RPC
+//! `tool_mcp::server::McpServer` at the protocol level: JSON-RPC
 //! messages written to it over an in-memory pipe, one per line, as a stdio
 //! client sends them, and its answers read back.
 
@@ -9,7 +9,7 @@ use tokio::io::{
     AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
 };
 use tokio::sync::Notify;
-use tool_runtime::mcp_server::McpServer;
+use tool_mcp::server::McpServer;
 use tool_runtime::{Progress, Registry, ToolContext, ToolError, tool};
 
 /// Adds two numbers.

@@ -94,9 +94,11 @@
 //!   ([`RegistryBuilder::allow`]), registry files ([`manifest`]) and what
 //!   the global registry found ([`Registry::global_report`]). The guide is
 //!   `docs/registries.md`.
-//! - A command line for any program that links tools (feature `cli`,
-//!   `cli::run`) and a Model Context Protocol server (feature `mcp`,
-//!   `mcp_server::McpServer`); guides `docs/cli.md` and `docs/mcp.md`.
+//! - A command line for any program that links tools (`tool_cli::run()`,
+//!   crate `tool-cli`) and a Model Context Protocol server
+//!   (`tool_mcp::server::McpServer`, crate `tool-mcp`) are crates of their
+//!   own, built on this crate's public API; guides `docs/cli.md` and
+//!   `docs/mcp.md`.
 //! - Feature `text-args` (on by default): `#[tool]` also decodes arguments
 //!   given as JSON text (how OpenAI sends them) straight into the
 //!   function's arguments, for [`Tool::call_str`]; without it that method
@@ -107,8 +109,6 @@
 #![warn(missing_docs)]
 
 mod args;
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod config;
 pub mod constraints;
 mod context;
@@ -117,8 +117,6 @@ mod events;
 mod extract;
 mod invoke;
 pub mod manifest;
-#[cfg(feature = "mcp")]
-pub mod mcp_server;
 pub mod names;
 mod policy;
 pub mod providers;

@@ -1,4 +1,4 @@
-//! `toolbox`: the command line of `tool_runtime::cli` over the example tools
+//! `toolbox`: the command line of `tool_cli` over the example tools
 //! and the built-in tools of `tool-builtin`.
 //!
 //! ```sh
@@ -17,5 +17,5 @@ use examples as _;
 use tool_builtin as _;
 
 fn main() -> ExitCode {
-    tool_runtime::cli::run()
+    tool_cli::run()
 }

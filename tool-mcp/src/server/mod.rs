@@ -1,39 +1,42 @@
 //! A [`Registry`] served over the Model Context Protocol, with the official
-//! Rust SDK (`rmcp`): any MCP client (Claude Desktop, an IDE, an agent
+//! Rust SDK ([`rmcp`]): any MCP client (Claude Desktop, an IDE, an agent
 //! framework, the MCP inspector) can list and call the registry's tools.
 //!
-//! Enabled by the `mcp` feature; streamable HTTP needs `mcp-http` too. The
-//! command line (`cli` feature) serves with `serve` and `serve --http`; the
-//! guide is `docs/mcp.md`.
+//! [`McpServer`] serves stdio ([`serve_stdio`](McpServer::serve_stdio)),
+//! any byte stream pair ([`serve_io`](McpServer::serve_io)) and, with the
+//! `http` feature (on by default), streamable HTTP
+//! ([`serve_http`](McpServer::serve_http)). The command line of `tool-cli`
+//! serves with `serve` and `serve --http`; the guide is `docs/mcp.md`.
 //!
 //! What the server does:
 //!
 //! - `tools/list` gives every tool the registry offers (those its
-//!   [`enabled_when`](crate::RegistryBuilder::enabled_when) predicate allows
-//!   in the server's context) in the MCP shape of
-//!   [`providers::mcp::tool`](crate::providers::mcp::tool): name, title, description, input schema,
+//!   [`enabled_when`](tool_runtime::RegistryBuilder::enabled_when)
+//!   predicate allows in the server's context) in the MCP shape of
+//!   [`providers::mcp::tool`]: name, title, description, input schema,
 //!   output schema and annotations.
 //! - `tools/call` runs the call through [`Registry::stream`], so validation,
 //!   time limits, approval and error shaping all apply, and answers with the
-//!   `CallToolResult` of [`providers::mcp::call_tool_result`](crate::providers::mcp::call_tool_result): `content`,
+//!   `CallToolResult` of [`providers::mcp::call_tool_result`]: `content`,
 //!   `structuredContent` for tools with an output schema, and `isError`.
-//!   Invalid arguments and failing tools are error results (`isError: true`)
-//!   the model can read and correct; a tool the registry does not have (or
-//!   does not allow) is a JSON-RPC error `-32602`, as the specification
-//!   says.
-//! - Progress the tool reports ([`Progress`](crate::Progress)) reaches the
-//!   client as `notifications/progress` when the request carried a
-//!   `progressToken` in its `_meta`: `progress` is the fraction done, `total`
-//!   is `1`, `message` the tool's message. MCP requires progress to
-//!   increase, so a report that does not move forward is not sent.
+//!   Invalid arguments and failing tools are error results
+//!   (`isError: true`) the model can read and correct; a tool the registry
+//!   does not have (or does not allow) is a JSON-RPC error `-32602`, as the
+//!   specification says.
+//! - Progress the tool reports ([`Progress`](tool_runtime::Progress))
+//!   reaches the client as `notifications/progress` when the request
+//!   carried a `progressToken` in its `_meta`: `progress` is the fraction
+//!   done, `total` is `1`, `message` the tool's message. MCP requires
+//!   progress to increase, so a report that does not move forward is not
+//!   sent.
 //! - A `notifications/cancelled` from the client cancels the call: the tool
 //!   stops at its next await point (or sees
 //!   [`ToolContext::is_cancelled`]), and no response is sent, as the
 //!   specification asks.
 //!
 //! ```no_run
+//! use tool_mcp::server::McpServer;
 //! use tool_runtime::Registry;
-//! use tool_runtime::mcp_server::McpServer;
 //!
 //! # async fn run() -> std::io::Result<()> {
 //! // Every linked tool, on stdin and stdout.
@@ -43,6 +46,9 @@
 //!     .await
 //! # }
 //! ```
+
+#[cfg(feature = "http")]
+mod http;
 
 use std::io;
 use std::sync::Arc;
@@ -57,17 +63,11 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
+use tool_runtime::providers::{self, Provider};
+use tool_runtime::{Registry, ToolContext, ToolErrorKind, ToolEvent, ToolUse};
 
-/// The `rmcp` crate the server is built on: its transports, its client and
-/// its protocol types, at the version this crate uses.
-pub use rmcp;
-
-use crate::context::ToolContext;
-use crate::error::ToolErrorKind;
-use crate::events::ToolEvent;
-use crate::providers::Provider;
-use crate::registry::Registry;
-use crate::result::ToolUse;
+#[cfg(feature = "http")]
+pub use http::MCP_PATH;
 
 /// A [`Registry`] as an MCP server: an `rmcp` [`ServerHandler`](rmcp::ServerHandler)
 /// answering `tools/list` and `tools/call` (see the [module](self) for what
@@ -86,11 +86,11 @@ pub struct McpServer {
 
 impl McpServer {
     /// A server for `registry`'s tools. It introduces itself as
-    /// `tool-runtime` with this crate's version until
+    /// `tool-mcp` with this crate's version until
     /// [`with_implementation`](Self::with_implementation) says otherwise.
     ///
     /// The tool list is rendered once, here. A hand-written
-    /// [`Tool`](crate::Tool) whose input schema is not a JSON object (MCP
+    /// [`Tool`](tool_runtime::Tool) whose input schema is not a JSON object (MCP
     /// requires one) is listed with an empty object schema, and a warning
     /// is logged.
     pub fn new(registry: Registry) -> Self {
@@ -103,7 +103,7 @@ impl McpServer {
         Self {
             registry,
             tools: tools.into(),
-            implementation: Implementation::new("tool-runtime", env!("CARGO_PKG_VERSION")),
+            implementation: Implementation::new("tool-mcp", env!("CARGO_PKG_VERSION")),
             instructions: None,
             context: ToolContext::new(),
         }
@@ -174,6 +174,23 @@ impl McpServer {
         Ok(())
     }
 
+    /// Serves MCP clients over streamable HTTP on `listener`, at the path
+    /// [`MCP_PATH`] (`/mcp`; other paths get 404), until `shutdown` is
+    /// cancelled. Needs the `http` feature (on by default).
+    ///
+    /// Requests must name a loopback host (`localhost`, `127.0.0.1` or
+    /// `[::1]`) in their `Host` header, which guards a local server
+    /// against DNS rebinding; bind the listener to a loopback address.
+    /// Each client gets a session (`Mcp-Session-Id`).
+    #[cfg(feature = "http")]
+    pub async fn serve_http(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: tool_runtime::CancellationToken,
+    ) -> io::Result<()> {
+        http::serve(self, listener, shutdown).await
+    }
+
     /// The `CallToolResult` for one `tools/call`, or the JSON-RPC error
     /// for a tool the registry does not have.
     async fn call(
@@ -241,7 +258,7 @@ impl McpServer {
             let data = serde_json::json!({"tool": tool_use.name});
             return Err(ErrorData::invalid_params(result.text_content(), Some(data)));
         }
-        let rendered = crate::providers::render_result(Provider::Mcp, &tool_use, &result, spec);
+        let rendered = providers::render_result(Provider::Mcp, &tool_use, &result, spec);
         let mut answer: CallToolResult = serde_json::from_value(rendered).map_err(|error| {
             ErrorData::internal_error(
                 format!(
@@ -265,7 +282,7 @@ impl std::fmt::Debug for McpServer {
     }
 }
 
-/// One `tools/list` entry of [`providers::mcp::tool`](crate::providers::mcp::tool) as rmcp's type.
+/// One `tools/list` entry of [`providers::mcp::tool`] as rmcp's type.
 fn to_mcp_tool(rendered: &Value) -> Tool {
     match serde_json::from_value::<Tool>(rendered.clone()) {
         Ok(tool) => tool,
@@ -323,103 +340,3 @@ impl rmcp::ServerHandler for McpServer {
             .map(CallToolResponse::from)
     }
 }
-
-#[cfg(feature = "mcp-http")]
-mod http {
-    use std::convert::Infallible;
-    use std::io;
-    use std::sync::Arc;
-    use std::time::Duration;
-
-    use bytes::Bytes;
-    use http_body_util::combinators::BoxBody;
-    use http_body_util::{BodyExt, Full};
-    use hyper::body::Incoming;
-    use hyper::{Request, Response, StatusCode};
-    use hyper_util::rt::TokioIo;
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-    use tokio::net::TcpListener;
-    use tokio_util::sync::CancellationToken;
-
-    use super::McpServer;
-
-    /// The path the MCP endpoint answers on.
-    pub const MCP_PATH: &str = "/mcp";
-
-    type Service = StreamableHttpService<McpServer, LocalSessionManager>;
-
-    impl McpServer {
-        /// Serves MCP clients over streamable HTTP on `listener`, at the path
-        /// `/mcp` (other paths get 404), until `shutdown` is cancelled.
-        ///
-        /// Requests must name a loopback host (`localhost`, `127.0.0.1` or
-        /// `[::1]`) in their `Host` header, which guards a local server
-        /// against DNS rebinding; bind the listener to a loopback address.
-        /// Each client gets a session (`Mcp-Session-Id`).
-        pub async fn serve_http(
-            self,
-            listener: TcpListener,
-            shutdown: CancellationToken,
-        ) -> io::Result<()> {
-            let config = StreamableHttpServerConfig::default()
-                .with_cancellation_token(shutdown.child_token());
-            let server = self;
-            let service: Service = StreamableHttpService::new(
-                move || Ok(server.clone()),
-                Arc::new(LocalSessionManager::default()),
-                config,
-            );
-            loop {
-                let accepted = tokio::select! {
-                    accepted = listener.accept() => accepted,
-                    () = shutdown.cancelled() => return Ok(()),
-                };
-                let stream = match accepted {
-                    Ok((stream, _peer)) => stream,
-                    Err(error) => {
-                        // Out of file descriptors and the like: wait, go on.
-                        tracing::warn!(%error, "accepting a connection failed");
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                        continue;
-                    }
-                };
-                let service = service.clone();
-                let shutdown = shutdown.clone();
-                tokio::spawn(async move {
-                    let handler = hyper::service::service_fn(move |request| {
-                        let service = service.clone();
-                        async move { Ok::<_, Infallible>(route(&service, request).await) }
-                    });
-                    let connection = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), handler);
-                    tokio::select! {
-                        outcome = connection => {
-                            if let Err(error) = outcome {
-                                tracing::debug!(%error, "an HTTP connection ended with an error");
-                            }
-                        }
-                        () = shutdown.cancelled() => {}
-                    }
-                });
-            }
-        }
-    }
-
-    async fn route(
-        service: &Service,
-        request: Request<Incoming>,
-    ) -> Response<BoxBody<Bytes, Infallible>> {
-        if request.uri().path() == MCP_PATH {
-            return service.handle(request).await;
-        }
-        let mut response = Response::new(
-            Full::new(Bytes::from_static(b"not found; the MCP endpoint is /mcp\n")).boxed(),
-        );
-        *response.status_mut() = StatusCode::NOT_FOUND;
-        response
-    }
-}
-
-#[cfg(feature = "mcp-http")]
-pub use http::MCP_PATH;

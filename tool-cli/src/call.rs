@@ -1,0 +1,178 @@
+//! The `call` command: one call through the registry's agent path, its
+//! progress and trace lines on stderr, its result on stdout.
+
+use std::io::{self, IsTerminal, Read};
+use std::process::ExitCode;
+
+use futures_util::StreamExt;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{Map, Value};
+use tool_runtime::providers::describe_value;
+use tool_runtime::{ToolContext, ToolErrorKind, ToolEvent, ToolResult, ToolUse};
+
+use crate::command::CallArgs;
+use crate::output::{pretty, print_out};
+use crate::{EXIT_TOOL_ERROR, EXIT_USAGE, Tools, usage_error};
+
+/// Reads the arguments of `call` from wherever they were given.
+fn read_arguments(args: &CallArgs) -> Result<Value, String> {
+    let (text, source) = match (&args.args, &args.args_file) {
+        (Some(text), _) if text == "-" => {
+            let mut text = String::new();
+            io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|error| format!("cannot read the arguments from stdin: {error}"))?;
+            (text, "stdin".to_owned())
+        }
+        (Some(text), _) => (text.clone(), "--args".to_owned()),
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path).map_err(|error| {
+                format!("cannot read the arguments file {}: {error}", path.display())
+            })?;
+            (text, path.display().to_string())
+        }
+        (None, None) => return Ok(Value::Object(Map::new())),
+    };
+    parse_object(&text, &source, "the arguments")
+}
+
+fn parse_object(text: &str, source: &str, what: &str) -> Result<Value, String> {
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|error| format!("{what} in {source} are not valid JSON: {error}"))?;
+    if !value.is_object() {
+        return Err(format!(
+            "{what} in {source} must be a JSON object, got {}",
+            describe_value(&value)
+        ));
+    }
+    Ok(value)
+}
+
+pub(crate) async fn call(tools: &Tools, args: CallArgs) -> ExitCode {
+    let registry = &tools.registry;
+    let spec = match tools.find(&args.name) {
+        Ok(spec) => spec,
+        Err(code) => return code,
+    };
+    let input = match read_arguments(&args) {
+        Ok(input) => input,
+        Err(message) => return usage_error(message),
+    };
+    let mut ctx = ToolContext::new();
+    if let Some(state) = &args.state {
+        match parse_object(state, "--state", "the state") {
+            Ok(Value::Object(state)) => ctx = ctx.with_state_map(state),
+            Ok(_) => {}
+            Err(message) => return usage_error(message),
+        }
+    }
+    let tool_use = ToolUse::new("cli-1", spec.name, input);
+    let mut reporter = Reporter::new(!args.quiet);
+    let mut events = registry.stream(tool_use, &ctx);
+    let mut result = None;
+    while let Some(event) = events.next().await {
+        match event {
+            ToolEvent::Result(last) => result = Some(last),
+            other => reporter.report(&other),
+        }
+    }
+    reporter.finish();
+    let result =
+        result.unwrap_or_else(|| ToolResult::error("cli-1", "the call produced no result"));
+    let text = serde_json::to_value(&result)
+        .map(|value| pretty(&value))
+        .unwrap_or_else(|error| {
+            format!("{{\"error\": \"the result could not be serialised: {error}\"}}")
+        });
+    let printed = print_out(&text);
+    if printed != ExitCode::SUCCESS {
+        return printed;
+    }
+    if result.is_success() {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("error: {}", result.text_content());
+    match result.error_kind {
+        Some(ToolErrorKind::InvalidArguments | ToolErrorKind::UnknownTool) => {
+            ExitCode::from(EXIT_USAGE)
+        }
+        _ => ExitCode::from(EXIT_TOOL_ERROR),
+    }
+}
+
+/// Shows what a running call reports on stderr: a live progress bar and
+/// trace lines on a terminal, plain lines otherwise.
+struct Reporter {
+    enabled: bool,
+    terminal: bool,
+    bar: Option<ProgressBar>,
+}
+
+impl Reporter {
+    fn new(enabled: bool) -> Self {
+        Self {
+            enabled,
+            terminal: io::stderr().is_terminal(),
+            bar: None,
+        }
+    }
+
+    fn bar(&mut self) -> &ProgressBar {
+        self.bar.get_or_insert_with(|| {
+            let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] [{bar:30}] {percent:>3}% {msg}",
+            )
+            .map(|style| style.progress_chars("=> "))
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            // The spinner and the clock move while a slow step runs.
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        })
+    }
+
+    /// A line above the bar on a terminal, a plain line otherwise.
+    fn line(&mut self, text: String) {
+        match &self.bar {
+            Some(bar) if self.terminal => bar.println(text),
+            _ => eprintln!("{text}"),
+        }
+    }
+
+    fn report(&mut self, event: &ToolEvent) {
+        if !self.enabled {
+            return;
+        }
+        match event {
+            ToolEvent::Progress { progress, message } => {
+                if self.terminal {
+                    let bar = self.bar();
+                    bar.set_message(message.clone());
+                    bar.set_position((progress * 1000.0).round() as u64);
+                } else {
+                    let percent = (progress * 100.0).round();
+                    self.line(format!("[progress {percent:>3}%] {message}"));
+                }
+            }
+            ToolEvent::Trace(entry) => self.line(format!("[trace] {entry}")),
+            ToolEvent::Partial { value } => {
+                let text = match value {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                self.line(format!("[partial] {text}"));
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}

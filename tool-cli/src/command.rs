@@ -1,0 +1,84 @@
+//! The command line's arguments, as clap parses them.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use tool_runtime::Provider;
+
+/// Lists, describes, calls and serves the tools linked into this program.
+#[derive(Debug, Parser)]
+#[command(
+    about = "Lists, describes, calls and serves the tools linked into this program.",
+    after_help = "Exit codes: 0 success, 1 the tool returned an error result, 2 a usage or argument error."
+)]
+pub(crate) struct Cli {
+    /// Build the registry from this registry file (YAML or JSON) instead of
+    /// offering every linked tool.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub(crate) registry: Option<PathBuf>,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// List the tools: name, description, parameters.
+    List {
+        /// Print JSON for programs instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print tool definitions in a provider's format (every tool without NAME).
+    Schema {
+        /// The tool (all tools when absent).
+        name: Option<String>,
+        /// The format: openai, openai-strict, responses, anthropic, bedrock,
+        /// gemini, mcp or xml.
+        #[arg(long, short, value_name = "FORMAT", default_value = "mcp", value_parser = parse_provider)]
+        format: Provider,
+    },
+    /// Call a tool and print its result as JSON.
+    Call(CallArgs),
+    /// Show a tool's configuration: schema, defaults, environment variables.
+    Config {
+        /// The tool.
+        name: String,
+        /// Print JSON for programs instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Serve the tools over the Model Context Protocol (stdio by default).
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct CallArgs {
+    /// The tool.
+    pub(crate) name: String,
+    /// The arguments: a JSON object, or `-` to read it from stdin.
+    #[arg(long, value_name = "JSON", conflicts_with = "args_file")]
+    pub(crate) args: Option<String>,
+    /// Read the arguments (a JSON object) from this file.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) args_file: Option<PathBuf>,
+    /// Invocation state for the call, a JSON object (what an agent would
+    /// pass along: a user id, preferences).
+    #[arg(long, value_name = "JSON")]
+    pub(crate) state: Option<String>,
+    /// No progress bar or trace lines on stderr.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeArgs {
+    /// Serve streamable HTTP on this loopback address (say
+    /// 127.0.0.1:8080; port 0 picks a free one) at /mcp, instead of stdio.
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "ADDR")]
+    pub(crate) http: Option<std::net::SocketAddr>,
+}
+
+pub(crate) fn parse_provider(name: &str) -> Result<Provider, String> {
+    name.parse::<Provider>().map_err(|error| error.to_string())
+}

@@ -1,0 +1,237 @@
+//! The commands that show the tools: `list`, `schema` and `config`.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use serde_json::{Map, Value, json};
+use tool_runtime::Provider;
+use tool_runtime::providers;
+
+use crate::Tools;
+use crate::output::{clip, parameter_list, pretty, print_out, summary, table, type_label};
+
+pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
+    let registry = &tools.registry;
+    tools.note_excluded();
+    let aliases = registry.aliases();
+    if json {
+        let tools: Vec<Value> = registry
+            .specs()
+            .map(|spec| {
+                let schema = spec.input_schema();
+                let parameters: Vec<Value> = spec
+                    .params
+                    .iter()
+                    .map(|param| {
+                        let property = &schema["properties"][param.name];
+                        let mut entry = Map::new();
+                        entry.insert("name".into(), param.name.into());
+                        entry.insert("type".into(), type_label(property).into());
+                        entry.insert("required".into(), param.required.into());
+                        entry.insert("description".into(), param.description.into());
+                        if let Some(default) = property.get("default") {
+                            entry.insert("default".into(), default.clone());
+                        }
+                        Value::Object(entry)
+                    })
+                    .collect();
+                let tool_aliases: Vec<&str> = aliases
+                    .iter()
+                    .filter(|(_, name)| *name == spec.name)
+                    .map(|(alias, _)| *alias)
+                    .collect();
+                let mcp = providers::mcp::tool(spec);
+                json!({
+                    "name": spec.name,
+                    "title": spec.title,
+                    "description": spec.description,
+                    "parameters": parameters,
+                    "aliases": tool_aliases,
+                    "annotations": mcp.get("annotations").cloned().unwrap_or_else(|| json!({})),
+                    "configurable": spec.config.is_some(),
+                    "streaming": spec.streaming,
+                })
+            })
+            .collect();
+        return print_out(&pretty(&Value::Array(tools)));
+    }
+    if registry.is_empty() {
+        return print_out("no tools");
+    }
+    let mut rows = vec![vec![
+        "NAME".to_owned(),
+        "DESCRIPTION".to_owned(),
+        "PARAMETERS".to_owned(),
+    ]];
+    rows.extend(registry.specs().map(|spec| {
+        vec![
+            spec.name.to_owned(),
+            clip(&summary(spec.description), 72),
+            parameter_list(spec),
+        ]
+    }));
+    print_out(&table(&rows))
+}
+
+pub(crate) fn schema(tools: &Tools, name: Option<&str>, format: Provider) -> ExitCode {
+    let registry = &tools.registry;
+    let Some(name) = name else {
+        return match registry.render(format) {
+            Value::String(text) => print_out(text.trim_end()),
+            value => print_out(&pretty(value)),
+        };
+    };
+    let spec = match tools.find(name) {
+        Ok(spec) => spec,
+        Err(code) => return code,
+    };
+    let position = registry.names().position(|n| n == spec.name);
+    // The registry's own rendering (its strict switch included), entry by
+    // entry; XML is rendered per tool.
+    let rendered = registry.render(format);
+    let entries = match rendered {
+        Value::Array(items) => Some(items),
+        Value::Object(object) => object.values().find_map(Value::as_array),
+        _ => None,
+    };
+    let one = match (entries, position) {
+        (Some(items), Some(i)) if i < items.len() => items[i].clone(),
+        _ => providers::render_tool(format, spec),
+    };
+    match one {
+        Value::String(text) => print_out(text.trim_end()),
+        value => print_out(&pretty(&value)),
+    }
+}
+
+pub(crate) fn config(tools: &Tools, name: &str, json: bool) -> ExitCode {
+    let registry = &tools.registry;
+    // A tool left out for its configuration is what this command is for.
+    let (spec, left_out) = match tools.left_out_spec(name) {
+        Some((spec, problem)) => (spec, Some(problem)),
+        None => match tools.find(name) {
+            Ok(spec) => (*spec, None),
+            Err(code) => return code,
+        },
+    };
+    let Some(config) = spec.config else {
+        if json {
+            return print_out(&pretty(&json!({"tool": spec.name, "configurable": false})));
+        }
+        return print_out(&format!("{} takes no configuration.", spec.name));
+    };
+    let schema = config.schema();
+    let properties = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let defaults: Map<String, Value> = properties
+        .iter()
+        .filter_map(|(field, property)| {
+            property
+                .get("default")
+                .map(|default| (field.clone(), default.clone()))
+        })
+        .collect();
+    let prefix = tool_runtime::config::env_prefix(spec.name);
+    // Field names only: a configuration often holds secrets.
+    let configured: Option<Vec<String>> = registry.config(spec.name).map(|value| {
+        value
+            .json()
+            .as_object()
+            .map(|fields| fields.keys().cloned().collect())
+            .unwrap_or_default()
+    });
+    if json {
+        return print_out(&pretty(&json!({
+            "tool": spec.name,
+            "configurable": true,
+            "type": config.type_name,
+            "schema": schema,
+            "defaults": defaults,
+            "required": required,
+            "env_prefix": prefix,
+            "configured": configured,
+            "left_out": left_out.map(ToString::to_string),
+        })));
+    }
+    let mut out = format!(
+        "{} takes a configuration ({}).\n\n",
+        spec.name, config.type_name
+    );
+    let mut rows = vec![vec![
+        "FIELD".to_owned(),
+        "TYPE".to_owned(),
+        "DEFAULT".to_owned(),
+        "REQUIRED".to_owned(),
+        "ENVIRONMENT".to_owned(),
+        "DESCRIPTION".to_owned(),
+    ]];
+    for (field, property) in &properties {
+        let default = property
+            .get("default")
+            .map_or_else(|| "-".to_owned(), Value::to_string);
+        let is_required = if required.contains(&field.as_str()) {
+            "yes"
+        } else {
+            "no"
+        };
+        let env = format!(
+            "{prefix}{}",
+            field
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() {
+                    c.to_ascii_uppercase()
+                } else {
+                    '_'
+                })
+                .collect::<String>()
+        );
+        let description = property
+            .get("description")
+            .and_then(Value::as_str)
+            .map(summary)
+            .unwrap_or_default();
+        rows.push(vec![
+            field.clone(),
+            type_label(property),
+            default,
+            is_required.to_owned(),
+            env,
+            clip(&description, 60),
+        ]);
+    }
+    out.push_str(&table(&rows));
+    out.push_str("\n\n");
+    match (left_out, &configured) {
+        (Some(problem), _) => {
+            let _ = write!(
+                out,
+                "Left out of this registry: {problem}.\nSet the fields in the environment \
+                 ({prefix}<FIELD>) or in a registry file (--registry)."
+            );
+        }
+        (None, Some(fields)) if fields.is_empty() => {
+            out.push_str("Configured in this registry from the defaults alone.");
+        }
+        (None, Some(fields)) => {
+            let _ = write!(
+                out,
+                "Configured in this registry; fields given: {} (values not shown).",
+                fields.join(", ")
+            );
+        }
+        (None, None) => out.push_str(
+            "Not configured in this registry; set it in a registry file (--registry) or in code.",
+        ),
+    }
+    out.push_str("\n\nSchema:\n");
+    out.push_str(&pretty(schema));
+    print_out(&out)
+}

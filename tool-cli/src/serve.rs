@@ -1,0 +1,58 @@
+//! The `serve` command: the tools over MCP, on stdio or (feature `http`)
+//! streamable HTTP on a loopback address, with tool-mcp's server.
+
+use std::process::ExitCode;
+
+use tool_mcp::server::McpServer;
+use tool_runtime::Registry;
+
+use crate::command::ServeArgs;
+#[cfg(feature = "http")]
+use crate::usage_error;
+
+/// Serves `registry` over MCP as the server named `program`: on stdio, or
+/// on the loopback address of `--http`.
+pub(crate) async fn serve(registry: Registry, program: &str, args: ServeArgs) -> ExitCode {
+    let server = McpServer::new(registry).with_implementation(program, env!("CARGO_PKG_VERSION"));
+    #[cfg(feature = "http")]
+    if let Some(address) = args.http {
+        return serve_http(server, address).await;
+    }
+    let _ = args;
+    match server.serve_stdio().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: the MCP server stopped: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves `server` over streamable HTTP on `address`, which must be a
+/// loopback address, until the process ends.
+#[cfg(feature = "http")]
+async fn serve_http(server: McpServer, address: std::net::SocketAddr) -> ExitCode {
+    if !address.ip().is_loopback() {
+        return usage_error(format!(
+            "--http {address}: only loopback addresses (127.0.0.1, [::1]) are served; \
+             put a proxy with authentication in front to reach the server from elsewhere"
+        ));
+    }
+    let listener = match tokio::net::TcpListener::bind(address).await {
+        Ok(listener) => listener,
+        Err(error) => return usage_error(format!("cannot listen on {address}: {error}")),
+    };
+    let bound = listener.local_addr().unwrap_or(address);
+    eprintln!(
+        "serving MCP over streamable HTTP at http://{bound}{}",
+        tool_mcp::server::MCP_PATH
+    );
+    let shutdown = tool_runtime::CancellationToken::new();
+    match server.serve_http(listener, shutdown).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: the MCP server stopped: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
