@@ -108,6 +108,12 @@ impl SchemaCells {
     }
 }
 
+/// Builds the input schema of a tool with these parameters afresh, without
+/// a cache (for the benchmark that measures the building).
+pub fn input_schema(params: &[ParamSpec]) -> Value {
+    crate::spec::build_input_schema(params)
+}
+
 /// A spec with every option unset. Each generated `SPEC` takes the options
 /// its attribute leaves unset from it (`..SPEC_DEFAULTS`), so `cargo
 /// expand` shows only what the tool sets. It is also the whole `SPEC` of a
