@@ -220,6 +220,28 @@ fn invalid(c: &mut Criterion) {
     group.finish();
 }
 
+/// The error for a wrong-typed argument whose value is 4 MB of text,
+/// against the same error for a short value: what the message quotes of
+/// the value is bounded, and so is the work of quoting it.
+fn echo(c: &mut Criterion) {
+    let ctx = ToolContext::new();
+    let args = |limit: String| json!({"query": "q", "limit": limit, "mode": "fuzzy"});
+    let short = args("7".into());
+    let huge = args("7".repeat(4 << 20));
+    let message = complete(SearchTool.call_json(&huge, &ctx))
+        .unwrap_err()
+        .to_string();
+    assert!(message.len() < 300, "{} bytes", message.len());
+    let mut group = c.benchmark_group("echo");
+    group.bench_function("wrong_type_short", |b| {
+        b.iter(|| complete(SearchTool.call_json(black_box(&short), &ctx)).unwrap_err())
+    });
+    group.bench_function("wrong_type_4mb", |b| {
+        b.iter(|| complete(SearchTool.call_json(black_box(&huge), &ctx)).unwrap_err())
+    });
+    group.finish();
+}
+
 /// The global registry of the generated tools (plus the two sample ones).
 fn scale(c: &mut Criterion) {
     let registry = Registry::global();
@@ -387,6 +409,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = runtime;
     config = config();
-    targets = calls, invalid, scale
+    targets = calls, invalid, echo, scale
 }
 criterion_main!(runtime);

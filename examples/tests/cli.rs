@@ -368,6 +368,68 @@ fn bad_arguments_exit_with_2() {
 
     let both = run(&["call", "convert_length", "--args", "{}", "--args-file", "x"]);
     assert_eq!(code(&both), 2);
+
+    let bad_state = run(&["call", "account_balance", "--state", "{"]);
+    assert_eq!(code(&bad_state), 2);
+    assert!(
+        stderr(&bad_state).contains("the state in --state is not valid JSON"),
+        "{}",
+        stderr(&bad_state)
+    );
+}
+
+#[test]
+fn argument_files_with_a_byte_order_mark_or_bad_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    // A byte-order mark, as some editors write, is skipped.
+    let with_bom = dir.path().join("bom.json");
+    std::fs::write(
+        &with_bom,
+        b"\xEF\xBB\xBF{\"value\": 1, \"from\": \"mile\", \"to\": \"kilometre\"}",
+    )
+    .unwrap();
+    let output = run(&[
+        "call",
+        "convert_length",
+        "--args-file",
+        with_bom.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    // Bytes that are not UTF-8: where they are.
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, b"{\"value\": \"\xFF\"}").unwrap();
+    let output = run(&[
+        "call",
+        "convert_length",
+        "--args-file",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("are not valid UTF-8: the bytes at offset 11 are not UTF-8"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn tool_names_are_quoted_back_escaped_and_short() {
+    let output = run(&["call", "calc\u{1b}[31mulator", "--args", "{}"]);
+    assert_eq!(code(&output), 2);
+    let message = stderr(&output);
+    assert!(
+        message.contains(r#"unknown tool "calc\u{1b}[31mulator""#),
+        "{message}"
+    );
+    assert!(!message.contains('\u{1b}'), "{message}");
+    let long = "n".repeat(100_000);
+    let output = run(&["call", &long, "--args", "{}"]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).len() < 2_000,
+        "{} bytes",
+        stderr(&output).len()
+    );
 }
 
 #[test]

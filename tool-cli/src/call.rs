@@ -18,33 +18,53 @@ use crate::{EXIT_TOOL_ERROR, EXIT_USAGE, Tools, usage_error};
 fn read_arguments(args: &CallArgs) -> Result<Value, String> {
     let (text, source) = match (&args.args, &args.args_file) {
         (Some(text), _) if text == "-" => {
-            let mut text = String::new();
+            let mut bytes = Vec::new();
             io::stdin()
-                .read_to_string(&mut text)
+                .read_to_end(&mut bytes)
                 .map_err(|error| format!("cannot read the arguments from stdin: {error}"))?;
-            (text, "stdin".to_owned())
+            (text_of(bytes, "stdin")?, "stdin".to_owned())
         }
         (Some(text), _) => (text.clone(), "--args".to_owned()),
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path).map_err(|error| {
-                format!("cannot read the arguments file {}: {error}", path.display())
-            })?;
-            (text, path.display().to_string())
+            let source = path.display().to_string();
+            let bytes = std::fs::read(path)
+                .map_err(|error| format!("cannot read the arguments file {source}: {error}"))?;
+            (text_of(bytes, &source)?, source)
         }
         (None, None) => return Ok(Value::Object(Map::new())),
     };
-    parse_object(&text, &source, "the arguments")
+    parse_object(&text, &source, ("the arguments", "are"))
 }
 
-fn parse_object(text: &str, source: &str, what: &str) -> Result<Value, String> {
+/// Bytes read from a file or stdin as text: a leading UTF-8 byte-order
+/// mark (which some editors write) is skipped, and bytes that are not
+/// UTF-8 are an error saying where.
+fn text_of(bytes: Vec<u8>, source: &str) -> Result<String, String> {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let bytes = match bytes.strip_prefix(BOM) {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    String::from_utf8(bytes).map_err(|error| {
+        format!(
+            "the arguments in {source} are not valid UTF-8: the bytes at offset {} are not UTF-8",
+            error.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Reads a JSON object; `what` names it and the verb that goes with it
+/// (`("the state", "is")`) for messages.
+fn parse_object(text: &str, source: &str, what: (&str, &str)) -> Result<Value, String> {
     if text.trim().is_empty() {
         return Ok(Value::Object(Map::new()));
     }
+    let (subject, verb) = what;
     let value: Value = serde_json::from_str(text)
-        .map_err(|error| format!("{what} in {source} are not valid JSON: {error}"))?;
+        .map_err(|error| format!("{subject} in {source} {verb} not valid JSON: {error}"))?;
     if !value.is_object() {
         return Err(format!(
-            "{what} in {source} must be a JSON object, got {}",
+            "{subject} in {source} must be a JSON object, got {}",
             describe_value(&value)
         ));
     }
@@ -63,7 +83,7 @@ pub(crate) async fn call(tools: &Tools, args: CallArgs) -> ExitCode {
     };
     let mut ctx = ToolContext::new();
     if let Some(state) = &args.state {
-        match parse_object(state, "--state", "the state") {
+        match parse_object(state, "--state", ("the state", "is")) {
             Ok(Value::Object(state)) => ctx = ctx.with_state_map(state),
             Ok(_) => {}
             Err(message) => return usage_error(message),

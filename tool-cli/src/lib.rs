@@ -244,8 +244,12 @@ impl Tools {
                  `config {name}` shows what it needs"
             )));
         }
-        let mut message = format!("unknown tool \"{name}\"");
-        if let Some(close) = names::closest(name, registry.names()) {
+        // The name is quoted back escaped and cut short.
+        let mut message = format!("unknown tool \"{}\"", tool_runtime::quote::name(name));
+        let close = (name.len() <= tool_runtime::quote::MAX_NAME)
+            .then(|| names::closest(name, registry.names()))
+            .flatten();
+        if let Some(close) = close {
             let _ = write!(message, "; did you mean \"{close}\"?");
         }
         if registry.is_empty() {

@@ -120,7 +120,7 @@ pub mod manifest;
 pub mod names;
 mod policy;
 pub mod providers;
-mod quote;
+pub mod quote;
 mod record;
 mod registry;
 mod result;
@@ -132,11 +132,11 @@ mod tool;
 #[doc(hidden)]
 pub mod __private;
 
+pub use args::MAX_ARGUMENT_DEPTH;
 /// Writes a streaming tool's body like a generator: `yield` each item,
 /// `.await` in between (from `async-stream`). `try_stream!` is the same
 /// for `Result` items, with `?`.
 pub use async_stream::{stream, try_stream};
-pub use args::MAX_ARGUMENT_DEPTH;
 pub use context::{FromToolContext, ToolContext};
 pub use error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
 pub use events::{Progress, ToolCallStream, ToolEvent, TraceEntry};

@@ -7,6 +7,16 @@
 //! names are cut at [`MAX_NAME`] characters and values at [`MAX_VALUE`],
 //! with `…` where something was cut, and building the text reads no more of
 //! the input than it shows.
+//!
+//! ```
+//! use serde_json::json;
+//! use tool_runtime::quote;
+//!
+//! assert_eq!(quote::name("calc\u{1b}[31m"), "calc\\u{1b}[31m");
+//! assert_eq!(quote::name(&"n".repeat(100)).chars().count(), quote::MAX_NAME + 1);
+//! assert_eq!(quote::value(&json!({"a": [1, "b"]})), r#"{"a":[1,"b"]}"#);
+//! assert!(quote::value(&json!("x".repeat(1 << 20))).ends_with('…'));
+//! ```
 
 use serde_json::Value;
 
@@ -19,7 +29,7 @@ pub const MAX_VALUE: usize = 60;
 
 /// A name as a message shows it, without quotes: control characters
 /// escaped, cut at [`MAX_NAME`] characters.
-pub(crate) fn name(text: &str) -> String {
+pub fn name(text: &str) -> String {
     let mut out = String::new();
     let mut chars = text.chars();
     for c in chars.by_ref().take(MAX_NAME) {
@@ -32,7 +42,7 @@ pub(crate) fn name(text: &str) -> String {
 }
 
 /// Text with its control characters escaped, whole.
-pub(crate) fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         push_escaped(&mut out, c);
@@ -55,7 +65,7 @@ fn push_escaped(out: &mut String, c: char) {
 /// A value's JSON text as a message shows it, cut after [`MAX_VALUE`]
 /// characters with `…`. The work is bounded by what is shown: a string of
 /// megabytes costs no more than a short one.
-pub(crate) fn value(value: &Value) -> String {
+pub fn value(value: &Value) -> String {
     let mut out = Bounded::new(MAX_VALUE);
     write_value(&mut out, value);
     out.finish()
@@ -209,7 +219,10 @@ mod tests {
     #[test]
     fn values_are_json_cut_short() {
         assert_eq!(value(&json!("three")), r#""three""#);
-        assert_eq!(value(&json!({"a": [1, 2], "b": null})), r#"{"a":[1,2],"b":null}"#);
+        assert_eq!(
+            value(&json!({"a": [1, 2], "b": null})),
+            r#"{"a":[1,2],"b":null}"#
+        );
         assert_eq!(value(&json!("a\u{1b}b")), r#""a\u001bb""#);
         let big = Value::String("y".repeat(4 << 20));
         let shown = value(&big);
