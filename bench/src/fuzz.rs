@@ -126,7 +126,8 @@ pub fn run(registry: &Registry, cases: u64, seed: u64) -> Report {
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
             if text_path {
                 let tool = registry.get(spec.name).expect("a listed tool");
-                let call = async { tokio::time::timeout(CALL_LIMIT, tool.call_str(&text, &ctx)).await };
+                let call =
+                    async { tokio::time::timeout(CALL_LIMIT, tool.call_str(&text, &ctx)).await };
                 match runtime.block_on(call) {
                     Ok(outcome) => outcome.err().map(|e| (e.kind(), e.to_string())),
                     Err(_) => Some((ToolErrorKind::TimedOut, String::new())),
@@ -160,7 +161,9 @@ pub fn run(registry: &Registry, cases: u64, seed: u64) -> Report {
                     && !message.contains(&field)
                     && report.unnamed.len() < 20
                 {
-                    report.unnamed.push(format!("{label}: {field} not in {message}"));
+                    report
+                        .unnamed
+                        .push(format!("{label}: {field} not in {message}"));
                 }
             }
             Ok(Some((ToolErrorKind::TimedOut, _))) => report.timed_out += 1,
@@ -171,14 +174,27 @@ pub fn run(registry: &Registry, cases: u64, seed: u64) -> Report {
 }
 
 /// Spoils `args`; returns the field an error must then name, if any.
-fn spoil_args(rng: &mut fastrand::Rng, spoil: Spoil, args: &mut Value, schema: &Value) -> Option<String> {
+fn spoil_args(
+    rng: &mut fastrand::Rng,
+    spoil: Spoil,
+    args: &mut Value,
+    schema: &Value,
+) -> Option<String> {
     let Value::Object(members) = args else {
         return None;
     };
-    let properties = schema["properties"].as_object().cloned().unwrap_or_default();
+    let properties = schema["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     let required: Vec<String> = schema["required"]
         .as_array()
-        .map(|names| names.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect())
+        .map(|names| {
+            names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default();
     let pick = |rng: &mut fastrand::Rng, names: Vec<String>| -> Option<String> {
         (!names.is_empty()).then(|| names[rng.usize(..names.len())].clone())
@@ -284,13 +300,19 @@ fn bad_text(rng: &mut fastrand::Rng, args: &Value) -> String {
     match rng.u8(..4) {
         0 => {
             // A key given twice.
-            let first = args.as_object().and_then(|m| m.keys().next().cloned()).unwrap_or_default();
+            let first = args
+                .as_object()
+                .and_then(|m| m.keys().next().cloned())
+                .unwrap_or_default();
             format!("{{\"{first}\": 1, {}", text.trim_start_matches('{'))
         }
         1 => r#"{"code": "\ud800", "city": "\udfff\ud800x"}"#.to_owned(),
         2 => {
             let cut = rng.usize(..text.len().max(1));
-            text.char_indices().take_while(|(i, _)| *i < cut).map(|(_, c)| c).collect()
+            text.char_indices()
+                .take_while(|(i, _)| *i < cut)
+                .map(|(_, c)| c)
+                .collect()
         }
         _ => format!("\u{feff}{text}"),
     }
@@ -313,7 +335,9 @@ fn wrong_type(rng: &mut fastrand::Rng, schema: &Value) -> Option<Value> {
     ]
     .into_iter()
     .filter(|(kind, _)| !types.contains(kind) && !(*kind == "integer" && types.contains(&"number")))
-    .filter(|(kind, _)| !(*kind == "number" && types.contains(&"integer")) || types.contains(&"number"))
+    .filter(|(kind, _)| {
+        !(*kind == "number" && types.contains(&"integer")) || types.contains(&"number")
+    })
     .map(|(_, value)| value)
     .collect();
     (!candidates.is_empty()).then(|| candidates[rng.usize(..candidates.len())].clone())
@@ -335,7 +359,11 @@ fn random_value(rng: &mut fastrand::Rng, depth: u8) -> Value {
         1 => json!(rng.bool()),
         2 => json!(rng.i64(..)),
         3 => Value::String(odd_string(rng).chars().take(50).collect()),
-        4 => Value::Array((0..rng.usize(..4)).map(|_| random_value(rng, depth - 1)).collect()),
+        4 => Value::Array(
+            (0..rng.usize(..4))
+                .map(|_| random_value(rng, depth - 1))
+                .collect(),
+        ),
         _ => Value::Object(
             (0..rng.usize(..4))
                 .map(|i| (format!("k{i}"), random_value(rng, depth - 1)))
@@ -368,26 +396,37 @@ fn value(rng: &mut fastrand::Rng, schema: &Value, root: &Value, depth: u8) -> Va
         return Value::Null;
     }
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        let target = root.pointer(reference.trim_start_matches('#')).unwrap_or(&Value::Null);
+        let target = root
+            .pointer(reference.trim_start_matches('#'))
+            .unwrap_or(&Value::Null);
         return value(rng, target, root, depth + 1);
     }
-    if let Some(values) = schema.get("enum").and_then(Value::as_array).filter(|v| !v.is_empty()) {
+    if let Some(values) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .filter(|v| !v.is_empty())
+    {
         return values[rng.usize(..values.len())].clone();
     }
     if let Some(constant) = schema.get("const") {
         return constant.clone();
     }
     for key in ["anyOf", "oneOf"] {
-        if let Some(branches) = schema.get(key).and_then(Value::as_array).filter(|b| !b.is_empty()) {
+        if let Some(branches) = schema
+            .get(key)
+            .and_then(Value::as_array)
+            .filter(|b| !b.is_empty())
+        {
             let branch = rng.usize(..branches.len());
             return value(rng, &branches[branch], root, depth + 1);
         }
     }
     let kind = match &schema["type"] {
         Value::String(name) => name.clone(),
-        Value::Array(names) if !names.is_empty() => {
-            names[rng.usize(..names.len())].as_str().unwrap_or("null").to_owned()
-        }
+        Value::Array(names) if !names.is_empty() => names[rng.usize(..names.len())]
+            .as_str()
+            .unwrap_or("null")
+            .to_owned(),
         _ => return random_value(rng, 2),
     };
     match kind.as_str() {
@@ -401,13 +440,20 @@ fn value(rng: &mut fastrand::Rng, schema: &Value, root: &Value, depth: u8) -> Va
         "boolean" => json!(rng.bool()),
         "array" => {
             let items = schema.get("items").cloned().unwrap_or(json!({}));
-            Value::Array((0..rng.usize(..3)).map(|_| value(rng, &items, root, depth + 1)).collect())
+            Value::Array(
+                (0..rng.usize(..3))
+                    .map(|_| value(rng, &items, root, depth + 1))
+                    .collect(),
+            )
         }
         "object" => {
             if schema.get("properties").is_some() {
                 object(rng, schema, root)
             } else {
-                let values = schema.get("additionalProperties").cloned().unwrap_or(json!({}));
+                let values = schema
+                    .get("additionalProperties")
+                    .cloned()
+                    .unwrap_or(json!({}));
                 Value::Object(
                     (0..rng.usize(..3))
                         .map(|i| (format!("k{i}"), value(rng, &values, root, depth + 1)))

@@ -1128,7 +1128,9 @@ fn take_apart(value: Value) {
     while let Some(mut value) = stack.pop() {
         match &mut value {
             Value::Array(items) => stack.append(items),
-            Value::Object(members) => stack.extend(std::mem::take(members).into_iter().map(|(_, v)| v)),
+            Value::Object(members) => {
+                stack.extend(std::mem::take(members).into_iter().map(|(_, v)| v))
+            }
             _ => {}
         }
     }
@@ -1195,21 +1197,28 @@ async fn input_quoted_back_is_escaped_and_bounded() {
         .invoke(ToolUse::new("1", "take\u{1b}[31mnumber", json!({})), &ctx)
         .await;
     assert!(
-        result.text_content().starts_with(r#"unknown tool "take\u{1b}[31mnumber""#),
+        result
+            .text_content()
+            .starts_with(r#"unknown tool "take\u{1b}[31mnumber""#),
         "{}",
         result.text_content()
     );
     assert!(!result.text_content().contains('\u{1b}'));
     // A megabyte of name comes back as 64 characters and an ellipsis.
     let long = "n".repeat(1 << 20);
-    let result = registry.invoke(ToolUse::new("2", long, json!({})), &ctx).await;
+    let result = registry
+        .invoke(ToolUse::new("2", long, json!({})), &ctx)
+        .await;
     let text = result.text_content();
     assert!(text.len() < 300, "{} bytes", text.len());
     assert!(text.contains(&format!("\"{}…\"", "n".repeat(64))), "{text}");
     // Four megabytes sent to a number field: a short preview.
     let big = "7".repeat(4 << 20);
     let result = registry
-        .invoke(ToolUse::new("3", "take_number", json!({"count": big})), &ctx)
+        .invoke(
+            ToolUse::new("3", "take_number", json!({"count": big})),
+            &ctx,
+        )
         .await;
     let text = result.text_content();
     assert!(text.len() < 300, "{} bytes", text.len());
@@ -1221,10 +1230,16 @@ async fn input_quoted_back_is_escaped_and_bounded() {
     // Keys the model made up are escaped and cut too.
     let key = format!("\u{7}{}", "k".repeat(500));
     let result = registry
-        .invoke(ToolUse::new("4", "take_number", json!({"count": 1, key: 2})), &ctx)
+        .invoke(
+            ToolUse::new("4", "take_number", json!({"count": 1, key: 2})),
+            &ctx,
+        )
         .await;
     let text = result.text_content();
-    assert!(text.contains(r#"\u{7}kkk"#) && !text.contains('\u{7}'), "{text}");
+    assert!(
+        text.contains(r#"\u{7}kkk"#) && !text.contains('\u{7}'),
+        "{text}"
+    );
     assert!(text.len() < 400, "{} bytes", text.len());
 }
 

@@ -340,7 +340,11 @@ pub(crate) fn call(
     // Arguments nested past the limit are refused before anything walks
     // them, and taken apart without recursion.
     let deep = !crate::args::within_depth(&input);
-    let found = if deep { None } else { registry.tool_for_call(&name) };
+    let found = if deep {
+        None
+    } else {
+        registry.tool_for_call(&name)
+    };
     let mut prepared = match found {
         Some((tool, true)) => Prepared::Plain {
             tool,

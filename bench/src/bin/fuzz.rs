@@ -44,7 +44,10 @@ fn main() -> ExitCode {
         bench::fuzz::CALL_LIMIT,
         report.timed_out
     );
-    println!("slowest call: {:?} ({})", report.slowest.0, report.slowest.1);
+    println!(
+        "slowest call: {:?} ({})",
+        report.slowest.0, report.slowest.1
+    );
     if report.escaped_panics == 0 && report.unnamed.is_empty() {
         ExitCode::SUCCESS
     } else {

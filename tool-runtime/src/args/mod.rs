@@ -147,7 +147,9 @@ pub(crate) fn dismantle(value: Value) {
     while let Some(mut value) = stack.pop() {
         match &mut value {
             Value::Array(items) => stack.append(items),
-            Value::Object(members) => stack.extend(std::mem::take(members).into_iter().map(|(_, v)| v)),
+            Value::Object(members) => {
+                stack.extend(std::mem::take(members).into_iter().map(|(_, v)| v))
+            }
             _ => {}
         }
     }
