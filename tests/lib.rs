@@ -41,3 +41,11 @@ pub struct Registries;
 #[doc = include_str!("../docs/builtin-tools.md")]
 #[cfg(doctest)]
 pub struct BuiltinTools;
+
+#[doc = include_str!("../docs/cli.md")]
+#[cfg(doctest)]
+pub struct Cli;
+
+#[doc = include_str!("../docs/mcp.md")]
+#[cfg(doctest)]
+pub struct Mcp;
