@@ -1371,15 +1371,15 @@ fn schema_problems(value: &Value, at: &str, out: &mut Vec<String>) {
                     ("additionalProperties", Value::Bool(true)) => {
                         out.push(format!("{here}: boolean schema"));
                     }
-                    ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(items)) => {
-                        if items.iter().any(Value::is_boolean) {
-                            out.push(format!("{here}: boolean schema"));
-                        }
+                    ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(items))
+                        if items.iter().any(Value::is_boolean) =>
+                    {
+                        out.push(format!("{here}: boolean schema"));
                     }
-                    ("format", Value::String(format)) => {
-                        if !tool_runtime::schema::STANDARD_FORMATS.contains(&format.as_str()) {
-                            out.push(format!("{here}: format {format:?}"));
-                        }
+                    ("format", Value::String(format))
+                        if !tool_runtime::schema::STANDARD_FORMATS.contains(&format.as_str()) =>
+                    {
+                        out.push(format!("{here}: format {format:?}"));
                     }
                     // Data, not schemas.
                     ("default" | "examples" | "const" | "enum", _) => continue,

@@ -28,6 +28,8 @@ pub fn spec(tool: &ToolFn) -> TokenStream {
         #[automatically_derived]
         impl #struct_ident {
             /// The tool's name, description and parameters.
+            // A tool that sets every option leaves the defaults unused.
+            #[allow(clippy::needless_update)]
             pub const SPEC: __tool_rt::ToolSpec = __tool_rt::ToolSpec {
                 name: #name,
                 description: #description,
