@@ -239,6 +239,18 @@ fn echo(c: &mut Criterion) {
     group.bench_function("wrong_type_4mb", |b| {
         b.iter(|| complete(SearchTool.call_json(black_box(&huge), &ctx)).unwrap_err())
     });
+    // The text path parses what it is given, and reading 4 MB is the
+    // floor of that: the same text with the string where it belongs.
+    let huge_text = huge.to_string();
+    let fitting_text = args("7".into())
+        .to_string()
+        .replace("\"q\"", &format!("{:?}", "7".repeat(4 << 20)));
+    group.bench_function("text_wrong_type_4mb", |b| {
+        b.iter(|| complete(SearchTool.call_str(black_box(&huge_text), &ctx)).unwrap_err())
+    });
+    group.bench_function("text_parse_4mb", |b| {
+        b.iter(|| serde_json::from_str::<Value>(black_box(&fitting_text)).unwrap())
+    });
     group.finish();
 }
 

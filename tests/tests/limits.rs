@@ -1227,6 +1227,24 @@ async fn input_quoted_back_is_escaped_and_bounded() {
         "{text}"
     );
     assert!(text.ends_with('…'), "{text}");
+    // The same through the text path.
+    let args = json!({"count": big}).to_string();
+    let error = tool_runtime::Tool::call_str(&TakeNumberTool, &args, &ctx)
+        .await
+        .unwrap_err();
+    assert_eq!(error.to_string(), text);
+    // A long string where a string belongs is no problem.
+    let result = registry
+        .invoke(
+            ToolUse::new("3b", "take_number", json!({"count": 3, "extra": big})),
+            &ctx,
+        )
+        .await;
+    assert!(
+        result.text_content().contains("extra: unknown field"),
+        "{}",
+        result.text_content()
+    );
     // Keys the model made up are escaped and cut too.
     let key = format!("\u{7}{}", "k".repeat(500));
     let result = registry

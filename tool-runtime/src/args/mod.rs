@@ -170,12 +170,90 @@ pub(crate) fn decode<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Res
     if !within_depth(target) {
         return Err(too_deep(spec.name));
     }
+    if let Some(short) = shortened(spec, target) {
+        // A long string where no string belongs: serde would quote it whole
+        // in its message, so the problems are found on a short copy.
+        return Err(ToolError::invalid_arguments(
+            spec.name,
+            collect_problems(spec, &short, "invalid arguments"),
+        ));
+    }
     match T::deserialize(target) {
         Ok(args) => Ok(args),
         Err(error) => Err(ToolError::invalid_arguments(
             spec.name,
             collect_problems(spec, input, &error.to_string()),
         )),
+    }
+}
+
+/// Strings longer than this, sent where a parameter takes no string, are
+/// examined on a short copy (see [`shortened`]).
+const LONG_STRING: usize = 4096;
+
+/// Text longer than this is parsed before it is decoded, so a long string
+/// in the wrong place is caught by [`shortened`] too.
+const LONG_TEXT: usize = 64 * 1024;
+
+/// `input` with each long string that sits where its parameter takes no
+/// string cut short, or `None` when it has no such string (the usual case,
+/// found by looking at the length of each top-level string). The copy fails
+/// to decode exactly as `input` would, at a cost that does not grow with
+/// the strings' length.
+fn shortened(spec: &ToolSpec, input: &Value) -> Option<Value> {
+    let Value::Object(members) = input else {
+        return None;
+    };
+    let long = |value: &Value| matches!(value, Value::String(text) if text.len() > LONG_STRING);
+    if !members.values().any(long) {
+        return None;
+    }
+    let root = spec.input_schema();
+    let misplaced = |name: &str, value: &Value| {
+        long(value)
+            && property_schema(root, name).is_some_and(|schema| !accepts_string(schema, root, 0))
+    };
+    if !members.iter().any(|(name, value)| misplaced(name, value)) {
+        return None;
+    }
+    let copy = members
+        .iter()
+        .map(|(name, value)| {
+            let value = match value {
+                Value::String(text) if misplaced(name, value) => {
+                    Value::String(text.chars().take(crate::quote::MAX_VALUE + 4).collect())
+                }
+                other => other.clone(),
+            };
+            (name.clone(), value)
+        })
+        .collect();
+    Some(Value::Object(copy))
+}
+
+/// Whether a schema may accept a string; `true` when it cannot tell.
+fn accepts_string(schema: &Value, root: &Value, depth: usize) -> bool {
+    if depth > 16 {
+        return true;
+    }
+    let schema = resolve(schema, root);
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return values.iter().any(Value::is_string);
+    }
+    if let Some(value) = schema.get("const") {
+        return value.is_string();
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(options) = schema.get(key).and_then(Value::as_array) {
+            return options
+                .iter()
+                .any(|option| accepts_string(option, root, depth + 1));
+        }
+    }
+    match schema.get("type") {
+        Some(Value::String(kind)) => kind == "string",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "string"),
+        _ => true,
     }
 }
 
@@ -191,6 +269,9 @@ pub(crate) fn decode_str<T: DeserializeOwned>(
     input: &str,
 ) -> Result<T, ToolError> {
     let text = if input.trim().is_empty() { "{}" } else { input };
+    if text.len() > LONG_TEXT {
+        return decode(spec, &parse_text(spec, text)?);
+    }
     match serde_json::from_str::<T>(text) {
         Ok(args) => Ok(args),
         // `null`, duplicate keys: what the value path accepts, it accepts.
