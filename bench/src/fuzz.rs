@@ -65,7 +65,7 @@ const SPOILS: [Spoil; 10] = [
 
 /// How long one call may run, on either path: valid arguments may ask a
 /// tool to wait (process_document's pause).
-pub const CALL_LIMIT: Duration = Duration::from_millis(500);
+pub const CALL_LIMIT: Duration = Duration::from_millis(100);
 
 /// Every example and built-in tool, configured to stay on this machine:
 /// the file tools inside `root`, `http_request` with no host allowed,
