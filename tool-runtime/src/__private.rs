@@ -99,7 +99,7 @@ impl SchemaCells {
     /// The input schema of a tool with these parameters.
     pub fn input(&'static self, params: &[ParamSpec]) -> &'static Value {
         self.input
-            .get_or_init(|| crate::spec::build_input_schema(params))
+            .get_or_init(|| crate::schema::build_input_schema(params))
     }
 
     /// The output schema `build` makes, when it makes one.
@@ -111,7 +111,7 @@ impl SchemaCells {
 /// Builds the input schema of a tool with these parameters afresh, without
 /// a cache (for the benchmark that measures the building).
 pub fn input_schema(params: &[ParamSpec]) -> Value {
-    crate::spec::build_input_schema(params)
+    crate::schema::build_input_schema(params)
 }
 
 /// A spec with every option unset. Each generated `SPEC` takes the options
@@ -452,7 +452,7 @@ pub trait JsonSchemaOutput {
 
 impl<T: schemars::JsonSchema> JsonSchemaOutput for Kind<T> {
     fn output_schema(self) -> Option<Value> {
-        Some(crate::spec::build_output_schema::<T>())
+        Some(crate::schema::build_output_schema::<T>())
     }
 }
 
@@ -500,7 +500,7 @@ impl<T: ToolArg> Kind<T> {
 impl<T: ToolConfig> Kind<T> {
     /// The type's JSON Schema.
     pub fn config_schema(self) -> Value {
-        crate::spec::build_output_schema::<T>()
+        crate::schema::build_output_schema::<T>()
     }
 
     /// Validates and decodes a configuration.

@@ -126,7 +126,6 @@ mod registry;
 mod result;
 pub mod schema;
 mod spec;
-pub mod strict;
 mod tool;
 
 #[doc(hidden)]
@@ -149,6 +148,7 @@ pub use providers::{Provider, ProviderError};
 pub use record::{CallStatus, ToolCallRecord};
 pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 pub use result::{Content, ToolOutput, ToolResult, ToolStatus, ToolUse};
+pub use schema::strict;
 pub use spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
 pub use strict::StrictViolation;
 /// The cancellation signal of a [`ToolContext`] (from `tokio-util`).

@@ -276,10 +276,7 @@ impl Registry {
                 });
             }
         }
-        problems.extend(crate::strict::registry_problems(
-            tools.iter().map(|tool| tool.spec()),
-            false,
-        ));
+        problems.extend(strict_problems(tools.iter().map(|tool| tool.spec()), false));
         if !problems.is_empty() {
             return Err(RegistryError { problems });
         }
@@ -400,6 +397,13 @@ impl Registry {
     /// Whether there are no tools.
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
+    }
+
+    /// Whether the registry was built with
+    /// [`strict(true)`](RegistryBuilder::strict): OpenAI renderings then
+    /// put every tool in strict mode.
+    pub fn is_strict(&self) -> bool {
+        self.providers.strict
     }
 
     /// Runs one tool use and returns its result: the agent path.
@@ -559,14 +563,16 @@ impl Tool for StrictArguments {
     }
 
     fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
-        let input = crate::strict::from_strict_arguments(self.spec().input_schema(), input.clone());
+        let input =
+            crate::schema::strict::from_strict_arguments(self.spec().input_schema(), input.clone());
         crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
     }
 
     fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
         match crate::args::parse_text(self.spec(), input) {
             Ok(value) => {
-                let input = crate::strict::from_strict_arguments(self.spec().input_schema(), value);
+                let input =
+                    crate::schema::strict::from_strict_arguments(self.spec().input_schema(), value);
                 crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
             }
             Err(error) => crate::ToolFuture::ready(Err(error)),
@@ -750,6 +756,18 @@ impl RegistryBuilder {
         self
     }
 
+    /// Whether every tool is rendered in OpenAI strict mode, not only those
+    /// marked `#[tool(strict)]` (off by default).
+    ///
+    /// A tool whose schema cannot be expressed strictly is then an error at
+    /// [`build`](Self::build):
+    /// [`RegistryProblem::NotStrict`](crate::RegistryProblem::NotStrict)
+    /// names it and lists every violation.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
     /// The registry, or every problem found: names no linked tool has, and
     /// names shared by two different tools.
     pub fn build(mut self) -> Result<Registry, RegistryError> {
@@ -792,11 +810,12 @@ impl RegistryBuilder {
         registry.providers = Arc::new(crate::providers::ProviderState::new(self.strict));
         if self.strict {
             let unmarked = registry.specs().filter(|spec| !spec.strict);
-            problems.extend(crate::strict::registry_problems(unmarked, true));
+            problems.extend(strict_problems(unmarked, true));
         }
         for tool in &mut registry.tools {
             let spec = tool.spec();
-            if (self.strict || spec.strict) && crate::strict::arguments_differ(spec.input_schema())
+            if (self.strict || spec.strict)
+                && crate::schema::strict::arguments_differ(spec.input_schema())
             {
                 *tool = ToolRef::Shared(Arc::new(StrictArguments(tool.clone())));
             }
@@ -849,6 +868,27 @@ impl RegistryBuilder {
             Err(RegistryError { problems })
         }
     }
+}
+
+/// The strict-mode problems of the tools among `specs` that ask for strict
+/// mode (or of all of them, with `all`).
+fn strict_problems<'a>(
+    specs: impl IntoIterator<Item = &'a ToolSpec>,
+    all: bool,
+) -> Vec<RegistryProblem> {
+    specs
+        .into_iter()
+        .filter(|spec| all || spec.strict)
+        .filter_map(
+            |spec| match crate::schema::strict::strict_input_schema(spec) {
+                Ok(_) => None,
+                Err(violations) => Some(RegistryProblem::NotStrict {
+                    name: spec.name,
+                    violations,
+                }),
+            },
+        )
+        .collect()
 }
 
 /// Why a registry could not be built: every problem found.
@@ -911,7 +951,7 @@ pub enum RegistryProblem {
         name: &'static str,
         /// Every rule its schema breaks after conversion, with its JSON
         /// pointer.
-        violations: Vec<crate::strict::StrictViolation>,
+        violations: Vec<crate::schema::strict::StrictViolation>,
     },
     /// A tool was asked for by a name no linked tool has.
     UnknownName {

@@ -468,7 +468,7 @@ impl<'a> At<'a> {
     fn child(&self, token: &str, value: &'a Value) -> At<'a> {
         At {
             value,
-            pointer: crate::strict::push_pointer(&self.pointer, token),
+            pointer: crate::schema::strict::push_pointer(&self.pointer, token),
             provider: self.provider,
         }
     }

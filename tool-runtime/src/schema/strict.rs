@@ -94,7 +94,6 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::registry::{Registry, RegistryBuilder, RegistryProblem};
 use crate::spec::ToolSpec;
 
 /// The `format` values strict mode accepts on strings.
@@ -319,48 +318,6 @@ pub fn check(schema: &Value) -> Vec<StrictViolation> {
         );
     }
     checker.violations
-}
-
-impl RegistryBuilder {
-    /// Whether every tool is rendered in OpenAI strict mode, not only those
-    /// marked `#[tool(strict)]` (off by default).
-    ///
-    /// A tool whose schema cannot be expressed strictly is then an error at
-    /// [`build`](Self::build):
-    /// [`RegistryProblem::NotStrict`](crate::RegistryProblem::NotStrict)
-    /// names it and lists every violation.
-    pub fn strict(mut self, strict: bool) -> Self {
-        self.strict = strict;
-        self
-    }
-}
-
-impl Registry {
-    /// Whether the registry was built with
-    /// [`strict(true)`](RegistryBuilder::strict): OpenAI renderings then
-    /// put every tool in strict mode.
-    pub fn is_strict(&self) -> bool {
-        self.providers.strict
-    }
-}
-
-/// The strict-mode problems of the tools among `specs` that ask for strict
-/// mode (or of all of them, with `all`).
-pub(crate) fn registry_problems<'a>(
-    specs: impl IntoIterator<Item = &'a ToolSpec>,
-    all: bool,
-) -> Vec<RegistryProblem> {
-    specs
-        .into_iter()
-        .filter(|spec| all || spec.strict)
-        .filter_map(|spec| match strict_input_schema(spec) {
-            Ok(_) => None,
-            Err(violations) => Some(RegistryProblem::NotStrict {
-                name: spec.name,
-                violations,
-            }),
-        })
-        .collect()
 }
 
 /// Appends one reference token to a JSON pointer.

@@ -40,6 +40,11 @@
 
 use serde_json::{Map, Value};
 
+mod build;
+pub mod strict;
+
+pub(crate) use build::{build_input_schema, build_output_schema};
+
 /// The `format` values [`normalize`] keeps: those JSON Schema 2020-12
 /// defines. Others (schemars' `uint32`, `int64`, `double`, `float`, ...)
 /// are removed.
