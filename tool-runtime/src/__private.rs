@@ -64,11 +64,11 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-pub use crate::args::{ArgSeed, CheckError};
 pub use crate::config::{ConfigSpec, ConfigValue};
-pub use crate::constraints::{Constraints, Literal};
 pub use crate::registry::Registration;
-pub use crate::spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
+pub use crate::tool::args::{ArgSeed, CheckError};
+pub use crate::tool::constraints::{Constraints, Literal};
+pub use crate::tool::spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
 pub use crate::{
     ArgError, FromToolContext, Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolResult,
     Toolset,
@@ -171,21 +171,21 @@ pub fn failed<'a>(error: ToolError) -> ToolFuture<'a> {
 /// Decodes a tool's arguments; see `args::decode`.
 #[inline]
 pub fn decode<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
-    crate::args::decode::<Args<T>>(spec, input).map(|args| args.0)
+    crate::tool::args::decode::<Args<T>>(spec, input).map(|args| args.0)
 }
 
 /// Decodes a tool's arguments, then checks their constraints.
 #[inline]
 pub fn decode_checked<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
     let args = decode(spec, input)?;
-    crate::args::check_constraints(spec, input)?;
+    crate::tool::args::check_constraints(spec, input)?;
     Ok(args)
 }
 
 /// Decodes a tool's arguments from JSON text; see `args::decode_str`.
 #[inline]
 pub fn decode_str<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
-    crate::args::decode_str::<Args<T>>(spec, input).map(|args| args.0)
+    crate::tool::args::decode_str::<Args<T>>(spec, input).map(|args| args.0)
 }
 
 /// Decodes a tool's arguments from JSON text, then checks their
@@ -193,7 +193,7 @@ pub fn decode_str<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolEr
 /// into one first).
 #[inline]
 pub fn decode_str_checked<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
-    decode_checked(spec, &crate::args::parse_text(spec, input)?)
+    decode_checked(spec, &crate::tool::args::parse_text(spec, input)?)
 }
 
 // ---------------------------------------------------------------------------
@@ -473,7 +473,7 @@ impl<T: ToolArg> Kind<T> {
 
     /// Checks one value, for the slow error path.
     pub fn arg_check(self, value: &Value) -> Result<(), CheckError> {
-        crate::args::check::<T>(value)
+        crate::tool::args::check::<T>(value)
     }
 
     /// What decodes one value of the type, for [`next_arg`].

@@ -25,7 +25,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::context::{FromToolContext, ToolContext};
-use crate::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
+use crate::tool::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
 
 /// The configuration a tool declares with `#[tool(config = T)]`.
 #[derive(Debug, Clone, Copy)]
@@ -309,12 +309,12 @@ fn schema_bounds(value: &Value, schema: &Value) -> Vec<ArgError> {
             continue;
         };
         let bound = |key: &str| property.get(key).and_then(Value::as_f64);
-        let constraints = crate::constraints::Constraints {
+        let constraints = crate::tool::constraints::Constraints {
             minimum: bound("minimum"),
             maximum: bound("maximum"),
             min_length: property.get("minLength").and_then(Value::as_u64),
             max_length: property.get("maxLength").and_then(Value::as_u64),
-            ..crate::constraints::Constraints::NONE
+            ..crate::tool::constraints::Constraints::NONE
         };
         let mut messages = constraints.violations(field);
         if let (Some(pattern), Some(text)) = (

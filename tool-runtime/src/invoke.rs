@@ -36,15 +36,15 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 use tracing::Instrument;
 
 use crate::context::{Cancel, ToolContext, TypeMap};
-use crate::error::{ToolError, ToolErrorKind};
+use crate::events::record::{CallStatus, ToolCallRecord};
 use crate::events::{CallSink, ToolCallStream};
 use crate::policy::{
     Approval, ApprovalRequest, Approver, EnabledFn, ErrorDetail, RequireApprovalFn,
 };
-use crate::record::{CallStatus, ToolCallRecord};
 use crate::registry::{Registry, RegistryBuilder, ToolRef, panic_error, run_guarded};
-use crate::result::{ToolOutput, ToolResult, ToolUse};
-use crate::spec::ToolSpec;
+use crate::tool::error::{ToolError, ToolErrorKind};
+use crate::tool::result::{ToolOutput, ToolResult, ToolUse};
+use crate::tool::spec::ToolSpec;
 use crate::tool::{Tool, ToolFuture};
 
 /// A registry's limits and policies.
@@ -339,7 +339,7 @@ pub(crate) fn call(
     let error_detail = registry.settings.error_detail;
     // Arguments nested past the limit are refused before anything walks
     // them, and taken apart without recursion.
-    let deep = !crate::args::within_depth(&input);
+    let deep = !crate::tool::args::within_depth(&input);
     let found = if deep {
         None
     } else {
@@ -369,9 +369,9 @@ pub(crate) fn call(
             }
         }
         None if deep => {
-            crate::args::dismantle(input);
+            crate::tool::args::dismantle(input);
             Prepared::Unknown {
-                error: Some(crate::args::too_deep(&crate::quote::name(&name))),
+                error: Some(crate::tool::args::too_deep(&crate::quote::name(&name))),
                 id,
             }
         }

@@ -108,51 +108,45 @@
 
 #![warn(missing_docs)]
 
-mod args;
 pub mod config;
-pub mod constraints;
 mod context;
-mod error;
 mod events;
-mod extract;
 mod invoke;
 pub mod manifest;
 pub mod names;
 mod policy;
 pub mod providers;
 pub mod quote;
-mod record;
 mod registry;
-mod result;
 pub mod schema;
-mod spec;
 mod tool;
 
 #[doc(hidden)]
 pub mod __private;
 
-pub use args::MAX_ARGUMENT_DEPTH;
 /// Writes a streaming tool's body like a generator: `yield` each item,
 /// `.await` in between (from `async-stream`). `try_stream!` is the same
 /// for `Result` items, with `?`.
 pub use async_stream::{stream, try_stream};
+pub use context::extract::{Extension, State};
 pub use context::{FromToolContext, ToolContext};
-pub use error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
+pub use events::record::{CallStatus, ToolCallRecord};
 pub use events::{Progress, ToolCallStream, ToolEvent, TraceEntry};
-pub use extract::{Extension, State};
 /// The trait a streaming tool's return type implements
 /// (`fn f(..) -> impl Stream<Item = T>`).
 pub use futures_util::Stream;
 pub use policy::{Approval, ApprovalRequest, Approver, ErrorDetail};
 pub use providers::{Provider, ProviderError};
-pub use record::{CallStatus, ToolCallRecord};
 pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
-pub use result::{Content, ToolOutput, ToolResult, ToolStatus, ToolUse};
 pub use schema::strict;
-pub use spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
 pub use strict::StrictViolation;
 /// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
 pub use tokio_util::sync::CancellationToken;
+pub use tool::args::MAX_ARGUMENT_DEPTH;
+pub use tool::constraints;
+pub use tool::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
+pub use tool::result::{Content, ToolOutput, ToolResult, ToolStatus, ToolUse};
+pub use tool::spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
 pub use tool::{Tool, ToolFuture, Toolset};
 
 /// Turns a function into a tool an LLM can call.

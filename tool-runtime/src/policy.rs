@@ -19,7 +19,7 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 
 use crate::context::ToolContext;
-use crate::spec::ToolSpec;
+use crate::tool::spec::ToolSpec;
 
 /// An approver's decision on one call.
 #[derive(Debug, Clone, PartialEq, Eq)]

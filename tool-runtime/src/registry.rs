@@ -13,11 +13,11 @@ use serde_json::Value;
 
 use crate::config::ConfigValue;
 use crate::context::{CallParts, ToolContext};
-use crate::error::{ToolError, ToolErrorKind};
 use crate::names::{Aliases, Allowlist};
-use crate::result::{ToolOutput, ToolResult, ToolUse};
-use crate::spec::{SourceLocation, ToolSpec};
 use crate::tool::Tool;
+use crate::tool::error::{ToolError, ToolErrorKind};
+use crate::tool::result::{ToolOutput, ToolResult, ToolUse};
+use crate::tool::spec::{SourceLocation, ToolSpec};
 
 /// The link-time registration `#[tool]` emits for each tool.
 #[doc(hidden)]
@@ -569,7 +569,7 @@ impl Tool for StrictArguments {
     }
 
     fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
-        match crate::args::parse_text(self.spec(), input) {
+        match crate::tool::args::parse_text(self.spec(), input) {
             Ok(value) => {
                 let input =
                     crate::schema::strict::from_strict_arguments(self.spec().input_schema(), value);

@@ -10,8 +10,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::result::{Content, ToolResult, ToolUse};
-use crate::spec::ToolSpec;
+use crate::tool::result::{Content, ToolResult, ToolUse};
+use crate::tool::spec::ToolSpec;
 
 /// A Messages API tool: `{"name", "description", "input_schema"}`.
 pub fn tool(spec: &ToolSpec) -> Value {

@@ -39,9 +39,9 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::result::{ToolResult, ToolUse};
 use crate::schema::strict::resolve_ref;
-use crate::spec::ToolSpec;
+use crate::tool::result::{ToolResult, ToolUse};
+use crate::tool::spec::ToolSpec;
 
 /// How many levels deep a recursive type is described before it is cut off.
 pub const RECURSION_LIMIT: usize = 3;

@@ -26,8 +26,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::result::{Content, ToolResult, ToolUse};
-use crate::spec::ToolSpec;
+use crate::tool::result::{Content, ToolResult, ToolUse};
+use crate::tool::spec::ToolSpec;
 
 /// The protocol revision these shapes follow.
 pub const PROTOCOL_VERSION: &str = "2025-06-18";

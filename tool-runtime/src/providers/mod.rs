@@ -76,8 +76,8 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value};
 
 use crate::registry::Registry;
-use crate::result::{ToolResult, ToolUse};
-use crate::spec::ToolSpec;
+use crate::tool::result::{ToolResult, ToolUse};
+use crate::tool::spec::ToolSpec;
 
 /// An LLM provider's tool-calling format.
 ///

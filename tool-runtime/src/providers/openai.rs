@@ -15,9 +15,9 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::result::{ToolResult, ToolUse};
 use crate::schema::strict::strict_input_schema;
-use crate::spec::ToolSpec;
+use crate::tool::result::{ToolResult, ToolUse};
+use crate::tool::spec::ToolSpec;
 
 /// The parameters schema and the `strict` flag for a tool.
 fn parameters(spec: &ToolSpec, strict: bool) -> (Value, bool) {

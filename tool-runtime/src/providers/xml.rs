@@ -36,8 +36,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use crate::result::{ToolResult, ToolUse};
-use crate::spec::ToolSpec;
+use crate::tool::result::{ToolResult, ToolUse};
+use crate::tool::spec::ToolSpec;
 
 /// The `<tools>` block describing every tool of `specs`.
 pub fn render_tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> String {

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::spec::ParamSpec;
+use crate::tool::spec::ParamSpec;
 
 /// The schema generator settings every tool schema is built with.
 pub(crate) fn generator() -> schemars::SchemaGenerator {

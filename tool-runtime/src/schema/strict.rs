@@ -94,7 +94,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::spec::ToolSpec;
+use crate::tool::spec::ToolSpec;
 
 /// The `format` values strict mode accepts on strings.
 pub const SUPPORTED_FORMATS: &[&str] = &[

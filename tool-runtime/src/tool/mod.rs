@@ -1,5 +1,11 @@
 //! The [`Tool`] trait every tool implements, and the future its calls return.
 
+pub(crate) mod args;
+pub mod constraints;
+pub(crate) mod error;
+pub(crate) mod result;
+pub(crate) mod spec;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -7,9 +13,9 @@ use std::task::{Context, Poll};
 use serde_json::Value;
 
 use crate::context::ToolContext;
-use crate::error::ToolError;
-use crate::result::ToolOutput;
-use crate::spec::ToolSpec;
+use crate::tool::error::ToolError;
+use crate::tool::result::ToolOutput;
+use crate::tool::spec::ToolSpec;
 
 /// A tool: a spec the model reads, and a way to call it with JSON arguments.
 ///
@@ -76,7 +82,7 @@ pub trait Tool: Send + Sync + 'static {
     /// ```
     fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> ToolFuture<'a> {
         ToolFuture::pending(async move {
-            let value = crate::args::parse_text(self.spec(), input)?;
+            let value = crate::tool::args::parse_text(self.spec(), input)?;
             self.call(&value, ctx).await
         })
     }

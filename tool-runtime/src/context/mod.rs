@@ -8,6 +8,8 @@
 //! injectable types built on it are in `extract.rs`: [`State`],
 //! [`Extension`](crate::Extension), [`Progress`].
 
+pub(crate) mod extract;
+
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
@@ -19,11 +21,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
-use crate::error::ToolError;
+use crate::context::extract::State;
 use crate::events::{CallSink, Progress};
-use crate::extract::State;
 use crate::policy::Approver;
-use crate::result::ToolOutput;
+use crate::tool::error::ToolError;
+use crate::tool::result::ToolOutput;
 
 /// Values keyed by their type.
 pub(crate) type TypeMap = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;

@@ -2,6 +2,8 @@
 //! outputs ([`ToolEvent`]), the [`Progress`] handle tools report with, and
 //! the [`ToolCallStream`] a caller reads them from.
 
+pub(crate) mod record;
+
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -16,9 +18,9 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-use crate::error::{ToolError, ToolErrorKind};
-use crate::record::{ToolCallRecord, unix_millis};
-use crate::result::{ToolOutput, ToolResult};
+use crate::events::record::{ToolCallRecord, unix_millis};
+use crate::tool::error::{ToolError, ToolErrorKind};
+use crate::tool::result::{ToolOutput, ToolResult};
 
 /// One thing a call reported while it ran, or its end.
 ///

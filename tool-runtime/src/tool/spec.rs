@@ -162,7 +162,7 @@ pub struct ParamSpec {
     pub default: Option<&'static str>,
     /// Checks beyond the type (`range`, `length`, `pattern`, `one_of`,
     /// `validate`).
-    pub constraints: crate::constraints::Constraints,
+    pub constraints: crate::tool::constraints::Constraints,
     /// The parameter's JSON Schema (for `Option<T>`, the schema of `T`).
     #[doc(hidden)]
     pub schema_fn: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
@@ -171,5 +171,5 @@ pub struct ParamSpec {
     pub default_fn: Option<fn() -> Option<Value>>,
     /// Decodes a value of the parameter's type, to report what is wrong.
     #[doc(hidden)]
-    pub check_fn: fn(&Value) -> Result<(), crate::args::CheckError>,
+    pub check_fn: fn(&Value) -> Result<(), crate::tool::args::CheckError>,
 }

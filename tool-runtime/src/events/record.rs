@@ -11,9 +11,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::ToolErrorKind;
 use crate::events::{ToolEvent, TraceEntry};
-use crate::result::ToolResult;
+use crate::tool::error::ToolErrorKind;
+use crate::tool::result::ToolResult;
 
 /// Where a call is in its life.
 ///
@@ -197,7 +197,7 @@ pub(crate) fn unix_millis() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ToolError;
+    use crate::tool::error::ToolError;
 
     #[test]
     fn status_follows_the_result() {

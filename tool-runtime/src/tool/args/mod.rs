@@ -10,9 +10,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use serde_path_to_error::Segment;
 
-use crate::error::{ArgError, ArgErrorKind, ToolError};
 use crate::names::closest;
-use crate::spec::{ParamSpec, ToolSpec};
+use crate::tool::error::{ArgError, ArgErrorKind, ToolError};
+use crate::tool::spec::{ParamSpec, ToolSpec};
 
 /// Why one parameter's value failed to decode: where and what serde said.
 #[doc(hidden)]

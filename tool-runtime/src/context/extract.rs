@@ -62,8 +62,8 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use crate::context::{FromToolContext, ToolContext};
-use crate::error::{ToolError, ToolErrorKind};
 use crate::events::Progress;
+use crate::tool::error::{ToolError, ToolErrorKind};
 
 /// Application state of type `T`, shared by every call: a database pool, a
 /// client, a cache.
