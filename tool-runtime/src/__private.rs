@@ -64,9 +64,9 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-pub use crate::config::{ConfigSpec, ConfigValue};
 pub use crate::registry::Registration;
 pub use crate::tool::args::{ArgSeed, CheckError};
+pub use crate::tool::config::{ConfigSpec, ConfigValue};
 pub use crate::tool::constraints::{Constraints, Literal};
 pub use crate::tool::spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
 pub use crate::{
@@ -508,8 +508,8 @@ impl<T: ToolConfig> Kind<T> {
         self,
         value: &Value,
         schema: &Value,
-    ) -> Result<crate::config::ConfigValue, Vec<crate::ArgError>> {
-        crate::config::decode::<T>(value, schema)
+    ) -> Result<crate::tool::config::ConfigValue, Vec<crate::ArgError>> {
+        crate::tool::config::decode::<T>(value, schema)
     }
 }
 
@@ -576,7 +576,7 @@ pub trait Fallback<T> {
         &self,
         value: &Value,
         schema: &Value,
-    ) -> Result<crate::config::ConfigValue, Vec<crate::ArgError>> {
+    ) -> Result<crate::tool::config::ConfigValue, Vec<crate::ArgError>> {
         let _ = (value, schema);
         unreachable!("{UNCHECKED}")
     }

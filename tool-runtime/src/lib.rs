@@ -112,9 +112,7 @@ pub mod config;
 mod context;
 mod events;
 mod invoke;
-pub mod manifest;
 pub mod names;
-mod policy;
 pub mod providers;
 pub mod quote;
 mod registry;
@@ -128,6 +126,7 @@ pub mod __private;
 /// `.await` in between (from `async-stream`). `try_stream!` is the same
 /// for `Result` items, with `?`.
 pub use async_stream::{stream, try_stream};
+pub use context::approval::{Approval, ApprovalRequest, Approver};
 pub use context::extract::{Extension, State};
 pub use context::{FromToolContext, ToolContext};
 pub use events::record::{CallStatus, ToolCallRecord};
@@ -135,8 +134,9 @@ pub use events::{Progress, ToolCallStream, ToolEvent, TraceEntry};
 /// The trait a streaming tool's return type implements
 /// (`fn f(..) -> impl Stream<Item = T>`).
 pub use futures_util::Stream;
-pub use policy::{Approval, ApprovalRequest, Approver, ErrorDetail};
+pub use invoke::policy::ErrorDetail;
 pub use providers::{Provider, ProviderError};
+pub use registry::manifest;
 pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 pub use schema::strict;
 pub use strict::StrictViolation;

@@ -8,6 +8,8 @@
 //! injectable types built on it are in `extract.rs`: [`State`],
 //! [`Extension`](crate::Extension), [`Progress`].
 
+pub(crate) mod approval;
+pub(crate) mod config;
 pub(crate) mod extract;
 
 use std::any::{Any, TypeId};
@@ -21,11 +23,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
-use crate::context::extract::State;
 use crate::events::{CallSink, Progress};
-use crate::policy::Approver;
 use crate::tool::error::ToolError;
 use crate::tool::result::ToolOutput;
+use approval::Approver;
+use extract::State;
 
 /// Values keyed by their type.
 pub(crate) type TypeMap = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
@@ -188,7 +190,7 @@ pub(crate) struct CallParts<'a> {
     pub(crate) id: String,
     pub(crate) name: &'static str,
     pub(crate) input: Value,
-    pub(crate) config: Option<crate::config::ConfigValue>,
+    pub(crate) config: Option<crate::tool::config::ConfigValue>,
     pub(crate) sink: Option<Arc<CallSink>>,
     pub(crate) registry_state: Option<&'a Arc<TypeMap>>,
 }
@@ -198,7 +200,7 @@ struct CallInfo {
     id: String,
     name: &'static str,
     input: Value,
-    config: Option<crate::config::ConfigValue>,
+    config: Option<crate::tool::config::ConfigValue>,
     sink: Option<Arc<CallSink>>,
     registry_state: Option<Arc<TypeMap>>,
 }
@@ -487,7 +489,7 @@ impl ToolContext {
     }
 
     /// The configuration of the tool being served, when it has one.
-    pub fn config(&self) -> Option<&crate::config::ConfigValue> {
+    pub fn config(&self) -> Option<&crate::tool::config::ConfigValue> {
         self.call.as_ref().and_then(|call| call.config.as_ref())
     }
 }

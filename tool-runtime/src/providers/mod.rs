@@ -2,7 +2,7 @@
 //! each provider's request shape, tool calls parsed from each provider's
 //! response shape, and results rendered back as each provider's message.
 //!
-//! | [`Provider`] | name | tool definitions ([`Registry::render`]) | calls parsed from | one result rendered as |
+//! | [`Provider`] | name | tool definitions ([`Registry::render`](crate::Registry::render)) | calls parsed from | one result rendered as |
 //! | --- | --- | --- | --- | --- |
 //! | [`OpenAiChat`](Provider::OpenAiChat) | `openai` | Chat Completions `tools` array | `choices[0].message.tool_calls` | a `{"role": "tool"}` message |
 //! | [`OpenAiStrict`](Provider::OpenAiStrict) | `openai-strict` | the same, every tool strict | as `openai` | as `openai` |
@@ -75,7 +75,6 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-use crate::registry::Registry;
 use crate::tool::result::{ToolResult, ToolUse};
 use crate::tool::spec::ToolSpec;
 
@@ -250,7 +249,7 @@ pub fn render_tools<'a>(
     render_tools_with(provider, specs, false)
 }
 
-fn render_tools_with<'a>(
+pub(crate) fn render_tools_with<'a>(
     provider: Provider,
     specs: impl IntoIterator<Item = &'a ToolSpec>,
     strict_registry: bool,
@@ -362,80 +361,35 @@ pub fn render_results<'a>(
     }
 }
 
-/// What a registry keeps for providers: its strict switch, and its rendered
-/// tool definitions, one slot per provider, filled on first use. A registry
-/// never changes after it is built, so a rendering stays valid; clones of a
-/// registry share it.
+/// A registry's rendered tool definitions, one slot per provider, filled on
+/// first use. A registry never changes after it is built, so a rendering
+/// stays valid; clones of a registry share it.
 #[derive(Default)]
-pub(crate) struct ProviderState {
-    pub(crate) strict: bool,
+pub(crate) struct Renderings {
     slots: [OnceLock<Value>; Provider::ALL.len()],
 }
 
-impl ProviderState {
-    pub(crate) fn new(strict: bool) -> Self {
-        Self {
-            strict,
-            slots: Default::default(),
-        }
+impl Renderings {
+    /// The rendering for `provider`, made with `render` the first time.
+    pub(crate) fn get_or_render(
+        &self,
+        provider: Provider,
+        render: impl FnOnce() -> Value,
+    ) -> &Value {
+        self.slots[provider.index()].get_or_init(render)
     }
 }
 
-impl fmt::Debug for ProviderState {
+impl fmt::Debug for Renderings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let rendered: Vec<&str> = Provider::ALL
             .iter()
             .filter(|provider| self.slots[provider.index()].get().is_some())
             .map(|provider| provider.name())
             .collect();
-        f.debug_struct("ProviderState")
-            .field("strict", &self.strict)
+        f.debug_struct("Renderings")
             .field("rendered", &rendered)
             .finish()
-    }
-}
-
-impl Registry {
-    /// Every tool's definition as the value `provider`'s request takes (see
-    /// [`render_tools`]), in name order.
-    ///
-    /// Rendered on first use for each provider and cached: an agent loop
-    /// that sends the tools with every request pays for the schema
-    /// conversions once. For OpenAI, tools are strict when marked
-    /// `#[tool(strict)]` or when the registry was built with
-    /// [`strict(true)`](crate::RegistryBuilder::strict).
-    pub fn render(&self, provider: Provider) -> &Value {
-        self.providers.slots[provider.index()]
-            .get_or_init(|| render_tools_with(provider, self.specs(), self.is_strict()))
-    }
-
-    /// The `<tools>` block for a system prompt, as [`Provider::Xml`]
-    /// renders it.
-    pub fn render_xml(&self) -> &str {
-        self.render(Provider::Xml).as_str().unwrap_or_default()
-    }
-
-    /// The result of `call` as `provider`'s message, with the called tool's
-    /// spec looked up by name (see [`render_result`]).
-    pub fn render_result(&self, provider: Provider, call: &ToolUse, result: &ToolResult) -> Value {
-        let spec = self.resolve(&call.name).map(|tool| tool.spec());
-        render_result(provider, call, result, spec)
-    }
-
-    /// The results of several calls as what `provider` expects next in the
-    /// conversation (see [`render_results`]).
-    pub fn render_results<'a>(
-        &self,
-        provider: Provider,
-        outcomes: impl IntoIterator<Item = (&'a ToolUse, &'a ToolResult)>,
-    ) -> Value {
-        render_results(
-            provider,
-            outcomes.into_iter().map(|(call, result)| {
-                let spec = self.resolve(&call.name).map(|tool| tool.spec());
-                (call, result, spec)
-            }),
-        )
     }
 }
 

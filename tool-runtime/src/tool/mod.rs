@@ -1,6 +1,7 @@
 //! The [`Tool`] trait every tool implements, and the future its calls return.
 
 pub(crate) mod args;
+pub(crate) mod config;
 pub mod constraints;
 pub(crate) mod error;
 pub(crate) mod result;

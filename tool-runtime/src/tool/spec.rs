@@ -78,7 +78,7 @@ pub struct ToolSpec {
     /// Other names the tool answers to (`#[tool(alias = "...")]`).
     pub aliases: &'static [&'static str],
     /// The tool's configuration, when it declares one (`#[tool(config = T)]`).
-    pub config: Option<crate::config::ConfigSpec>,
+    pub config: Option<crate::tool::config::ConfigSpec>,
     /// Builds the input schema once and returns the cached copy.
     #[doc(hidden)]
     pub input_schema_fn: fn() -> &'static Value,

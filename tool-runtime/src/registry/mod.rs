@@ -1,5 +1,6 @@
-//! The [`Registry`]: the set of tools an agent offers, and the agent path
-//! that invokes them.
+//! The [`Registry`]: the set of tools an agent offers. Its whole API is in
+//! this file; [`RegistryBuilder`] (in `builder.rs`) makes one. Running calls
+//! is the invoke module's: the methods that start them here hand over to it.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -8,16 +9,27 @@ use std::ops::Deref;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 
-use futures_util::FutureExt;
 use serde_json::Value;
 
-use crate::config::ConfigValue;
+mod builder;
+pub(crate) mod config;
+mod error;
+pub mod manifest;
+
+pub use builder::RegistryBuilder;
+pub use error::{RegistryError, RegistryProblem};
+
 use crate::context::{CallParts, ToolContext};
+use crate::events::ToolCallStream;
+use crate::events::record::ToolCallRecord;
+use crate::invoke::policy::Settings;
 use crate::names::{Aliases, Allowlist};
+use crate::providers::{Provider, Renderings};
 use crate::tool::Tool;
+use crate::tool::config::ConfigValue;
 use crate::tool::error::{ToolError, ToolErrorKind};
-use crate::tool::result::{ToolOutput, ToolResult, ToolUse};
-use crate::tool::spec::{SourceLocation, ToolSpec};
+use crate::tool::result::{ToolResult, ToolUse};
+use crate::tool::spec::ToolSpec;
 
 /// The link-time registration `#[tool]` emits for each tool.
 #[doc(hidden)]
@@ -118,9 +130,11 @@ pub struct Registry {
     aliases: Aliases,
     allowlist: Option<Allowlist>,
     configs: HashMap<&'static str, ConfigValue>,
-    pub(crate) settings: Arc<crate::invoke::Settings>,
-    /// The strict switch and the cached provider renderings.
-    pub(crate) providers: Arc<crate::providers::ProviderState>,
+    pub(crate) settings: Arc<Settings>,
+    /// Whether every tool is rendered strict ([`RegistryBuilder::strict`]).
+    strict: bool,
+    /// The provider renderings, made on first use.
+    renderings: Arc<Renderings>,
 }
 
 static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
@@ -142,12 +156,12 @@ fn build_global() -> Result<Registry, RegistryError> {
         .collect();
     let mut excluded = Vec::new();
     loop {
-        let sources = crate::config::Sources {
+        let sources = config::Sources {
             code: Vec::new(),
             file: Vec::new(),
             env: env.clone(),
         };
-        match crate::config::resolve(&registry, sources) {
+        match config::resolve(&registry, sources) {
             Ok(configs) => {
                 registry.configs = configs;
                 break;
@@ -307,9 +321,7 @@ impl Registry {
         }
         let plain = tools
             .iter()
-            .map(|tool| {
-                !tool.takes_context() && !crate::invoke::Settings::governs_tool(tool.spec())
-            })
+            .map(|tool| !tool.takes_context() && !Settings::governs_tool(tool.spec()))
             .collect();
         Ok(Self {
             tools,
@@ -319,7 +331,8 @@ impl Registry {
             allowlist: None,
             configs: HashMap::new(),
             settings: Arc::default(),
-            providers: Arc::default(),
+            strict: false,
+            renderings: Arc::default(),
         })
     }
 
@@ -399,11 +412,26 @@ impl Registry {
         self.tools.is_empty()
     }
 
+    /// The specs of the tools enabled in `ctx` (see
+    /// [`RegistryBuilder::enabled_when`]), in name order: what to offer the
+    /// model for this conversation.
+    pub fn specs_for<'a>(
+        &'a self,
+        ctx: &'a ToolContext,
+    ) -> impl Iterator<Item = &'a ToolSpec> + 'a {
+        self.specs().filter(move |spec| {
+            self.settings
+                .enabled
+                .as_ref()
+                .is_none_or(|enabled| enabled(spec, ctx))
+        })
+    }
+
     /// Whether the registry was built with
     /// [`strict(true)`](RegistryBuilder::strict): OpenAI renderings then
     /// put every tool in strict mode.
     pub fn is_strict(&self) -> bool {
-        self.providers.strict
+        self.strict
     }
 
     /// Runs one tool use and returns its result: the agent path.
@@ -442,18 +470,117 @@ impl Registry {
         input: Value,
         ctx: &ToolContext,
     ) -> Result<Value, ToolError> {
-        let Some(tool) = self.resolve(name) else {
-            return Err(self.unknown_tool(name, ctx));
-        };
-        if !tool.takes_context() {
-            return run_guarded(tool, &input, ToolContext::unused())
-                .await?
-                .into_value();
-        }
-        let call_ctx = self.call_context(ctx, String::new(), tool, input, None);
-        run_guarded(tool, call_ctx.input(), &call_ctx)
-            .await?
-            .into_value()
+        crate::invoke::call_json(self, name, input, ctx).await
+    }
+
+    /// Runs one tool use and reads it as it runs: a stream of the progress,
+    /// trace entries and partial outputs the tool reports, ending with its
+    /// result (see [`ToolCallStream`]). Everything [`invoke`](Self::invoke)
+    /// guarantees holds: the result is always there, errors included.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, Registry, ToolContext, ToolEvent, ToolUse};
+    /// use futures_util::StreamExt;
+    /// use serde_json::json;
+    ///
+    /// /// Counts to three, slowly.
+    /// #[tool]
+    /// fn count() -> impl tool_runtime::Stream<Item = u32> {
+    ///     tool_runtime::stream! {
+    ///         for i in 1..=3 {
+    ///             tokio::task::yield_now().await;
+    ///             yield i;
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let registry = Registry::builder().tool(CountTool).build().unwrap();
+    /// let mut events = registry.stream(ToolUse::new("1", "count", json!({})), &ToolContext::new());
+    /// let mut seen = Vec::new();
+    /// while let Some(event) = events.next().await {
+    ///     match event {
+    ///         ToolEvent::Partial { value } => seen.push(value),
+    ///         ToolEvent::Result(result) => assert_eq!(result.text_content(), "3"),
+    ///         _ => {}
+    ///     }
+    /// }
+    /// assert_eq!(seen, [json!(1), json!(2), json!(3)]);
+    /// assert_eq!(events.record().status.as_str(), "completed");
+    /// # });
+    /// ```
+    pub fn stream(&self, tool_use: ToolUse, ctx: &ToolContext) -> ToolCallStream {
+        crate::invoke::stream(self, tool_use, ctx)
+    }
+
+    /// Runs one tool use like [`invoke`](Self::invoke) and also returns its
+    /// [`ToolCallRecord`]: status, last progress, trace, times and result.
+    pub async fn invoke_recorded(
+        &self,
+        tool_use: ToolUse,
+        ctx: &ToolContext,
+    ) -> (ToolResult, ToolCallRecord) {
+        crate::invoke::invoke_recorded(self, tool_use, ctx).await
+    }
+
+    /// Runs several tool uses concurrently and returns their results in the
+    /// order of `tool_uses`.
+    ///
+    /// At most [`concurrency_limit`](RegistryBuilder::concurrency_limit)
+    /// calls run at once; a finished call frees its slot at once, so a slow
+    /// call holds up only itself, and a failing one spoils only its own
+    /// result. The calls share the caller's task (use `blocking` tools for
+    /// CPU-heavy sync work). Each call has every guarantee of
+    /// [`invoke`](Self::invoke).
+    pub async fn invoke_all(
+        &self,
+        tool_uses: impl IntoIterator<Item = ToolUse>,
+        ctx: &ToolContext,
+    ) -> Vec<ToolResult> {
+        crate::invoke::invoke_all(self, tool_uses, ctx).await
+    }
+
+    /// Every tool's definition as the value `provider`'s request takes (see
+    /// [`render_tools`](crate::providers::render_tools)), in name order.
+    ///
+    /// Rendered on first use for each provider and cached: an agent loop
+    /// that sends the tools with every request pays for the schema
+    /// conversions once. For OpenAI, tools are strict when marked
+    /// `#[tool(strict)]` or when the registry was built with
+    /// [`strict(true)`](crate::RegistryBuilder::strict).
+    pub fn render(&self, provider: Provider) -> &Value {
+        self.renderings.get_or_render(provider, || {
+            crate::providers::render_tools_with(provider, self.specs(), self.strict)
+        })
+    }
+
+    /// The `<tools>` block for a system prompt, as [`Provider::Xml`]
+    /// renders it.
+    pub fn render_xml(&self) -> &str {
+        self.render(Provider::Xml).as_str().unwrap_or_default()
+    }
+
+    /// The result of `call` as `provider`'s message, with the called tool's
+    /// spec looked up by name (see [`render_result`](crate::providers::render_result)).
+    pub fn render_result(&self, provider: Provider, call: &ToolUse, result: &ToolResult) -> Value {
+        let spec = self.resolve(&call.name).map(|tool| tool.spec());
+        crate::providers::render_result(provider, call, result, spec)
+    }
+
+    /// The results of several calls as what `provider` expects next in the
+    /// conversation (see [`render_results`](crate::providers::render_results)).
+    pub fn render_results<'a>(
+        &self,
+        provider: Provider,
+        outcomes: impl IntoIterator<Item = (&'a ToolUse, &'a ToolResult)>,
+    ) -> Value {
+        crate::providers::render_results(
+            provider,
+            outcomes.into_iter().map(|(call, result)| {
+                let spec = self.resolve(&call.name).map(|tool| tool.spec());
+                (call, result, spec)
+            }),
+        )
     }
 
     /// The context of one call: the caller's, narrowed to the tool use, with
@@ -547,72 +674,6 @@ impl Registry {
     }
 }
 
-/// A tool the registry renders strict whose strict arguments differ in shape
-/// from its ordinary ones (free-form maps, values of any type): they are
-/// turned back with [`from_strict_arguments`](crate::strict::from_strict_arguments)
-/// before the tool decodes them.
-struct StrictArguments(ToolRef);
-
-impl Tool for StrictArguments {
-    fn spec(&self) -> &ToolSpec {
-        self.0.spec()
-    }
-
-    fn takes_context(&self) -> bool {
-        self.0.takes_context()
-    }
-
-    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
-        let input =
-            crate::schema::strict::from_strict_arguments(self.spec().input_schema(), input.clone());
-        crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
-    }
-
-    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
-        match crate::tool::args::parse_text(self.spec(), input) {
-            Ok(value) => {
-                let input =
-                    crate::schema::strict::from_strict_arguments(self.spec().input_schema(), value);
-                crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
-            }
-            Err(error) => crate::ToolFuture::ready(Err(error)),
-        }
-    }
-}
-
-/// Calls a tool, turning a panic while building or polling its future into
-/// an error.
-pub(crate) async fn run_guarded(
-    tool: &dyn Tool,
-    input: &Value,
-    ctx: &ToolContext,
-) -> Result<ToolOutput, ToolError> {
-    let name = tool.spec().name;
-    let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(input, ctx))) {
-        Ok(future) => future,
-        Err(payload) => return Err(panic_error(name, payload.as_ref())),
-    };
-    if future.is_ready() {
-        return future.await;
-    }
-    match AssertUnwindSafe(future).catch_unwind().await {
-        Ok(outcome) => outcome,
-        Err(payload) => Err(panic_error(name, payload.as_ref())),
-    }
-}
-
-pub(crate) fn panic_error(tool: &str, payload: &(dyn std::any::Any + Send)) -> ToolError {
-    let detail = payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned());
-    let message = match detail {
-        Some(detail) => format!("tool {tool} panicked: {detail}"),
-        None => format!("tool {tool} panicked"),
-    };
-    ToolError::with_kind(ToolErrorKind::Panicked, message)
-}
-
 impl fmt::Debug for Registry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.names()).finish()
@@ -625,248 +686,6 @@ impl<'a> IntoIterator for &'a Registry {
 
     fn into_iter(self) -> Self::IntoIter {
         Box::new(self.iter())
-    }
-}
-
-/// Builds a [`Registry`] from chosen tools.
-///
-/// ```
-/// use tool_runtime::{tool, Registry};
-///
-/// /// Says hello.
-/// #[tool]
-/// fn hello() -> &'static str { "hello" }
-///
-/// /// Says goodbye.
-/// #[tool]
-/// fn goodbye() -> &'static str { "goodbye" }
-///
-/// let registry = Registry::builder()
-///     .tool(HelloTool)
-///     .global_named(["goodbye"])
-///     .build()
-///     .unwrap();
-/// assert_eq!(registry.names().collect::<Vec<_>>(), ["goodbye", "hello"]);
-///
-/// let error = Registry::builder().global_named(["goodby"]).build().unwrap_err();
-/// assert_eq!(error.to_string(), r#"no linked tool is named "goodby"; did you mean "goodbye"?"#);
-/// ```
-#[derive(Default)]
-pub struct RegistryBuilder {
-    tools: Vec<ToolRef>,
-    named: Vec<String>,
-    problems: Vec<RegistryProblem>,
-    allowlist: Option<Allowlist>,
-    extra_aliases: Vec<(String, String)>,
-    code_configs: Vec<(String, Value)>,
-    file_configs: Vec<(String, Value)>,
-    ignore_env: bool,
-    pub(crate) settings: crate::invoke::Settings,
-    /// Whether every tool is strict (see `RegistryBuilder::strict`).
-    pub(crate) strict: bool,
-}
-
-impl RegistryBuilder {
-    /// Adds a tool, such as the struct `#[tool]` emits (`.tool(WeatherForecastTool)`).
-    pub fn tool<T: Tool>(mut self, tool: T) -> Self {
-        self.tools.push(ToolRef::new(tool));
-        self
-    }
-
-    /// Configures the tool named `name` (see [`crate::config`] for how this
-    /// combines with a registry file and the environment). The configuration
-    /// is validated at [`build`](Self::build); every bad field is reported.
-    pub fn configure(mut self, name: impl Into<String>, config: Value) -> Self {
-        self.code_configs.push((name.into(), config));
-        self
-    }
-
-    /// Configures a tool from a registry file; overrides [`configure`](Self::configure).
-    pub(crate) fn configure_from_file(mut self, name: impl Into<String>, config: Value) -> Self {
-        self.file_configs.push((name.into(), config));
-        self
-    }
-
-    /// Whether to read configuration from `TOOL_<NAME>_<FIELD>` environment
-    /// variables (the default) or not.
-    pub fn config_from_env(mut self, read: bool) -> Self {
-        self.ignore_env = !read;
-        self
-    }
-
-    /// Restricts the registry to tools whose names match these entries
-    /// (exact names or `prefix*` patterns). Tools outside are neither listed
-    /// nor run; a call to one gets an error result saying it is not allowed.
-    /// Called more than once, the entries add up.
-    pub fn allow<I, S>(mut self, entries: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        match &mut self.allowlist {
-            Some(allowlist) => allowlist.extend(entries),
-            None => self.allowlist = Some(Allowlist::new(entries)),
-        }
-        self
-    }
-
-    /// Adds another name for the tool named `tool`, besides those its
-    /// `#[tool(alias = ...)]` declares.
-    pub fn alias(mut self, alias: impl Into<String>, tool: impl Into<String>) -> Self {
-        self.extra_aliases.push((alias.into(), tool.into()));
-        self
-    }
-
-    /// Adds every tool of a `#[toolset]` instance.
-    pub fn toolset<T: crate::tool::Toolset>(mut self, instance: std::sync::Arc<T>) -> Self {
-        self.tools
-            .extend(instance.tools().into_iter().map(ToolRef::Shared));
-        self
-    }
-
-    /// Adds a shared tool.
-    pub fn shared(mut self, tool: Arc<dyn Tool>) -> Self {
-        self.tools.push(ToolRef::Shared(tool));
-        self
-    }
-
-    /// Adds every linked `#[tool]` whose spec passes `filter`.
-    pub fn global_filtered(mut self, filter: impl Fn(&ToolSpec) -> bool) -> Self {
-        for registration in inventory::iter::<Registration> {
-            if filter(registration.tool.spec()) {
-                self.tools.push(ToolRef::Static(registration.tool));
-            }
-        }
-        self
-    }
-
-    /// Adds every linked `#[tool]`.
-    pub fn global(self) -> Self {
-        self.global_filtered(|_| true)
-    }
-
-    /// Adds the linked `#[tool]`s with these names; a name no linked tool
-    /// has is an error at [`build`](Self::build).
-    pub fn global_named<I, S>(mut self, names: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.named.extend(names.into_iter().map(Into::into));
-        self
-    }
-
-    /// Whether every tool is rendered in OpenAI strict mode, not only those
-    /// marked `#[tool(strict)]` (off by default).
-    ///
-    /// A tool whose schema cannot be expressed strictly is then an error at
-    /// [`build`](Self::build):
-    /// [`RegistryProblem::NotStrict`](crate::RegistryProblem::NotStrict)
-    /// names it and lists every violation.
-    pub fn strict(mut self, strict: bool) -> Self {
-        self.strict = strict;
-        self
-    }
-
-    /// The registry, or every problem found: names no linked tool has, and
-    /// names shared by two different tools.
-    pub fn build(mut self) -> Result<Registry, RegistryError> {
-        if !self.named.is_empty() {
-            let linked: Vec<&'static dyn Tool> = inventory::iter::<Registration>
-                .into_iter()
-                .map(|r| r.tool)
-                .collect();
-            for name in std::mem::take(&mut self.named) {
-                let mut found = false;
-                for tool in linked.iter().filter(|t| t.spec().name == name) {
-                    self.tools.push(ToolRef::Static(*tool));
-                    found = true;
-                }
-                if !found {
-                    let suggestion =
-                        crate::names::closest(&name, linked.iter().map(|t| t.spec().name));
-                    self.problems
-                        .push(RegistryProblem::UnknownName { name, suggestion });
-                }
-            }
-        }
-        if let Some(allowlist) = &self.allowlist {
-            self.tools.retain(|tool| {
-                let spec = tool.spec();
-                allowlist.allows(spec.name) || spec.aliases.iter().any(|a| allowlist.allows(a))
-            });
-        }
-        let built = Registry::from_tools(self.tools);
-        let mut problems = self.problems;
-        let mut registry = match built {
-            Ok(registry) => registry,
-            Err(error) => {
-                problems.extend(error.problems);
-                return Err(RegistryError { problems });
-            }
-        };
-        registry.allowlist = self.allowlist;
-        registry.settings = Arc::new(self.settings);
-        registry.providers = Arc::new(crate::providers::ProviderState::new(self.strict));
-        if self.strict {
-            let unmarked = registry.specs().filter(|spec| !spec.strict);
-            problems.extend(strict_problems(unmarked, true));
-        }
-        for tool in &mut registry.tools {
-            let spec = tool.spec();
-            if (self.strict || spec.strict)
-                && crate::schema::strict::arguments_differ(spec.input_schema())
-            {
-                *tool = ToolRef::Shared(Arc::new(StrictArguments(tool.clone())));
-            }
-        }
-        if !self.extra_aliases.is_empty() {
-            let names: Vec<&'static str> = registry.names().collect();
-            let mut pairs: Vec<(usize, String)> = registry
-                .aliases
-                .iter()
-                .map(|(alias, i)| (i, alias.to_owned()))
-                .collect();
-            for (alias, tool) in self.extra_aliases {
-                match registry.index.get(tool.as_str()) {
-                    Some(&i) => pairs.push((i, alias)),
-                    None => problems.push(RegistryProblem::UnknownName {
-                        suggestion: crate::names::closest(&tool, names.iter().copied()),
-                        name: tool,
-                    }),
-                }
-            }
-            let (aliases, collisions) = Aliases::build(&names, pairs);
-            registry.aliases = aliases;
-            problems.extend(collisions.into_iter().map(|(name, first, second)| {
-                RegistryProblem::NameCollision {
-                    name,
-                    first,
-                    second,
-                }
-            }));
-        }
-        let env: Vec<(String, String)> = if self.ignore_env {
-            Vec::new()
-        } else {
-            std::env::vars()
-                .filter(|(key, _)| key.starts_with("TOOL_"))
-                .collect()
-        };
-        let sources = crate::config::Sources {
-            code: self.code_configs,
-            file: self.file_configs,
-            env,
-        };
-        match crate::config::resolve(&registry, sources) {
-            Ok(configs) => registry.configs = configs,
-            Err(more) => problems.extend(more),
-        }
-        if problems.is_empty() {
-            Ok(registry)
-        } else {
-            Err(RegistryError { problems })
-        }
     }
 }
 
@@ -890,154 +709,3 @@ fn strict_problems<'a>(
         )
         .collect()
 }
-
-/// Why a registry could not be built: every problem found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RegistryError {
-    problems: Vec<RegistryProblem>,
-}
-
-impl RegistryError {
-    /// Each problem found.
-    pub fn problems(&self) -> &[RegistryProblem] {
-        &self.problems
-    }
-}
-
-/// One reason a registry could not be built.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum RegistryProblem {
-    /// Two different tools have the same name.
-    DuplicateName {
-        /// The shared name.
-        name: &'static str,
-        /// Where one was defined.
-        first: SourceLocation,
-        /// Where the other was defined.
-        second: SourceLocation,
-    },
-    /// A name is used twice: an alias equal to a tool's name, or one alias
-    /// given to two tools.
-    NameCollision {
-        /// The name used twice.
-        name: String,
-        /// Its first owner (`tool "x"` or `alias "y" of tool "x"`).
-        first: String,
-        /// Its second owner.
-        second: String,
-    },
-    /// A tool's configuration is invalid, or missing when the tool needs one.
-    InvalidConfig {
-        /// The tool.
-        tool: String,
-        /// Every problem, each naming its field.
-        problems: Vec<crate::ArgError>,
-        /// Whether no configuration was given at all.
-        missing: bool,
-    },
-    /// A configuration was given for a tool that takes none, or for no tool.
-    UnexpectedConfig {
-        /// The name the configuration was given for.
-        tool: String,
-        /// Why it cannot apply.
-        reason: String,
-    },
-    /// A tool asks for OpenAI strict mode (`#[tool(strict)]`, or a registry
-    /// built with `strict(true)`), but its schema cannot be expressed
-    /// strictly (a free-form map parameter, say).
-    NotStrict {
-        /// The tool.
-        name: &'static str,
-        /// Every rule its schema breaks after conversion, with its JSON
-        /// pointer.
-        violations: Vec<crate::schema::strict::StrictViolation>,
-    },
-    /// A tool was asked for by a name no linked tool has.
-    UnknownName {
-        /// The name asked for.
-        name: String,
-        /// The closest linked name, if any is close.
-        suggestion: Option<&'static str>,
-    },
-}
-
-impl fmt::Display for RegistryProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RegistryProblem::DuplicateName {
-                name,
-                first,
-                second,
-            } => write!(
-                f,
-                "two tools are named \"{name}\": one defined in {first}, one in {second}; \
-                 rename one with #[tool(name = \"...\")]"
-            ),
-            RegistryProblem::NameCollision {
-                name,
-                first,
-                second,
-            } => write!(
-                f,
-                "the name \"{name}\" is used twice: by the {first} and by the {second}; \
-                 remove or rename one"
-            ),
-            RegistryProblem::InvalidConfig {
-                tool,
-                problems,
-                missing,
-            } => {
-                if *missing {
-                    write!(f, "tool \"{tool}\" needs a configuration: ")?;
-                } else {
-                    write!(f, "invalid configuration for tool \"{tool}\": ")?;
-                }
-                for (i, problem) in problems.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("; ")?;
-                    }
-                    write!(f, "{problem}")?;
-                }
-                Ok(())
-            }
-            RegistryProblem::UnexpectedConfig { tool, reason } => {
-                write!(f, "configuration for \"{tool}\" cannot apply: {reason}")
-            }
-            RegistryProblem::NotStrict { name, violations } => {
-                write!(
-                    f,
-                    "tool \"{name}\" asks for strict mode, but its schema cannot be expressed strictly: "
-                )?;
-                for (i, violation) in violations.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("; ")?;
-                    }
-                    write!(f, "{violation}")?;
-                }
-                Ok(())
-            }
-            RegistryProblem::UnknownName { name, suggestion } => {
-                write!(f, "no linked tool is named \"{name}\"")?;
-                if let Some(suggestion) = suggestion {
-                    write!(f, "; did you mean \"{suggestion}\"?")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl fmt::Display for RegistryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, problem) in self.problems.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "{problem}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for RegistryError {}

@@ -7,7 +7,7 @@
 //!
 //! 1. The tool is looked up (an unknown name is an error result).
 //! 2. A call already cancelled ends here, `incomplete`.
-//! 3. The registry's [`enabled_when`](RegistryBuilder::enabled_when)
+//! 3. The registry's [`enabled_when`](crate::RegistryBuilder::enabled_when)
 //!    predicate may refuse it ([`Disabled`](ToolErrorKind::Disabled)).
 //! 4. A tool that needs approval waits for its approver; a rejection, or no
 //!    approver at all, refuses it ([`NotApproved`](ToolErrorKind::NotApproved)).
@@ -22,7 +22,6 @@
 //!    errors redacted if so configured), the record is closed, and the
 //!    `tool_call` tracing span gets its `status` and `duration_ms`.
 
-use std::fmt;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -35,261 +34,117 @@ use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 use tracing::Instrument;
 
-use crate::context::{Cancel, ToolContext, TypeMap};
+pub(crate) mod policy;
+
+use policy::{ErrorDetail, Settings};
+
+use crate::context::approval::{Approval, ApprovalRequest};
+use crate::context::{Cancel, ToolContext};
 use crate::events::record::{CallStatus, ToolCallRecord};
 use crate::events::{CallSink, ToolCallStream};
-use crate::policy::{
-    Approval, ApprovalRequest, Approver, EnabledFn, ErrorDetail, RequireApprovalFn,
-};
-use crate::registry::{Registry, RegistryBuilder, ToolRef, panic_error, run_guarded};
+use crate::registry::{Registry, ToolRef};
 use crate::tool::error::{ToolError, ToolErrorKind};
 use crate::tool::result::{ToolOutput, ToolResult, ToolUse};
 use crate::tool::spec::ToolSpec;
 use crate::tool::{Tool, ToolFuture};
 
-/// A registry's limits and policies.
-#[derive(Default)]
-pub(crate) struct Settings {
-    pub(crate) state: Arc<TypeMap>,
-    pub(crate) default_timeout: Option<Duration>,
-    pub(crate) concurrency_limit: Option<usize>,
-    pub(crate) approver: Option<Approver>,
-    pub(crate) require_approval: Option<Arc<RequireApprovalFn>>,
-    pub(crate) enabled: Option<Arc<EnabledFn>>,
-    pub(crate) error_detail: ErrorDetail,
+/// One call whose reports are read as it runs; see [`Registry::stream`].
+pub(crate) fn stream(registry: &Registry, tool_use: ToolUse, ctx: &ToolContext) -> ToolCallStream {
+    let (sender, receiver) = mpsc::unbounded_channel();
+    let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
+    let (sink, _record) = CallSink::new(record, Some(sender));
+    // A token of this call's own, so the stream can cancel just it.
+    let token = ctx.child_token();
+    let ctx = ctx.clone().with_cancellation(token.clone());
+    let id = tool_use.id.clone();
+    let future = call(registry, tool_use, &ctx, Some(Arc::clone(&sink)));
+    ToolCallStream::new(id, Box::pin(future), receiver, sink, token)
 }
 
-impl Settings {
-    /// Whether a call of the tool with `spec` has anything to check or
-    /// limit: a policy hook, approval, a time limit, a blocking thread.
-    /// Most calls have none and take the direct path.
-    pub(crate) fn govern(&self, spec: &ToolSpec) -> bool {
-        self.governs_every_call() || Self::governs_tool(spec)
-    }
-
-    /// Whether the tool's own spec asks for approval, a time limit or a
-    /// blocking thread.
-    pub(crate) fn governs_tool(spec: &ToolSpec) -> bool {
-        spec.needs_approval || spec.timeout.is_some() || spec.blocking
-    }
-
-    /// Whether a policy hook or a default time limit applies to every call.
-    pub(crate) fn governs_every_call(&self) -> bool {
-        self.enabled.is_some() || self.require_approval.is_some() || self.default_timeout.is_some()
-    }
+/// One call and its record; see [`Registry::invoke_recorded`].
+pub(crate) async fn invoke_recorded(
+    registry: &Registry,
+    tool_use: ToolUse,
+    ctx: &ToolContext,
+) -> (ToolResult, ToolCallRecord) {
+    let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
+    let (sink, _record) = CallSink::new(record, None);
+    let result = call(registry, tool_use, ctx, Some(Arc::clone(&sink))).await;
+    (result, sink.snapshot())
 }
 
-impl fmt::Debug for Settings {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Settings")
-            .field("state", &self.state.len())
-            .field("default_timeout", &self.default_timeout)
-            .field("concurrency_limit", &self.concurrency_limit)
-            .field("approver", &self.approver.is_some())
-            .field("require_approval", &self.require_approval.is_some())
-            .field("enabled", &self.enabled.is_some())
-            .field("error_detail", &self.error_detail)
-            .finish()
+/// Several calls at once, results in order; see [`Registry::invoke_all`].
+pub(crate) async fn invoke_all(
+    registry: &Registry,
+    tool_uses: impl IntoIterator<Item = ToolUse>,
+    ctx: &ToolContext,
+) -> Vec<ToolResult> {
+    let calls: Vec<_> = tool_uses
+        .into_iter()
+        .enumerate()
+        .map(|(i, tool_use)| call(registry, tool_use, ctx, None).map(move |result| (i, result)))
+        .collect();
+    let mut results: Vec<Option<ToolResult>> = vec![None; calls.len()];
+    let limit = registry.settings.concurrency_limit.unwrap_or(usize::MAX);
+    let mut running = futures_util::stream::iter(calls).buffer_unordered(limit);
+    while let Some((i, result)) = running.next().await {
+        results[i] = Some(result);
     }
+    results.into_iter().flatten().collect()
 }
 
-impl RegistryBuilder {
-    /// Registers application state of type `T` that every tool can take
-    /// as a [`State<T>`](crate::State) parameter; one value per type, a
-    /// later one replacing an earlier one. A value of the same type on the
-    /// call's context ([`ToolContext::with_app_state`]) takes precedence.
-    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
-        Arc::make_mut(&mut self.settings.state)
-            .insert(std::any::TypeId::of::<T>(), Arc::new(value));
-        self
+/// One call on the direct path; see [`Registry::call_json`].
+pub(crate) async fn call_json(
+    registry: &Registry,
+    name: &str,
+    input: Value,
+    ctx: &ToolContext,
+) -> Result<Value, ToolError> {
+    let Some(tool) = registry.resolve(name) else {
+        return Err(registry.unknown_tool(name, ctx));
+    };
+    if !tool.takes_context() {
+        return run_guarded(tool, &input, ToolContext::unused())
+            .await?
+            .into_value();
     }
+    let call_ctx = registry.call_context(ctx, String::new(), tool, input, None);
+    run_guarded(tool, call_ctx.input(), &call_ctx)
+        .await?
+        .into_value()
+}
 
-    /// The time limit of a call to a tool without a timeout of its own
-    /// (`#[tool(timeout = "...")]` wins over this). A call past its limit
-    /// is stopped and ends with a [`TimedOut`](ToolErrorKind::TimedOut)
-    /// error result; its record ends `incomplete`.
-    ///
-    /// Time limits use Tokio's timer: calls with one must run inside a
-    /// Tokio runtime with time enabled. Elsewhere the limit is not applied
-    /// (and a warning is logged).
-    pub fn default_timeout(mut self, timeout: Duration) -> Self {
-        self.settings.default_timeout = Some(timeout);
-        self
+/// Calls a tool, turning a panic while building or polling its future into
+/// an error.
+async fn run_guarded(
+    tool: &dyn Tool,
+    input: &Value,
+    ctx: &ToolContext,
+) -> Result<ToolOutput, ToolError> {
+    let name = tool.spec().name;
+    let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(input, ctx))) {
+        Ok(future) => future,
+        Err(payload) => return Err(panic_error(name, payload.as_ref())),
+    };
+    if future.is_ready() {
+        return future.await;
     }
-
-    /// At most `limit` calls of one [`Registry::invoke_all`] run at once
-    /// (0 counts as 1). Without it, all of them do.
-    pub fn concurrency_limit(mut self, limit: usize) -> Self {
-        self.settings.concurrency_limit = Some(limit.max(1));
-        self
-    }
-
-    /// Decides on calls that need approval, unless the call's context has
-    /// an approver of its own. See [`Approver`].
-    pub fn approver(mut self, approver: Approver) -> Self {
-        self.settings.approver = Some(approver);
-        self
-    }
-
-    /// Makes more tools need approval than those whose spec says so: every
-    /// tool for which `needs_approval` returns true (say, those annotated
-    /// destructive).
-    pub fn require_approval(
-        mut self,
-        needs_approval: impl Fn(&ToolSpec) -> bool + Send + Sync + 'static,
-    ) -> Self {
-        self.settings.require_approval = Some(Arc::new(needs_approval));
-        self
-    }
-
-    /// Offers and runs a tool only in the contexts where `enabled` returns
-    /// true. [`Registry::specs_for`] leaves the others out, and a call to
-    /// one ends with a [`Disabled`](ToolErrorKind::Disabled) error result
-    /// without running it. [`Registry::specs`] still lists every tool.
-    ///
-    /// ```
-    /// use tool_runtime::{tool, Registry, ToolContext, ToolErrorKind, ToolUse};
-    /// use serde_json::json;
-    ///
-    /// /// Reads the audit log.
-    /// #[tool]
-    /// fn audit_log() -> &'static str { "all quiet" }
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// let registry = Registry::builder()
-    ///     .tool(AuditLogTool)
-    ///     .enabled_when(|_spec, ctx| ctx.state().get("role").is_some_and(|r| r == "admin"))
-    ///     .build()
-    ///     .unwrap();
-    /// let guest = ToolContext::new().with_state("role", json!("guest"));
-    /// assert_eq!(registry.specs_for(&guest).count(), 0);
-    /// let result = registry.invoke(ToolUse::new("1", "audit_log", json!({})), &guest).await;
-    /// assert_eq!(result.error_kind, Some(ToolErrorKind::Disabled));
-    ///
-    /// let admin = ToolContext::new().with_state("role", json!("admin"));
-    /// assert_eq!(registry.specs_for(&admin).count(), 1);
-    /// # });
-    /// ```
-    pub fn enabled_when(
-        mut self,
-        enabled: impl Fn(&ToolSpec, &ToolContext) -> bool + Send + Sync + 'static,
-    ) -> Self {
-        self.settings.enabled = Some(Arc::new(enabled));
-        self
-    }
-
-    /// How much of a panic or an internal error the model reads; see
-    /// [`ErrorDetail`]. `Full` by default.
-    pub fn error_detail(mut self, detail: ErrorDetail) -> Self {
-        self.settings.error_detail = detail;
-        self
+    match AssertUnwindSafe(future).catch_unwind().await {
+        Ok(outcome) => outcome,
+        Err(payload) => Err(panic_error(name, payload.as_ref())),
     }
 }
 
-impl Registry {
-    /// The specs of the tools enabled in `ctx` (see
-    /// [`RegistryBuilder::enabled_when`]), in name order: what to offer the
-    /// model for this conversation.
-    pub fn specs_for<'a>(
-        &'a self,
-        ctx: &'a ToolContext,
-    ) -> impl Iterator<Item = &'a ToolSpec> + 'a {
-        self.specs().filter(move |spec| {
-            self.settings
-                .enabled
-                .as_ref()
-                .is_none_or(|enabled| enabled(spec, ctx))
-        })
-    }
-
-    /// Runs one tool use and reads it as it runs: a stream of the progress,
-    /// trace entries and partial outputs the tool reports, ending with its
-    /// result (see [`ToolCallStream`]). Everything [`invoke`](Self::invoke)
-    /// guarantees holds: the result is always there, errors included.
-    ///
-    /// ```
-    /// use tool_runtime::{tool, Registry, ToolContext, ToolEvent, ToolUse};
-    /// use futures_util::StreamExt;
-    /// use serde_json::json;
-    ///
-    /// /// Counts to three, slowly.
-    /// #[tool]
-    /// fn count() -> impl tool_runtime::Stream<Item = u32> {
-    ///     tool_runtime::stream! {
-    ///         for i in 1..=3 {
-    ///             tokio::task::yield_now().await;
-    ///             yield i;
-    ///         }
-    ///     }
-    /// }
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// let registry = Registry::builder().tool(CountTool).build().unwrap();
-    /// let mut events = registry.stream(ToolUse::new("1", "count", json!({})), &ToolContext::new());
-    /// let mut seen = Vec::new();
-    /// while let Some(event) = events.next().await {
-    ///     match event {
-    ///         ToolEvent::Partial { value } => seen.push(value),
-    ///         ToolEvent::Result(result) => assert_eq!(result.text_content(), "3"),
-    ///         _ => {}
-    ///     }
-    /// }
-    /// assert_eq!(seen, [json!(1), json!(2), json!(3)]);
-    /// assert_eq!(events.record().status.as_str(), "completed");
-    /// # });
-    /// ```
-    pub fn stream(&self, tool_use: ToolUse, ctx: &ToolContext) -> ToolCallStream {
-        let (sender, receiver) = mpsc::unbounded_channel();
-        let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
-        let (sink, _record) = CallSink::new(record, Some(sender));
-        // A token of this call's own, so the stream can cancel just it.
-        let token = ctx.child_token();
-        let ctx = ctx.clone().with_cancellation(token.clone());
-        let id = tool_use.id.clone();
-        let future = call(self, tool_use, &ctx, Some(Arc::clone(&sink)));
-        ToolCallStream::new(id, Box::pin(future), receiver, sink, token)
-    }
-
-    /// Runs one tool use like [`invoke`](Self::invoke) and also returns its
-    /// [`ToolCallRecord`]: status, last progress, trace, times and result.
-    pub async fn invoke_recorded(
-        &self,
-        tool_use: ToolUse,
-        ctx: &ToolContext,
-    ) -> (ToolResult, ToolCallRecord) {
-        let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
-        let (sink, _record) = CallSink::new(record, None);
-        let result = call(self, tool_use, ctx, Some(Arc::clone(&sink))).await;
-        (result, sink.snapshot())
-    }
-
-    /// Runs several tool uses concurrently and returns their results in the
-    /// order of `tool_uses`.
-    ///
-    /// At most [`concurrency_limit`](RegistryBuilder::concurrency_limit)
-    /// calls run at once; a finished call frees its slot at once, so a slow
-    /// call holds up only itself, and a failing one spoils only its own
-    /// result. The calls share the caller's task (use `blocking` tools for
-    /// CPU-heavy sync work). Each call has every guarantee of
-    /// [`invoke`](Self::invoke).
-    pub async fn invoke_all(
-        &self,
-        tool_uses: impl IntoIterator<Item = ToolUse>,
-        ctx: &ToolContext,
-    ) -> Vec<ToolResult> {
-        let calls: Vec<_> = tool_uses
-            .into_iter()
-            .enumerate()
-            .map(|(i, tool_use)| call(self, tool_use, ctx, None).map(move |result| (i, result)))
-            .collect();
-        let mut results: Vec<Option<ToolResult>> = vec![None; calls.len()];
-        let limit = self.settings.concurrency_limit.unwrap_or(usize::MAX);
-        let mut running = futures_util::stream::iter(calls).buffer_unordered(limit);
-        while let Some((i, result)) = running.next().await {
-            results[i] = Some(result);
-        }
-        results.into_iter().flatten().collect()
-    }
+fn panic_error(tool: &str, payload: &(dyn std::any::Any + Send)) -> ToolError {
+    let detail = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned());
+    let message = match detail {
+        Some(detail) => format!("tool {tool} panicked: {detail}"),
+        None => format!("tool {tool} panicked"),
+    };
+    ToolError::with_kind(ToolErrorKind::Panicked, message)
 }
 
 /// What a call holds between being made and being polled.

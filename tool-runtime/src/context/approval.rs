@@ -1,13 +1,9 @@
-//! Policies a registry applies to every call on the agent path: approval
-//! before a tool runs, and how much of an unexpected failure the model may
-//! read.
+//! Approval before a tool runs: the [`Approver`] that decides, what it is
+//! asked ([`ApprovalRequest`]) and its answer ([`Approval`]).
 //!
-//! They are set on the [`RegistryBuilder`](crate::RegistryBuilder):
-//! [`approver`](crate::RegistryBuilder::approver),
-//! [`require_approval`](crate::RegistryBuilder::require_approval),
-//! [`enabled_when`](crate::RegistryBuilder::enabled_when) and
-//! [`error_detail`](crate::RegistryBuilder::error_detail). An approver can
-//! also come with the call, on the context
+//! An approver is set on the registry
+//! ([`RegistryBuilder::approver`](crate::RegistryBuilder::approver)) or comes
+//! with the call, on the context
 //! ([`ToolContext::with_approver`](crate::ToolContext::with_approver)).
 
 use std::fmt;
@@ -152,26 +148,3 @@ impl fmt::Debug for Approver {
         f.write_str("Approver")
     }
 }
-
-/// How much the model reads of a panic or an internal error.
-///
-/// Whatever the setting, the text names the tool and the kind of failure,
-/// the full text is logged through `tracing`, and an error's
-/// [detail](crate::ToolError::with_detail) is only ever logged.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum ErrorDetail {
-    /// The model reads the panic message or the internal error's text:
-    /// `tool parse_csv panicked: index out of bounds`. Handy while
-    /// developing; the default.
-    #[default]
-    Full,
-    /// The model reads only that the tool failed and how:
-    /// `tool parse_csv panicked; the details were logged`.
-    Redacted,
-}
-
-/// Whether a tool is offered and callable in a given context.
-pub(crate) type EnabledFn = dyn Fn(&ToolSpec, &ToolContext) -> bool + Send + Sync;
-
-/// Whether a tool needs approval, beyond its own spec.
-pub(crate) type RequireApprovalFn = dyn Fn(&ToolSpec) -> bool + Send + Sync;

@@ -1,0 +1,89 @@
+//! Policies a registry applies to every call on the agent path: which
+//! tools are enabled, which need approval, time limits, and how much of an
+//! unexpected failure the model may read.
+//!
+//! They are set on the [`RegistryBuilder`](crate::RegistryBuilder):
+//! [`approver`](crate::RegistryBuilder::approver),
+//! [`require_approval`](crate::RegistryBuilder::require_approval),
+//! [`enabled_when`](crate::RegistryBuilder::enabled_when),
+//! [`default_timeout`](crate::RegistryBuilder::default_timeout) and
+//! [`error_detail`](crate::RegistryBuilder::error_detail). The approver
+//! itself is in the context's module, since a call can bring its own
+//! ([`ToolContext::with_approver`](crate::ToolContext::with_approver)).
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::context::approval::Approver;
+use crate::context::{ToolContext, TypeMap};
+use crate::tool::spec::ToolSpec;
+
+/// How much the model reads of a panic or an internal error.
+///
+/// Whatever the setting, the text names the tool and the kind of failure,
+/// the full text is logged through `tracing`, and an error's
+/// [detail](crate::ToolError::with_detail) is only ever logged.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum ErrorDetail {
+    /// The model reads the panic message or the internal error's text:
+    /// `tool parse_csv panicked: index out of bounds`. Handy while
+    /// developing; the default.
+    #[default]
+    Full,
+    /// The model reads only that the tool failed and how:
+    /// `tool parse_csv panicked; the details were logged`.
+    Redacted,
+}
+
+/// Whether a tool is offered and callable in a given context.
+pub(crate) type EnabledFn = dyn Fn(&ToolSpec, &ToolContext) -> bool + Send + Sync;
+
+/// Whether a tool needs approval, beyond its own spec.
+pub(crate) type RequireApprovalFn = dyn Fn(&ToolSpec) -> bool + Send + Sync;
+
+/// A registry's limits and policies.
+#[derive(Default)]
+pub(crate) struct Settings {
+    pub(crate) state: Arc<TypeMap>,
+    pub(crate) default_timeout: Option<Duration>,
+    pub(crate) concurrency_limit: Option<usize>,
+    pub(crate) approver: Option<Approver>,
+    pub(crate) require_approval: Option<Arc<RequireApprovalFn>>,
+    pub(crate) enabled: Option<Arc<EnabledFn>>,
+    pub(crate) error_detail: ErrorDetail,
+}
+
+impl Settings {
+    /// Whether a call of the tool with `spec` has anything to check or
+    /// limit: a policy hook, approval, a time limit, a blocking thread.
+    /// Most calls have none and take the direct path.
+    pub(super) fn govern(&self, spec: &ToolSpec) -> bool {
+        self.governs_every_call() || Self::governs_tool(spec)
+    }
+
+    /// Whether the tool's own spec asks for approval, a time limit or a
+    /// blocking thread.
+    pub(crate) fn governs_tool(spec: &ToolSpec) -> bool {
+        spec.needs_approval || spec.timeout.is_some() || spec.blocking
+    }
+
+    /// Whether a policy hook or a default time limit applies to every call.
+    pub(crate) fn governs_every_call(&self) -> bool {
+        self.enabled.is_some() || self.require_approval.is_some() || self.default_timeout.is_some()
+    }
+}
+
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Settings")
+            .field("state", &self.state.len())
+            .field("default_timeout", &self.default_timeout)
+            .field("concurrency_limit", &self.concurrency_limit)
+            .field("approver", &self.approver.is_some())
+            .field("require_approval", &self.require_approval.is_some())
+            .field("enabled", &self.enabled.is_some())
+            .field("error_detail", &self.error_detail)
+            .finish()
+    }
+}

@@ -1,0 +1,381 @@
+//! [`RegistryBuilder`]: every way to choose a registry's tools, names,
+//! configurations, limits and policies, in one place.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::{Registration, Registry, RegistryError, RegistryProblem, ToolRef, strict_problems};
+use crate::context::ToolContext;
+use crate::context::approval::Approver;
+use crate::invoke::policy::{ErrorDetail, Settings};
+use crate::names::{Aliases, Allowlist};
+use crate::tool::Tool;
+use crate::tool::spec::ToolSpec;
+
+/// Builds a [`Registry`] from chosen tools.
+///
+/// ```
+/// use tool_runtime::{tool, Registry};
+///
+/// /// Says hello.
+/// #[tool]
+/// fn hello() -> &'static str { "hello" }
+///
+/// /// Says goodbye.
+/// #[tool]
+/// fn goodbye() -> &'static str { "goodbye" }
+///
+/// let registry = Registry::builder()
+///     .tool(HelloTool)
+///     .global_named(["goodbye"])
+///     .build()
+///     .unwrap();
+/// assert_eq!(registry.names().collect::<Vec<_>>(), ["goodbye", "hello"]);
+///
+/// let error = Registry::builder().global_named(["goodby"]).build().unwrap_err();
+/// assert_eq!(error.to_string(), r#"no linked tool is named "goodby"; did you mean "goodbye"?"#);
+/// ```
+#[derive(Default)]
+pub struct RegistryBuilder {
+    tools: Vec<ToolRef>,
+    named: Vec<String>,
+    problems: Vec<RegistryProblem>,
+    allowlist: Option<Allowlist>,
+    extra_aliases: Vec<(String, String)>,
+    code_configs: Vec<(String, Value)>,
+    file_configs: Vec<(String, Value)>,
+    ignore_env: bool,
+    settings: Settings,
+    /// Whether every tool is strict (see `RegistryBuilder::strict`).
+    strict: bool,
+}
+
+impl RegistryBuilder {
+    /// Adds a tool, such as the struct `#[tool]` emits (`.tool(WeatherForecastTool)`).
+    pub fn tool<T: Tool>(mut self, tool: T) -> Self {
+        self.tools.push(ToolRef::new(tool));
+        self
+    }
+
+    /// Configures the tool named `name` (see [`crate::config`] for how this
+    /// combines with a registry file and the environment). The configuration
+    /// is validated at [`build`](Self::build); every bad field is reported.
+    pub fn configure(mut self, name: impl Into<String>, config: Value) -> Self {
+        self.code_configs.push((name.into(), config));
+        self
+    }
+
+    /// Configures a tool from a registry file; overrides [`configure`](Self::configure).
+    pub(crate) fn configure_from_file(mut self, name: impl Into<String>, config: Value) -> Self {
+        self.file_configs.push((name.into(), config));
+        self
+    }
+
+    /// Whether to read configuration from `TOOL_<NAME>_<FIELD>` environment
+    /// variables (the default) or not.
+    pub fn config_from_env(mut self, read: bool) -> Self {
+        self.ignore_env = !read;
+        self
+    }
+
+    /// Restricts the registry to tools whose names match these entries
+    /// (exact names or `prefix*` patterns). Tools outside are neither listed
+    /// nor run; a call to one gets an error result saying it is not allowed.
+    /// Called more than once, the entries add up.
+    pub fn allow<I, S>(mut self, entries: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        match &mut self.allowlist {
+            Some(allowlist) => allowlist.extend(entries),
+            None => self.allowlist = Some(Allowlist::new(entries)),
+        }
+        self
+    }
+
+    /// Adds another name for the tool named `tool`, besides those its
+    /// `#[tool(alias = ...)]` declares.
+    pub fn alias(mut self, alias: impl Into<String>, tool: impl Into<String>) -> Self {
+        self.extra_aliases.push((alias.into(), tool.into()));
+        self
+    }
+
+    /// Adds every tool of a `#[toolset]` instance.
+    pub fn toolset<T: crate::tool::Toolset>(mut self, instance: std::sync::Arc<T>) -> Self {
+        self.tools
+            .extend(instance.tools().into_iter().map(ToolRef::Shared));
+        self
+    }
+
+    /// Adds a shared tool.
+    pub fn shared(mut self, tool: Arc<dyn Tool>) -> Self {
+        self.tools.push(ToolRef::Shared(tool));
+        self
+    }
+
+    /// Adds every linked `#[tool]` whose spec passes `filter`.
+    pub fn global_filtered(mut self, filter: impl Fn(&ToolSpec) -> bool) -> Self {
+        for registration in inventory::iter::<Registration> {
+            if filter(registration.tool.spec()) {
+                self.tools.push(ToolRef::Static(registration.tool));
+            }
+        }
+        self
+    }
+
+    /// Adds every linked `#[tool]`.
+    pub fn global(self) -> Self {
+        self.global_filtered(|_| true)
+    }
+
+    /// Adds the linked `#[tool]`s with these names; a name no linked tool
+    /// has is an error at [`build`](Self::build).
+    pub fn global_named<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.named.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Whether every tool is rendered in OpenAI strict mode, not only those
+    /// marked `#[tool(strict)]` (off by default).
+    ///
+    /// A tool whose schema cannot be expressed strictly is then an error at
+    /// [`build`](Self::build):
+    /// [`RegistryProblem::NotStrict`](crate::RegistryProblem::NotStrict)
+    /// names it and lists every violation.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// The registry, or every problem found: names no linked tool has, and
+    /// names shared by two different tools.
+    pub fn build(mut self) -> Result<Registry, RegistryError> {
+        if !self.named.is_empty() {
+            let linked: Vec<&'static dyn Tool> = inventory::iter::<Registration>
+                .into_iter()
+                .map(|r| r.tool)
+                .collect();
+            for name in std::mem::take(&mut self.named) {
+                let mut found = false;
+                for tool in linked.iter().filter(|t| t.spec().name == name) {
+                    self.tools.push(ToolRef::Static(*tool));
+                    found = true;
+                }
+                if !found {
+                    let suggestion =
+                        crate::names::closest(&name, linked.iter().map(|t| t.spec().name));
+                    self.problems
+                        .push(RegistryProblem::UnknownName { name, suggestion });
+                }
+            }
+        }
+        if let Some(allowlist) = &self.allowlist {
+            self.tools.retain(|tool| {
+                let spec = tool.spec();
+                allowlist.allows(spec.name) || spec.aliases.iter().any(|a| allowlist.allows(a))
+            });
+        }
+        let built = Registry::from_tools(self.tools);
+        let mut problems = self.problems;
+        let mut registry = match built {
+            Ok(registry) => registry,
+            Err(error) => {
+                problems.extend(error.problems);
+                return Err(RegistryError { problems });
+            }
+        };
+        registry.allowlist = self.allowlist;
+        registry.settings = Arc::new(self.settings);
+        registry.strict = self.strict;
+        if self.strict {
+            let unmarked = registry.specs().filter(|spec| !spec.strict);
+            problems.extend(strict_problems(unmarked, true));
+        }
+        for tool in &mut registry.tools {
+            let spec = tool.spec();
+            if (self.strict || spec.strict)
+                && crate::schema::strict::arguments_differ(spec.input_schema())
+            {
+                *tool = ToolRef::Shared(Arc::new(StrictArguments(tool.clone())));
+            }
+        }
+        if !self.extra_aliases.is_empty() {
+            let names: Vec<&'static str> = registry.names().collect();
+            let mut pairs: Vec<(usize, String)> = registry
+                .aliases
+                .iter()
+                .map(|(alias, i)| (i, alias.to_owned()))
+                .collect();
+            for (alias, tool) in self.extra_aliases {
+                match registry.index.get(tool.as_str()) {
+                    Some(&i) => pairs.push((i, alias)),
+                    None => problems.push(RegistryProblem::UnknownName {
+                        suggestion: crate::names::closest(&tool, names.iter().copied()),
+                        name: tool,
+                    }),
+                }
+            }
+            let (aliases, collisions) = Aliases::build(&names, pairs);
+            registry.aliases = aliases;
+            problems.extend(collisions.into_iter().map(|(name, first, second)| {
+                RegistryProblem::NameCollision {
+                    name,
+                    first,
+                    second,
+                }
+            }));
+        }
+        let env: Vec<(String, String)> = if self.ignore_env {
+            Vec::new()
+        } else {
+            std::env::vars()
+                .filter(|(key, _)| key.starts_with("TOOL_"))
+                .collect()
+        };
+        let sources = super::config::Sources {
+            code: self.code_configs,
+            file: self.file_configs,
+            env,
+        };
+        match super::config::resolve(&registry, sources) {
+            Ok(configs) => registry.configs = configs,
+            Err(more) => problems.extend(more),
+        }
+        if problems.is_empty() {
+            Ok(registry)
+        } else {
+            Err(RegistryError { problems })
+        }
+    }
+
+    /// Registers application state of type `T` that every tool can take
+    /// as a [`State<T>`](crate::State) parameter; one value per type, a
+    /// later one replacing an earlier one. A value of the same type on the
+    /// call's context ([`ToolContext::with_app_state`]) takes precedence.
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        Arc::make_mut(&mut self.settings.state)
+            .insert(std::any::TypeId::of::<T>(), Arc::new(value));
+        self
+    }
+
+    /// The time limit of a call to a tool without a timeout of its own
+    /// (`#[tool(timeout = "...")]` wins over this). A call past its limit
+    /// is stopped and ends with a [`TimedOut`](crate::ToolErrorKind::TimedOut)
+    /// error result; its record ends `incomplete`.
+    ///
+    /// Time limits use Tokio's timer: calls with one must run inside a
+    /// Tokio runtime with time enabled. Elsewhere the limit is not applied
+    /// (and a warning is logged).
+    pub fn default_timeout(mut self, timeout: Duration) -> Self {
+        self.settings.default_timeout = Some(timeout);
+        self
+    }
+
+    /// At most `limit` calls of one [`Registry::invoke_all`] run at once
+    /// (0 counts as 1). Without it, all of them do.
+    pub fn concurrency_limit(mut self, limit: usize) -> Self {
+        self.settings.concurrency_limit = Some(limit.max(1));
+        self
+    }
+
+    /// Decides on calls that need approval, unless the call's context has
+    /// an approver of its own. See [`Approver`].
+    pub fn approver(mut self, approver: Approver) -> Self {
+        self.settings.approver = Some(approver);
+        self
+    }
+
+    /// Makes more tools need approval than those whose spec says so: every
+    /// tool for which `needs_approval` returns true (say, those annotated
+    /// destructive).
+    pub fn require_approval(
+        mut self,
+        needs_approval: impl Fn(&ToolSpec) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.settings.require_approval = Some(Arc::new(needs_approval));
+        self
+    }
+
+    /// Offers and runs a tool only in the contexts where `enabled` returns
+    /// true. [`Registry::specs_for`] leaves the others out, and a call to
+    /// one ends with a [`Disabled`](crate::ToolErrorKind::Disabled) error result
+    /// without running it. [`Registry::specs`] still lists every tool.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, Registry, ToolContext, ToolErrorKind, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// /// Reads the audit log.
+    /// #[tool]
+    /// fn audit_log() -> &'static str { "all quiet" }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let registry = Registry::builder()
+    ///     .tool(AuditLogTool)
+    ///     .enabled_when(|_spec, ctx| ctx.state().get("role").is_some_and(|r| r == "admin"))
+    ///     .build()
+    ///     .unwrap();
+    /// let guest = ToolContext::new().with_state("role", json!("guest"));
+    /// assert_eq!(registry.specs_for(&guest).count(), 0);
+    /// let result = registry.invoke(ToolUse::new("1", "audit_log", json!({})), &guest).await;
+    /// assert_eq!(result.error_kind, Some(ToolErrorKind::Disabled));
+    ///
+    /// let admin = ToolContext::new().with_state("role", json!("admin"));
+    /// assert_eq!(registry.specs_for(&admin).count(), 1);
+    /// # });
+    /// ```
+    pub fn enabled_when(
+        mut self,
+        enabled: impl Fn(&ToolSpec, &ToolContext) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.settings.enabled = Some(Arc::new(enabled));
+        self
+    }
+
+    /// How much of a panic or an internal error the model reads; see
+    /// [`ErrorDetail`]. `Full` by default.
+    pub fn error_detail(mut self, detail: ErrorDetail) -> Self {
+        self.settings.error_detail = detail;
+        self
+    }
+}
+
+/// A tool the registry renders strict whose strict arguments differ in shape
+/// from its ordinary ones (free-form maps, values of any type): they are
+/// turned back with [`from_strict_arguments`](crate::strict::from_strict_arguments)
+/// before the tool decodes them.
+struct StrictArguments(ToolRef);
+
+impl Tool for StrictArguments {
+    fn spec(&self) -> &ToolSpec {
+        self.0.spec()
+    }
+
+    fn takes_context(&self) -> bool {
+        self.0.takes_context()
+    }
+
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
+        let input =
+            crate::schema::strict::from_strict_arguments(self.spec().input_schema(), input.clone());
+        crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
+    }
+
+    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
+        match crate::tool::args::parse_text(self.spec(), input) {
+            Ok(value) => {
+                let input =
+                    crate::schema::strict::from_strict_arguments(self.spec().input_schema(), value);
+                crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
+            }
+            Err(error) => crate::ToolFuture::ready(Err(error)),
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! Why a registry could not be built: [`RegistryError`], which holds every
+//! [`RegistryProblem`] found.
+
+use std::fmt;
+
+use crate::tool::spec::SourceLocation;
+
+/// Why a registry could not be built: every problem found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegistryError {
+    pub(super) problems: Vec<RegistryProblem>,
+}
+
+impl RegistryError {
+    /// Each problem found.
+    pub fn problems(&self) -> &[RegistryProblem] {
+        &self.problems
+    }
+}
+
+/// One reason a registry could not be built.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum RegistryProblem {
+    /// Two different tools have the same name.
+    DuplicateName {
+        /// The shared name.
+        name: &'static str,
+        /// Where one was defined.
+        first: SourceLocation,
+        /// Where the other was defined.
+        second: SourceLocation,
+    },
+    /// A name is used twice: an alias equal to a tool's name, or one alias
+    /// given to two tools.
+    NameCollision {
+        /// The name used twice.
+        name: String,
+        /// Its first owner (`tool "x"` or `alias "y" of tool "x"`).
+        first: String,
+        /// Its second owner.
+        second: String,
+    },
+    /// A tool's configuration is invalid, or missing when the tool needs one.
+    InvalidConfig {
+        /// The tool.
+        tool: String,
+        /// Every problem, each naming its field.
+        problems: Vec<crate::ArgError>,
+        /// Whether no configuration was given at all.
+        missing: bool,
+    },
+    /// A configuration was given for a tool that takes none, or for no tool.
+    UnexpectedConfig {
+        /// The name the configuration was given for.
+        tool: String,
+        /// Why it cannot apply.
+        reason: String,
+    },
+    /// A tool asks for OpenAI strict mode (`#[tool(strict)]`, or a registry
+    /// built with `strict(true)`), but its schema cannot be expressed
+    /// strictly (a free-form map parameter, say).
+    NotStrict {
+        /// The tool.
+        name: &'static str,
+        /// Every rule its schema breaks after conversion, with its JSON
+        /// pointer.
+        violations: Vec<crate::schema::strict::StrictViolation>,
+    },
+    /// A tool was asked for by a name no linked tool has.
+    UnknownName {
+        /// The name asked for.
+        name: String,
+        /// The closest linked name, if any is close.
+        suggestion: Option<&'static str>,
+    },
+}
+
+impl fmt::Display for RegistryProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryProblem::DuplicateName {
+                name,
+                first,
+                second,
+            } => write!(
+                f,
+                "two tools are named \"{name}\": one defined in {first}, one in {second}; \
+                 rename one with #[tool(name = \"...\")]"
+            ),
+            RegistryProblem::NameCollision {
+                name,
+                first,
+                second,
+            } => write!(
+                f,
+                "the name \"{name}\" is used twice: by the {first} and by the {second}; \
+                 remove or rename one"
+            ),
+            RegistryProblem::InvalidConfig {
+                tool,
+                problems,
+                missing,
+            } => {
+                if *missing {
+                    write!(f, "tool \"{tool}\" needs a configuration: ")?;
+                } else {
+                    write!(f, "invalid configuration for tool \"{tool}\": ")?;
+                }
+                for (i, problem) in problems.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{problem}")?;
+                }
+                Ok(())
+            }
+            RegistryProblem::UnexpectedConfig { tool, reason } => {
+                write!(f, "configuration for \"{tool}\" cannot apply: {reason}")
+            }
+            RegistryProblem::NotStrict { name, violations } => {
+                write!(
+                    f,
+                    "tool \"{name}\" asks for strict mode, but its schema cannot be expressed strictly: "
+                )?;
+                for (i, violation) in violations.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{violation}")?;
+                }
+                Ok(())
+            }
+            RegistryProblem::UnknownName { name, suggestion } => {
+                write!(f, "no linked tool is named \"{name}\"")?;
+                if let Some(suggestion) = suggestion {
+                    write!(f, "; did you mean \"{suggestion}\"?")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{problem}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RegistryError {}
