@@ -92,7 +92,7 @@ pub(crate) struct Aliases {
 }
 
 /// Where a name came from, for collision messages.
-pub(crate) fn describe_owner(tool: &str, alias: Option<&str>) -> String {
+fn describe_owner(tool: &str, alias: Option<&str>) -> String {
     match alias {
         Some(alias) => format!("alias \"{alias}\" of tool \"{tool}\""),
         None => format!("tool \"{tool}\""),

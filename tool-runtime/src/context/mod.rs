@@ -249,7 +249,7 @@ impl ToolContext {
     }
 
     /// The extension of type `T`, shared.
-    pub(crate) fn extension_arc<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+    fn extension_arc<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
         let value = self.shared.extensions.get(&TypeId::of::<T>())?;
         Arc::clone(value).downcast::<T>().ok()
     }

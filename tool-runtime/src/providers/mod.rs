@@ -396,14 +396,14 @@ impl fmt::Debug for Renderings {
 /// A position in a provider's JSON, for parsing with errors that point at
 /// the problem.
 #[derive(Clone)]
-pub(crate) struct At<'a> {
-    pub(crate) value: &'a Value,
-    pub(crate) pointer: String,
+struct At<'a> {
+    value: &'a Value,
+    pointer: String,
     provider: Provider,
 }
 
 impl<'a> At<'a> {
-    pub(crate) fn root(provider: Provider, value: &'a Value) -> Self {
+    fn root(provider: Provider, value: &'a Value) -> Self {
         Self {
             value,
             pointer: String::new(),
@@ -411,7 +411,7 @@ impl<'a> At<'a> {
         }
     }
 
-    pub(crate) fn error(&self, message: impl Into<String>) -> ProviderError {
+    fn error(&self, message: impl Into<String>) -> ProviderError {
         ProviderError {
             provider: self.provider,
             pointer: self.pointer.clone(),
@@ -429,7 +429,7 @@ impl<'a> At<'a> {
 
     /// The member `key`, if this is an object that has it (and it is not
     /// `null`).
-    pub(crate) fn get(&self, key: &str) -> Option<At<'a>> {
+    fn get(&self, key: &str) -> Option<At<'a>> {
         match self.value.get(key) {
             None | Some(Value::Null) => None,
             Some(value) => Some(self.child(key, value)),
@@ -437,7 +437,7 @@ impl<'a> At<'a> {
     }
 
     /// The member `key`, which must be present.
-    pub(crate) fn field(&self, key: &str) -> Result<At<'a>, ProviderError> {
+    fn field(&self, key: &str) -> Result<At<'a>, ProviderError> {
         self.object()?;
         self.get(key).ok_or_else(|| {
             let missing = self.child(key, &Value::Null);
@@ -445,7 +445,7 @@ impl<'a> At<'a> {
         })
     }
 
-    pub(crate) fn object(&self) -> Result<&'a Map<String, Value>, ProviderError> {
+    fn object(&self) -> Result<&'a Map<String, Value>, ProviderError> {
         self.value.as_object().ok_or_else(|| {
             self.error(format!(
                 "expected an object, got {}",
@@ -454,7 +454,7 @@ impl<'a> At<'a> {
         })
     }
 
-    pub(crate) fn string(&self) -> Result<&'a str, ProviderError> {
+    fn string(&self) -> Result<&'a str, ProviderError> {
         self.value.as_str().ok_or_else(|| {
             self.error(format!(
                 "expected a string, got {}",
@@ -464,7 +464,7 @@ impl<'a> At<'a> {
     }
 
     /// A non-empty string (an id or a name).
-    pub(crate) fn name(&self) -> Result<&'a str, ProviderError> {
+    fn name(&self) -> Result<&'a str, ProviderError> {
         let text = self.string()?;
         if text.is_empty() {
             return Err(self.error("expected a non-empty string, got \"\""));
@@ -472,7 +472,7 @@ impl<'a> At<'a> {
         Ok(text)
     }
 
-    pub(crate) fn array(&self) -> Result<Vec<At<'a>>, ProviderError> {
+    fn array(&self) -> Result<Vec<At<'a>>, ProviderError> {
         let items = self.value.as_array().ok_or_else(|| {
             self.error(format!(
                 "expected an array, got {}",
@@ -487,7 +487,7 @@ impl<'a> At<'a> {
     }
 
     /// Tool arguments given as a JSON object.
-    pub(crate) fn arguments_object(&self) -> Result<Value, ProviderError> {
+    fn arguments_object(&self) -> Result<Value, ProviderError> {
         self.object()?;
         Ok(self.value.clone())
     }
@@ -495,7 +495,7 @@ impl<'a> At<'a> {
     /// Tool arguments given as a string of JSON text holding an object. An
     /// empty string is an empty object (a call to a tool without
     /// parameters).
-    pub(crate) fn arguments_text(&self) -> Result<Value, ProviderError> {
+    fn arguments_text(&self) -> Result<Value, ProviderError> {
         let text = self.string()?;
         if text.trim().is_empty() {
             return Ok(Value::Object(Map::new()));
@@ -551,7 +551,7 @@ fn preview_text(text: &str) -> String {
 
 /// The content of a result as one JSON value: nothing is `null`, one block
 /// is its value (text as a JSON string), several are an array.
-pub(crate) fn result_value(result: &ToolResult) -> Value {
+fn result_value(result: &ToolResult) -> Value {
     match result.content.as_slice() {
         [] => Value::Null,
         [only] => only.clone().into_value(),

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::tool::spec::ParamSpec;
 
 /// The schema generator settings every tool schema is built with.
-pub(crate) fn generator() -> schemars::SchemaGenerator {
+fn generator() -> schemars::SchemaGenerator {
     schemars::generate::SchemaSettings::draft2020_12()
         .with(|settings| settings.meta_schema = None)
         .into_generator()

@@ -143,7 +143,7 @@ pub fn normalize(schema: &mut Value) {
 }
 
 /// The object form of a boolean schema.
-pub(crate) fn boolean_schema(accepts: bool) -> Value {
+fn boolean_schema(accepts: bool) -> Value {
     if accepts {
         Value::Object(Map::new())
     } else {

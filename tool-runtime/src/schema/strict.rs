@@ -340,7 +340,7 @@ pub(crate) fn resolve_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Va
 }
 
 /// Whether `schema` accepts `null`, following local references.
-pub(crate) fn accepts_null(schema: &Value, root: &Value) -> bool {
+fn accepts_null(schema: &Value, root: &Value) -> bool {
     accepts_null_within(schema, root, 0)
 }
 
@@ -385,7 +385,7 @@ fn accepts_null_within(schema: &Value, root: &Value, depth: usize) -> bool {
 
 /// Whether an object schema describes objects: `type` is or includes
 /// `object`, or it declares `properties`.
-pub(crate) fn is_object_schema(object: &Map<String, Value>) -> bool {
+fn is_object_schema(object: &Map<String, Value>) -> bool {
     let typed = match object.get("type") {
         Some(Value::String(name)) => name == "object",
         Some(Value::Array(names)) => names.iter().any(|name| name == "object"),

@@ -300,7 +300,7 @@ pub(crate) fn parse_text(spec: &ToolSpec, input: &str) -> Result<Value, ToolErro
 /// Every problem with `input` as arguments to `spec`, in parameter order,
 /// then unknown fields. `fallback` is used when no single parameter shows
 /// the problem.
-pub(crate) fn collect_problems(spec: &ToolSpec, input: &Value, fallback: &str) -> Vec<ArgError> {
+fn collect_problems(spec: &ToolSpec, input: &Value, fallback: &str) -> Vec<ArgError> {
     let object = match input {
         Value::Object(object) => object,
         Value::Null => EMPTY_OBJECT.as_object().expect("an object"),

@@ -17,7 +17,7 @@ use serde::de::{
 };
 
 /// A deserializer whose structs must be maps; see the module docs.
-pub(crate) struct ObjectsOnly<D>(pub(crate) D);
+pub(super) struct ObjectsOnly<D>(pub(super) D);
 
 /// Forwards a `deserialize_*` method with its visitor wrapped.
 macro_rules! forward {
