@@ -138,7 +138,9 @@ pub use invoke::policy::ErrorDetail;
 pub use providers::{Provider, ProviderError};
 pub use registry::manifest;
 pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
+#[doc(inline)]
 pub use schema::strict;
+#[doc(no_inline)]
 pub use strict::StrictViolation;
 /// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
 pub use tokio_util::sync::CancellationToken;

@@ -41,6 +41,8 @@
 use serde_json::{Map, Value};
 
 mod build;
+// Public as `tool_runtime::strict`, where its documentation is.
+#[doc(hidden)]
 pub mod strict;
 
 pub(crate) use build::{build_input_schema, build_output_schema};
