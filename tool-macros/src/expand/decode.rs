@@ -5,7 +5,8 @@
 //! The runtime's visitor reads the object; the impl says what is particular
 //! to the tool: the names, the type each value decodes
 //! as (through the seed `Kind::<T>::arg_seed` gives, `ArgSeed<T>`), and how
-//! the struct is put together from the values read.
+//! the struct is put together from the values read. Both are marked
+//! `#[inline]`, so decoding is one function, as a derived impl's would be.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -103,6 +104,7 @@ pub fn decoder(tool: &ToolFn) -> TokenStream {
             type Slots = (#(::core::option::Option<#read_types>,)*);
             const EMPTY: Self::Slots = (#(#empty,)*);
 
+            #[inline]
             fn read<'de, __A: #de::MapAccess<'de>>(
                 __tool_slots: &mut Self::Slots,
                 __tool_index: usize,
@@ -111,6 +113,7 @@ pub fn decoder(tool: &ToolFn) -> TokenStream {
                 #read
             }
 
+            #[inline]
             fn finish<__E: #de::Error>(__tool_slots: Self::Slots) -> ::core::result::Result<Self, __E> {
                 ::core::result::Result::Ok(__ToolArgs { #(#values,)* })
             }

@@ -3,8 +3,8 @@
 //! - [`strukt`]: the tool's struct;
 //! - [`spec`]: its `SPEC`, the functions the spec points to, and the
 //!   assertions on the types the user named;
-//! - [`decode`]: the argument struct, its `Deserialize` impl and the
-//!   parameters' defaults;
+//! - [`decode`]: the argument struct, its `ToolArgs` impl (what the
+//!   runtime's decoder needs to read it) and the parameters' defaults;
 //! - [`shim`]: what runs one call, and the `Tool` impl;
 //! - [`register`]: the global registration, and a toolset's `Toolset` impl;
 //! - [`fallback`]: what stands in for all of that when the attribute has

@@ -35,9 +35,9 @@ pub fn shim(tool: &ToolFn) -> TokenStream {
             }
         }
     });
-    // Decoding from text instantiates the argument struct's `Deserialize`
-    // a second time, for serde_json's text deserializer: with the feature
-    // off, `call_str` is the trait's, through a `Value`.
+    // Decoding from text instantiates the decoder of `__ToolArgs` a second
+    // time, for serde_json's text deserializer: with the feature off,
+    // `call_str` is the trait's, through a `Value`.
     let call_str = cfg!(feature = "text-args").then(|| {
         quote! {
             fn call_str<'__tool>(

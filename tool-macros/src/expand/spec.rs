@@ -17,29 +17,29 @@ pub fn spec(tool: &ToolFn) -> TokenStream {
     let description = tool.description.as_str();
     let params = tool.args().map(|(i, param, arg)| param_spec(i, param, arg));
     let line = quote_spanned!(tool.fn_ident.span()=> ::core::line!());
-    let options = options(tool);
     let (config, config_fn) = config(tool);
+    let mut options = options(tool);
+    options.extend(config);
+    // `..` only when some option is left unset (else clippy says it is
+    // needless, in the user's crate).
+    let defaults = (options.len() < SPEC_OPTIONS).then(|| quote!(..__tool_rt::SPEC_DEFAULTS));
     let output_ty = match tool.output.value_type() {
         Some(ty) => quote!(#ty),
         None => quote!(()),
     };
     let assertions = assertions(tool);
     quote! {
-        #[automatically_derived]
         impl #struct_ident {
             /// The tool's name, description and parameters.
-            // A tool that sets every option leaves the defaults unused.
-            #[allow(clippy::needless_update)]
             pub const SPEC: __tool_rt::ToolSpec = __tool_rt::ToolSpec {
                 name: #name,
                 description: #description,
                 params: &[#(#params),*],
                 location: __tool_rt::location(::core::module_path!(), ::core::file!(), #line),
-                #options
-                #config
+                #(#options)*
                 input_schema_fn: || __TOOL_SCHEMAS.input(Self::SPEC.params),
                 output_schema_fn: || __TOOL_SCHEMAS.output(|| __tool_rt::Kind::<#output_ty>::NEW.output_schema()),
-                ..__tool_rt::SPEC_DEFAULTS
+                #defaults
             };
         }
 
@@ -50,9 +50,14 @@ pub fn spec(tool: &ToolFn) -> TokenStream {
     }
 }
 
-/// The fields of the options the attribute sets; the others come from
-/// `SPEC_DEFAULTS`.
-fn options(tool: &ToolFn) -> TokenStream {
+/// How many of `ToolSpec`'s fields are options, with a default in
+/// `SPEC_DEFAULTS`: `title`, `annotations`, `strict`, `timeout`, `blocking`,
+/// `needs_approval`, `streaming`, `aliases`, `config`.
+const SPEC_OPTIONS: usize = 9;
+
+/// The fields of the options the attribute sets, `config` apart; the others
+/// come from `SPEC_DEFAULTS`.
+fn options(tool: &ToolFn) -> Vec<TokenStream> {
     let options = &tool.options;
     let mut fields = Vec::new();
     if let Some(title) = &options.title {
@@ -93,7 +98,7 @@ fn options(tool: &ToolFn) -> TokenStream {
         let aliases = options.aliases.iter().map(|alias| alias.as_str());
         fields.push(quote!(aliases: &[#(#aliases),*],));
     }
-    quote!(#(#fields)*)
+    fields
 }
 
 /// One parameter's `ParamSpec`: what sets it apart from a required
@@ -117,6 +122,9 @@ fn param_spec(index: usize, param: &Param, arg: &ArgParam) -> TokenStream {
         let constraints = constraints(&arg.constraints, schema_ty);
         quote!(constraints: #constraints,)
     });
+    // `..` only when some field is left to its default (see `spec`).
+    let defaults = (required.is_none() || default.is_none() || constraints.is_none())
+        .then(|| quote!(..__tool_rt::PARAM_DEFAULTS));
     quote! {
         __tool_rt::ParamSpec {
             name: #name,
@@ -126,7 +134,7 @@ fn param_spec(index: usize, param: &Param, arg: &ArgParam) -> TokenStream {
             #constraints
             schema_fn: |__tool_generator| __tool_rt::Kind::<#schema_ty>::NEW.arg_schema(__tool_generator),
             check_fn: |__tool_value| __tool_rt::Kind::<#schema_ty>::NEW.arg_check(__tool_value),
-            ..__tool_rt::PARAM_DEFAULTS
+            #defaults
         }
     }
 }
@@ -183,9 +191,9 @@ fn constraints(constraints: &ParamConstraints, ty: &syn::Type) -> TokenStream {
 }
 
 /// The `config` field for `#[tool(config = T)]`, and its cached schema.
-fn config(tool: &ToolFn) -> (TokenStream, TokenStream) {
+fn config(tool: &ToolFn) -> (Option<TokenStream>, TokenStream) {
     let Some(ty) = &tool.options.config else {
-        return (quote!(), quote!());
+        return (None, quote!());
     };
     let type_name = quote!(#ty).to_string().replace(' ', "");
     let spec = quote! {
@@ -203,7 +211,7 @@ fn config(tool: &ToolFn) -> (TokenStream, TokenStream) {
             SCHEMA.get_or_init(|| __tool_rt::Kind::<#ty>::NEW.config_schema())
         }
     };
-    (spec, schema_fn)
+    (Some(spec), schema_fn)
 }
 
 /// One compile-time check per type the user named, spanned at the type as
