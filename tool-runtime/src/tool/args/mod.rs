@@ -167,10 +167,17 @@ pub(crate) fn decode<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Res
     } else {
         input
     };
-    if !within_depth(target) {
+    // One look at the top level says whether the deeper checks are needed.
+    let (nested, long) = match target {
+        Value::Object(members) => members.values().fold((false, false), |(n, l), value| {
+            (n || is_container(value), l || is_long_string(value))
+        }),
+        _ => (true, false),
+    };
+    if nested && !within_depth(target) {
         return Err(too_deep(spec.name));
     }
-    if let Some(short) = shortened(spec, target) {
+    if long && let Some(short) = shortened(spec, target) {
         // A long string where no string belongs: serde would quote it whole
         // in its message, so the problems are found on a short copy.
         return Err(ToolError::invalid_arguments(
@@ -196,18 +203,14 @@ const LONG_STRING: usize = 4096;
 const LONG_TEXT: usize = 64 * 1024;
 
 /// `input` with each long string that sits where its parameter takes no
-/// string cut short, or `None` when it has no such string (the usual case,
-/// found by looking at the length of each top-level string). The copy fails
+/// string cut short, or `None` when it has no such string. The copy fails
 /// to decode exactly as `input` would, at a cost that does not grow with
 /// the strings' length.
 fn shortened(spec: &ToolSpec, input: &Value) -> Option<Value> {
     let Value::Object(members) = input else {
         return None;
     };
-    let long = |value: &Value| matches!(value, Value::String(text) if text.len() > LONG_STRING);
-    if !members.values().any(long) {
-        return None;
-    }
+    let long = is_long_string;
     let root = spec.input_schema();
     let misplaced = |name: &str, value: &Value| {
         long(value)
@@ -229,6 +232,10 @@ fn shortened(spec: &ToolSpec, input: &Value) -> Option<Value> {
         })
         .collect();
     Some(Value::Object(copy))
+}
+
+fn is_long_string(value: &Value) -> bool {
+    matches!(value, Value::String(text) if text.len() > LONG_STRING)
 }
 
 /// Whether a schema may accept a string; `true` when it cannot tell.
