@@ -243,6 +243,20 @@ fn argument(param: &Param, arg: &ArgParam, errors: &mut Errors) {
             pattern.span(),
             format!("this pattern is not a valid regular expression: {error}"),
         );
+    } else if let Some(pattern) = &constraints.pattern
+        && let Err(error) = regex_lite::Regex::new(pattern.as_str())
+    {
+        // The runtime matches with regex-lite, which has no Unicode classes
+        // (`\p{L}`, `[[:alpha:]]` is ASCII only, ...): refuse here what it
+        // could not compile there.
+        errors.push(
+            pattern.span(),
+            format!(
+                "this pattern uses syntax tool-runtime's regular expressions do not support \
+                 (no Unicode classes such as `\\p{{L}}`; `\\d`, `\\w` and `\\s` are ASCII): \
+                 {error}. Write the characters out instead, e.g. `[a-zà-ÿ]`",
+            ),
+        );
     }
 }
 
@@ -807,6 +821,9 @@ mod tests {
         assert!(fit(parse_quote!(u8), quote!(range(5, 1))).contains("swap them"));
         assert!(fit(parse_quote!(String), quote!(length(max = 1.5))).contains("whole number"));
         assert!(fit(parse_quote!(String), quote!(pattern = "(")).contains("not a valid regular"));
+        assert!(
+            fit(parse_quote!(String), quote!(pattern = r"^\p{L}+$")).contains("do not support")
+        );
         // What fits, and what the macro cannot judge, passes.
         assert_eq!(
             fit(parse_quote!(f64), quote!(range(0, 1), one_of = [0, 0.5])),

@@ -606,13 +606,14 @@ pub async fn drive_stream<S, F>(
     mut convert: F,
 ) -> Result<ToolOutput, ToolError>
 where
-    S: futures_util::Stream,
+    S: futures_core::Stream,
     F: FnMut(S::Item) -> Result<ToolOutput, ToolError>,
 {
-    use futures_util::StreamExt;
     let mut stream = std::pin::pin!(stream);
     let mut last = None;
-    while let Some(item) = stream.next().await {
+    while let Some(item) =
+        std::future::poll_fn(|cx| futures_core::Stream::poll_next(stream.as_mut(), cx)).await
+    {
         let output = convert(item)?;
         ctx.report_partial(&output);
         last = Some(output);

@@ -10,7 +10,7 @@
 //! Where a configuration comes from, lowest precedence first:
 //! 1. the type's own defaults (`#[serde(default)]`),
 //! 2. code: [`RegistryBuilder::configure`](crate::RegistryBuilder::configure),
-//! 3. a declarative registry file (see [`crate::manifest`]),
+//! 3. a declarative registry file (`tool_runtime::manifest`, feature `files`),
 //! 4. environment variables `TOOL_<NAME>_<FIELD>` (upper case, other
 //!    characters as `_`): `TOOL_SEARCH_API_KEY` sets `api_key` of `search`.
 //!

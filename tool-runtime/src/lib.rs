@@ -91,7 +91,7 @@
 //!   `docs/stateful-tools-and-configuration.md`; argument constraints are in
 //!   `docs/constraints.md`.
 //! - Names: aliases ([`Registry::resolve`]), allowlists
-//!   ([`RegistryBuilder::allow`]), registry files ([`manifest`]) and what
+//!   ([`RegistryBuilder::allow`]), registry files (`manifest`, feature `files`) and what
 //!   the global registry found ([`Registry::global_report`]). The guide is
 //!   `docs/registries.md`.
 //! - A command line for any program that links tools (`tool_cli::run()`,
@@ -105,6 +105,13 @@
 //!   parses the text into a `serde_json::Value` first. Turning it off
 //!   (`default-features = false`) leaves each tool one decoder to compile
 //!   instead of two (`docs/performance.md` has the figures).
+//! - Feature `files` (off by default): registry files, `manifest`, which
+//!   read a YAML or JSON file that enables, aliases and configures tools.
+//!   It brings a YAML parser that a crate registering its tools in code
+//!   does not need; `tool-cli` turns it on.
+//! - `pattern` constraints are matched with `regex-lite`: `\d`, `\w` and
+//!   `\s` are ASCII, as in JSON Schema, and Unicode classes (`\p{L}`) are
+//!   refused by `#[tool]` at compile time.
 
 #![warn(missing_docs)]
 
@@ -133,9 +140,10 @@ pub use events::record::{CallStatus, ToolCallRecord};
 pub use events::{Progress, ToolCallStream, ToolEvent, TraceEntry};
 /// The trait a streaming tool's return type implements
 /// (`fn f(..) -> impl Stream<Item = T>`).
-pub use futures_util::Stream;
+pub use futures_core::Stream;
 pub use invoke::policy::ErrorDetail;
 pub use providers::{Provider, ProviderError};
+#[cfg(feature = "files")]
 pub use registry::manifest;
 pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 #[doc(inline)]

@@ -10,8 +10,7 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
+use futures_core::future::BoxFuture;
 use serde_json::Value;
 
 use crate::context::ToolContext;
@@ -119,7 +118,7 @@ impl Approver {
         Self {
             decide: Arc::new(move |request: ApprovalRequest| {
                 let approval = decide(&request);
-                async move { approval }.boxed()
+                Box::pin(async move { approval })
             }),
         }
     }
@@ -133,7 +132,7 @@ impl Approver {
         Fut: Future<Output = Approval> + Send + 'static,
     {
         Self {
-            decide: Arc::new(move |request| decide(request).boxed()),
+            decide: Arc::new(move |request| Box::pin(decide(request))),
         }
     }
 

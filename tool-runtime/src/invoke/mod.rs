@@ -28,13 +28,13 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use futures_util::{FutureExt, StreamExt};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 use tracing::Instrument;
 
 pub(crate) mod policy;
+mod poll;
 
 use policy::{ErrorDetail, Settings};
 
@@ -81,16 +81,10 @@ pub(crate) async fn invoke_all(
 ) -> Vec<ToolResult> {
     let calls: Vec<_> = tool_uses
         .into_iter()
-        .enumerate()
-        .map(|(i, tool_use)| call(registry, tool_use, ctx, None).map(move |result| (i, result)))
+        .map(|tool_use| call(registry, tool_use, ctx, None))
         .collect();
-    let mut results: Vec<Option<ToolResult>> = vec![None; calls.len()];
     let limit = registry.settings.concurrency_limit.unwrap_or(usize::MAX);
-    let mut running = futures_util::stream::iter(calls).buffer_unordered(limit);
-    while let Some((i, result)) = running.next().await {
-        results[i] = Some(result);
-    }
-    results.into_iter().flatten().collect()
+    poll::join_limited(calls, limit).await
 }
 
 /// One call on the direct path; see [`Registry::call_json`].
@@ -129,7 +123,7 @@ async fn run_guarded(
     if future.is_ready() {
         return future.await;
     }
-    match AssertUnwindSafe(future).catch_unwind().await {
+    match poll::catch_unwind(future).await {
         Ok(outcome) => outcome,
         Err(payload) => Err(panic_error(name, payload.as_ref())),
     }
@@ -340,8 +334,8 @@ async fn governed(
             None => false,
         };
     if needs_approval {
-        let approval = AssertUnwindSafe(approve(settings, spec, ctx));
-        match approval.catch_unwind().await {
+        let approval = approve(settings, spec, ctx);
+        match poll::catch_unwind(approval).await {
             Ok(decision) => decision?,
             Err(payload) => return Err(hook_panicked(name, payload.as_ref())),
         }
@@ -466,7 +460,7 @@ async fn until_cancelled(
     watch: Watch<'_>,
     future: ToolFuture<'_>,
 ) -> Result<ToolOutput, ToolError> {
-    let mut work = std::pin::pin!(AssertUnwindSafe(future).catch_unwind());
+    let mut work = std::pin::pin!(poll::catch_unwind(future));
     let (caller, own) = watch.tokens();
     let mut caller_cancelled = std::pin::pin!(caller.cancelled());
     let mut own_cancelled = std::pin::pin!(own.map(CancellationToken::cancelled));
@@ -658,12 +652,11 @@ async fn run_blocking(
                 Err(payload) => return Err(panic_error(name, payload.as_ref())),
             };
         if future.is_ready() {
-            return future
-                .now_or_never()
+            return poll::now_or_never(future)
                 .unwrap_or_else(|| Err(ToolError::internal("a ready tool call was not ready")));
         }
         // A hand-written tool may still have async work: finish it here.
-        match handle.block_on(AssertUnwindSafe(future).catch_unwind()) {
+        match handle.block_on(poll::catch_unwind(future)) {
             Ok(outcome) => outcome,
             Err(payload) => Err(panic_error(name, payload.as_ref())),
         }

@@ -68,6 +68,7 @@ impl RegistryBuilder {
     }
 
     /// Configures a tool from a registry file; overrides [`configure`](Self::configure).
+    #[cfg(feature = "files")]
     pub(super) fn configure_from_file(mut self, name: impl Into<String>, config: Value) -> Self {
         self.file_configs.push((name.into(), config));
         self

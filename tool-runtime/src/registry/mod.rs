@@ -14,6 +14,7 @@ use serde_json::Value;
 mod builder;
 pub(crate) mod config;
 mod error;
+#[cfg(feature = "files")]
 pub mod manifest;
 
 pub use builder::RegistryBuilder;

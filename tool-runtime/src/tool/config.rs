@@ -231,7 +231,7 @@ fn schema_bounds(value: &Value, schema: &Value) -> Vec<ArgError> {
         if let (Some(pattern), Some(text)) = (
             property.get("pattern").and_then(Value::as_str),
             field.as_str(),
-        ) && !regex::Regex::new(pattern).is_ok_and(|re| re.is_match(text))
+        ) && !regex_lite::Regex::new(pattern).is_ok_and(|re| re.is_match(text))
         {
             messages.push(format!("must match the pattern {pattern:?}, got {field}"));
         }

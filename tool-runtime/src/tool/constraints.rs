@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, RwLock};
 
-use regex::Regex;
+use regex_lite::Regex;
 use serde_json::{Map, Value};
 
 /// One allowed value of a `one_of` constraint.
