@@ -65,10 +65,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 pub use crate::registry::Registration;
-pub use crate::tool::args::{ArgSeed, CheckError};
-pub use crate::tool::config::{ConfigSpec, ConfigValue};
-pub use crate::tool::constraints::{Constraints, Literal};
-pub use crate::tool::spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
+pub use crate::spec::args::{ArgSeed, CheckError};
+pub use crate::spec::config::{ConfigSpec, ConfigValue};
+pub use crate::spec::constraints::{Constraints, Literal};
+pub use crate::spec::tool_spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
 pub use crate::{
     ArgError, FromToolContext, Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolResult,
     Toolset,
@@ -171,21 +171,21 @@ pub fn failed<'a>(error: ToolError) -> ToolFuture<'a> {
 /// Decodes a tool's arguments; see `args::decode`.
 #[inline]
 pub fn decode<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
-    crate::tool::args::decode::<Args<T>>(spec, input).map(|args| args.0)
+    crate::spec::args::decode::<Args<T>>(spec, input).map(|args| args.0)
 }
 
 /// Decodes a tool's arguments, then checks their constraints.
 #[inline]
 pub fn decode_checked<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
     let args = decode(spec, input)?;
-    crate::tool::args::check_constraints(spec, input)?;
+    crate::spec::args::check_constraints(spec, input)?;
     Ok(args)
 }
 
 /// Decodes a tool's arguments from JSON text; see `args::decode_str`.
 #[inline]
 pub fn decode_str<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
-    crate::tool::args::decode_str::<Args<T>>(spec, input).map(|args| args.0)
+    crate::spec::args::decode_str::<Args<T>>(spec, input).map(|args| args.0)
 }
 
 /// Decodes a tool's arguments from JSON text, then checks their
@@ -193,7 +193,7 @@ pub fn decode_str<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolEr
 /// into one first).
 #[inline]
 pub fn decode_str_checked<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
-    decode_checked(spec, &crate::tool::args::parse_text(spec, input)?)
+    decode_checked(spec, &crate::spec::args::parse_text(spec, input)?)
 }
 
 // ---------------------------------------------------------------------------
@@ -473,7 +473,7 @@ impl<T: ToolArg> Kind<T> {
 
     /// Checks one value, for the slow error path.
     pub fn arg_check(self, value: &Value) -> Result<(), CheckError> {
-        crate::tool::args::check::<T>(value)
+        crate::spec::args::check::<T>(value)
     }
 
     /// What decodes one value of the type, for [`next_arg`].
@@ -508,8 +508,8 @@ impl<T: ToolConfig> Kind<T> {
         self,
         value: &Value,
         schema: &Value,
-    ) -> Result<crate::tool::config::ConfigValue, Vec<crate::ArgError>> {
-        crate::tool::config::decode::<T>(value, schema)
+    ) -> Result<crate::spec::config::ConfigValue, Vec<crate::ArgError>> {
+        crate::spec::config::decode::<T>(value, schema)
     }
 }
 
@@ -576,7 +576,7 @@ pub trait Fallback<T> {
         &self,
         value: &Value,
         schema: &Value,
-    ) -> Result<crate::tool::config::ConfigValue, Vec<crate::ArgError>> {
+    ) -> Result<crate::spec::config::ConfigValue, Vec<crate::ArgError>> {
         let _ = (value, schema);
         unreachable!("{UNCHECKED}")
     }

@@ -18,4 +18,4 @@
 
 pub use crate::context::config::Config;
 pub use crate::registry::config::{env_prefix, from_env, merge};
-pub use crate::tool::config::{ConfigSpec, ConfigValue};
+pub use crate::spec::config::{ConfigSpec, ConfigValue};

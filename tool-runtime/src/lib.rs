@@ -124,6 +124,7 @@ pub mod providers;
 pub mod quote;
 mod registry;
 pub mod schema;
+mod spec;
 mod tool;
 
 #[doc(hidden)]
@@ -148,15 +149,15 @@ pub use registry::manifest;
 pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 #[doc(inline)]
 pub use schema::strict;
+pub use spec::args::MAX_ARGUMENT_DEPTH;
+pub use spec::constraints;
+pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
+pub use spec::result::{Content, ToolOutput, ToolResult, ToolStatus, ToolUse};
+pub use spec::tool_spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
 #[doc(no_inline)]
 pub use strict::StrictViolation;
 /// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
 pub use tokio_util::sync::CancellationToken;
-pub use tool::args::MAX_ARGUMENT_DEPTH;
-pub use tool::constraints;
-pub use tool::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
-pub use tool::result::{Content, ToolOutput, ToolResult, ToolStatus, ToolUse};
-pub use tool::spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
 pub use tool::{Tool, ToolFuture, Toolset};
 
 /// Turns a function into a tool an LLM can call.

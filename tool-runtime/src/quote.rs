@@ -239,6 +239,6 @@ mod tests {
             deep = Value::Array(vec![deep]);
         }
         assert!(value(&deep).starts_with("[[[["));
-        crate::tool::args::dismantle(deep);
+        crate::spec::args::dismantle(deep);
     }
 }

@@ -14,7 +14,7 @@ use futures_core::future::BoxFuture;
 use serde_json::Value;
 
 use crate::context::ToolContext;
-use crate::tool::spec::ToolSpec;
+use crate::spec::tool_spec::ToolSpec;
 
 /// An approver's decision on one call.
 #[derive(Debug, Clone, PartialEq, Eq)]

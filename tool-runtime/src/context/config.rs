@@ -5,8 +5,8 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::context::{FromToolContext, ToolContext};
-use crate::tool::config::ConfigValue;
-use crate::tool::error::{ToolError, ToolErrorKind};
+use crate::spec::config::ConfigValue;
+use crate::spec::error::{ToolError, ToolErrorKind};
 
 /// A tool's configuration, injected into a parameter of type `Config<T>`.
 ///

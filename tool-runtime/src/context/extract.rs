@@ -63,7 +63,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::context::{FromToolContext, ToolContext};
 use crate::events::Progress;
-use crate::tool::error::{ToolError, ToolErrorKind};
+use crate::spec::error::{ToolError, ToolErrorKind};
 
 /// Application state of type `T`, shared by every call: a database pool, a
 /// client, a cache.

@@ -24,8 +24,8 @@ use serde_json::{Map, Value};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use crate::events::{CallSink, Progress};
-use crate::tool::error::ToolError;
-use crate::tool::result::ToolOutput;
+use crate::spec::error::ToolError;
+use crate::spec::result::ToolOutput;
 use approval::Approver;
 use extract::State;
 
@@ -190,7 +190,7 @@ pub(crate) struct CallParts<'a> {
     pub(crate) id: String,
     pub(crate) name: &'static str,
     pub(crate) input: Value,
-    pub(crate) config: Option<crate::tool::config::ConfigValue>,
+    pub(crate) config: Option<crate::spec::config::ConfigValue>,
     pub(crate) sink: Option<Arc<CallSink>>,
     pub(crate) registry_state: Option<&'a Arc<TypeMap>>,
 }
@@ -200,7 +200,7 @@ struct CallInfo {
     id: String,
     name: &'static str,
     input: Value,
-    config: Option<crate::tool::config::ConfigValue>,
+    config: Option<crate::spec::config::ConfigValue>,
     sink: Option<Arc<CallSink>>,
     registry_state: Option<Arc<TypeMap>>,
 }
@@ -489,7 +489,7 @@ impl ToolContext {
     }
 
     /// The configuration of the tool being served, when it has one.
-    pub fn config(&self) -> Option<&crate::tool::config::ConfigValue> {
+    pub fn config(&self) -> Option<&crate::spec::config::ConfigValue> {
         self.call.as_ref().and_then(|call| call.config.as_ref())
     }
 }

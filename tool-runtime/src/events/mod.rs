@@ -19,8 +19,8 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::events::record::{ToolCallRecord, unix_millis};
-use crate::tool::error::{ToolError, ToolErrorKind};
-use crate::tool::result::{ToolOutput, ToolResult};
+use crate::spec::error::{ToolError, ToolErrorKind};
+use crate::spec::result::{ToolOutput, ToolResult};
 
 /// One thing a call reported while it ran, or its end.
 ///

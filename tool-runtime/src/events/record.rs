@@ -12,8 +12,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::events::{ToolEvent, TraceEntry};
-use crate::tool::error::ToolErrorKind;
-use crate::tool::result::ToolResult;
+use crate::spec::error::ToolErrorKind;
+use crate::spec::result::ToolResult;
 
 /// Where a call is in its life.
 ///
@@ -197,7 +197,7 @@ pub(super) fn unix_millis() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::error::ToolError;
+    use crate::spec::error::ToolError;
 
     #[test]
     fn status_follows_the_result() {

@@ -42,14 +42,43 @@ use crate::context::approval::{Approval, ApprovalRequest};
 use crate::context::{Cancel, ToolContext};
 use crate::events::record::{CallStatus, ToolCallRecord};
 use crate::events::{CallSink, ToolCallStream};
-use crate::registry::{Registry, ToolRef};
-use crate::tool::error::{ToolError, ToolErrorKind};
-use crate::tool::result::{ToolOutput, ToolResult, ToolUse};
-use crate::tool::spec::ToolSpec;
-use crate::tool::{Tool, ToolFuture};
+use crate::spec::error::{ToolError, ToolErrorKind};
+use crate::spec::result::{ToolOutput, ToolResult, ToolUse};
+use crate::spec::tool_spec::ToolSpec;
+use crate::tool::{Tool, ToolFuture, ToolRef};
+
+/// What the agent path needs from the tools it calls. [`Registry`](crate::Registry)
+/// implements it; the functions here take it rather than the registry, so
+/// that invocation depends on no registry and the registry's methods hand
+/// each call to them.
+pub(crate) trait Catalog {
+    /// The settings every call honours (policies, limits, error detail).
+    fn settings(&self) -> &Arc<Settings>;
+    /// The tool with the name or alias `name`.
+    fn resolve(&self, name: &str) -> Option<&dyn Tool>;
+    /// The tool with the name or alias `name` as a handle a call can own,
+    /// and whether a call of it needs nothing of its own: no context, no
+    /// policy, no limit.
+    fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)>;
+    /// The context of one call: the caller's, narrowed to the tool use.
+    fn call_context(
+        &self,
+        ctx: &ToolContext,
+        id: String,
+        tool: &dyn Tool,
+        input: Value,
+        sink: Option<Arc<CallSink>>,
+    ) -> ToolContext;
+    /// The error for a call to a name no tool offered to `ctx` has.
+    fn unknown_tool(&self, name: &str, ctx: &ToolContext) -> ToolError;
+}
 
 /// One call whose reports are read as it runs; see [`Registry::stream`].
-pub(crate) fn stream(registry: &Registry, tool_use: ToolUse, ctx: &ToolContext) -> ToolCallStream {
+pub(crate) fn stream(
+    registry: &impl Catalog,
+    tool_use: ToolUse,
+    ctx: &ToolContext,
+) -> ToolCallStream {
     let (sender, receiver) = mpsc::unbounded_channel();
     let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
     let (sink, _record) = CallSink::new(record, Some(sender));
@@ -63,7 +92,7 @@ pub(crate) fn stream(registry: &Registry, tool_use: ToolUse, ctx: &ToolContext) 
 
 /// One call and its record; see [`Registry::invoke_recorded`].
 pub(crate) async fn invoke_recorded(
-    registry: &Registry,
+    registry: &impl Catalog,
     tool_use: ToolUse,
     ctx: &ToolContext,
 ) -> (ToolResult, ToolCallRecord) {
@@ -75,7 +104,7 @@ pub(crate) async fn invoke_recorded(
 
 /// Several calls at once, results in order; see [`Registry::invoke_all`].
 pub(crate) async fn invoke_all(
-    registry: &Registry,
+    registry: &impl Catalog,
     tool_uses: impl IntoIterator<Item = ToolUse>,
     ctx: &ToolContext,
 ) -> Vec<ToolResult> {
@@ -83,13 +112,13 @@ pub(crate) async fn invoke_all(
         .into_iter()
         .map(|tool_use| call(registry, tool_use, ctx, None))
         .collect();
-    let limit = registry.settings.concurrency_limit.unwrap_or(usize::MAX);
+    let limit = registry.settings().concurrency_limit.unwrap_or(usize::MAX);
     poll::join_limited(calls, limit).await
 }
 
 /// One call on the direct path; see [`Registry::call_json`].
 pub(crate) async fn call_json(
-    registry: &Registry,
+    registry: &impl Catalog,
     name: &str,
     input: Value,
     ctx: &ToolContext,
@@ -169,7 +198,7 @@ enum Prepared {
 /// One call on the agent path, from tool use to result. The future owns
 /// what it needs, so it can be boxed, spawned or streamed.
 pub(crate) fn call(
-    registry: &Registry,
+    registry: &impl Catalog,
     tool_use: ToolUse,
     ctx: &ToolContext,
     sink: Option<Arc<CallSink>>,
@@ -185,10 +214,10 @@ pub(crate) fn call(
     // Nobody reads the duration when neither the span nor the debug event
     // is enabled: the clock is skipped then.
     let timed = !span.is_disabled() || tracing::enabled!(tracing::Level::DEBUG);
-    let error_detail = registry.settings.error_detail;
+    let error_detail = registry.settings().error_detail;
     // Arguments nested past the limit are refused before anything walks
     // them, and taken apart without recursion.
-    let deep = !crate::tool::args::within_depth(&input);
+    let deep = !crate::spec::args::within_depth(&input);
     let found = if deep {
         None
     } else {
@@ -207,9 +236,9 @@ pub(crate) fn call(
             // one of the call's own (the id moves into it and comes back out
             // at the end).
             let settings = registry
-                .settings
+                .settings()
                 .govern(tool.spec())
-                .then(|| Arc::clone(&registry.settings));
+                .then(|| Arc::clone(registry.settings()));
             let ctx = registry.call_context(ctx, id, &*tool, input, sink.clone());
             Prepared::Context {
                 tool,
@@ -218,9 +247,9 @@ pub(crate) fn call(
             }
         }
         None if deep => {
-            crate::tool::args::dismantle(input);
+            crate::spec::args::dismantle(input);
             Prepared::Unknown {
-                error: Some(crate::tool::args::too_deep(&crate::quote::name(&name))),
+                error: Some(crate::spec::args::too_deep(&crate::quote::name(&name))),
                 id,
             }
         }

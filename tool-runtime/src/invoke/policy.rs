@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use crate::context::approval::Approver;
 use crate::context::{ToolContext, TypeMap};
-use crate::tool::spec::ToolSpec;
+use crate::spec::tool_spec::ToolSpec;
 
 /// How much the model reads of a panic or an internal error.
 ///

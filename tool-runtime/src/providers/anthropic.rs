@@ -10,8 +10,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::tool::result::{Content, ToolResult, ToolUse};
-use crate::tool::spec::ToolSpec;
+use crate::spec::result::{Content, ToolResult, ToolUse};
+use crate::spec::tool_spec::ToolSpec;
 
 /// A Messages API tool: `{"name", "description", "input_schema"}`.
 pub fn tool(spec: &ToolSpec) -> Value {

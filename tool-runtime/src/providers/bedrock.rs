@@ -8,8 +8,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::tool::result::{Content, ToolResult, ToolUse};
-use crate::tool::spec::ToolSpec;
+use crate::spec::result::{Content, ToolResult, ToolUse};
+use crate::spec::tool_spec::ToolSpec;
 
 /// A Converse tool: `{"toolSpec": {"name", "description", "inputSchema": {"json"}}}`.
 pub fn tool_spec(spec: &ToolSpec) -> Value {

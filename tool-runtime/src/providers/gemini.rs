@@ -40,8 +40,8 @@ use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
 use crate::schema::strict::resolve_ref;
-use crate::tool::result::{ToolResult, ToolUse};
-use crate::tool::spec::ToolSpec;
+use crate::spec::result::{ToolResult, ToolUse};
+use crate::spec::tool_spec::ToolSpec;
 
 /// How many levels deep a recursive type is described before it is cut off.
 pub const RECURSION_LIMIT: usize = 3;

@@ -26,8 +26,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::tool::result::{Content, ToolResult, ToolUse};
-use crate::tool::spec::ToolSpec;
+use crate::spec::result::{Content, ToolResult, ToolUse};
+use crate::spec::tool_spec::ToolSpec;
 
 /// The protocol revision these shapes follow.
 pub const PROTOCOL_VERSION: &str = "2025-06-18";

@@ -75,8 +75,8 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-use crate::tool::result::{ToolResult, ToolUse};
-use crate::tool::spec::ToolSpec;
+use crate::spec::result::{ToolResult, ToolUse};
+use crate::spec::tool_spec::ToolSpec;
 
 /// An LLM provider's tool-calling format.
 ///

@@ -16,8 +16,8 @@ use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
 use crate::schema::strict::strict_input_schema;
-use crate::tool::result::{ToolResult, ToolUse};
-use crate::tool::spec::ToolSpec;
+use crate::spec::result::{ToolResult, ToolUse};
+use crate::spec::tool_spec::ToolSpec;
 
 /// The parameters schema and the `strict` flag for a tool.
 fn parameters(spec: &ToolSpec, strict: bool) -> (Value, bool) {

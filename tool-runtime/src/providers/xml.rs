@@ -36,8 +36,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use crate::tool::result::{ToolResult, ToolUse};
-use crate::tool::spec::ToolSpec;
+use crate::spec::result::{ToolResult, ToolUse};
+use crate::spec::tool_spec::ToolSpec;
 
 /// The `<tools>` block describing every tool of `specs`.
 pub fn render_tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> String {

@@ -6,13 +6,14 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Registration, Registry, RegistryError, RegistryProblem, ToolRef, strict_problems};
+use super::{Registration, Registry, RegistryError, RegistryProblem, strict_problems};
 use crate::context::ToolContext;
 use crate::context::approval::Approver;
 use crate::invoke::policy::{ErrorDetail, Settings};
 use crate::names::{Aliases, Allowlist};
+use crate::spec::tool_spec::ToolSpec;
 use crate::tool::Tool;
-use crate::tool::spec::ToolSpec;
+use crate::tool::ToolRef;
 
 /// Builds a [`Registry`] from chosen tools.
 ///
@@ -370,7 +371,7 @@ impl Tool for StrictArguments {
     }
 
     fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
-        match crate::tool::args::parse_text(self.spec(), input) {
+        match crate::spec::args::parse_text(self.spec(), input) {
             Ok(value) => {
                 let input =
                     crate::schema::strict::from_strict_arguments(self.spec().input_schema(), value);

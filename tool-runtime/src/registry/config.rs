@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::{Registry, RegistryProblem};
-use crate::tool::config::ConfigValue;
+use crate::spec::config::ConfigValue;
 
 /// The environment variable prefix for a tool: `TOOL_SEARCH_`.
 pub fn env_prefix(tool: &str) -> String {

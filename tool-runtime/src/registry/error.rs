@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::tool::spec::SourceLocation;
+use crate::spec::tool_spec::SourceLocation;
 
 /// Why a registry could not be built: every problem found.
 #[derive(Debug, Clone, PartialEq)]

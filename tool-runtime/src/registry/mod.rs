@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::ops::Deref;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 
@@ -23,14 +22,15 @@ pub use error::{RegistryError, RegistryProblem};
 use crate::context::{CallParts, ToolContext};
 use crate::events::ToolCallStream;
 use crate::events::record::ToolCallRecord;
+use crate::invoke::Catalog;
 use crate::invoke::policy::Settings;
 use crate::names::{Aliases, Allowlist};
 use crate::providers::{Provider, Renderings};
-use crate::tool::Tool;
-use crate::tool::config::ConfigValue;
-use crate::tool::error::{ToolError, ToolErrorKind};
-use crate::tool::result::{ToolResult, ToolUse};
-use crate::tool::spec::ToolSpec;
+use crate::spec::config::ConfigValue;
+use crate::spec::error::{ToolError, ToolErrorKind};
+use crate::spec::result::{ToolResult, ToolUse};
+use crate::spec::tool_spec::ToolSpec;
+use crate::tool::{Tool, ToolRef};
 
 /// The link-time registration `#[tool]` emits for each tool.
 #[doc(hidden)]
@@ -53,37 +53,6 @@ inventory::collect!(Registration);
 /// only looks names up, which cannot lengthen a bucket's chain, so a
 /// randomly keyed hash buys nothing here.
 type NameHasher = foldhash::fast::FixedState;
-
-/// A tool held by a registry: a `'static` one from `#[tool]`, or a shared one.
-#[derive(Clone)]
-pub(crate) enum ToolRef {
-    Static(&'static dyn Tool),
-    Shared(Arc<dyn Tool>),
-}
-
-impl ToolRef {
-    /// Holds `tool`. A tool of no size with nothing to drop, as `#[tool]`
-    /// emits for a function, is held by a `'static` reference, which takes
-    /// no memory to make and no reference count to clone.
-    pub(crate) fn new<T: Tool>(tool: T) -> Self {
-        if std::mem::size_of::<T>() == 0 && !std::mem::needs_drop::<T>() {
-            ToolRef::Static(Box::leak(Box::new(tool)))
-        } else {
-            ToolRef::Shared(Arc::new(tool))
-        }
-    }
-}
-
-impl Deref for ToolRef {
-    type Target = dyn Tool;
-
-    fn deref(&self) -> &(dyn Tool + 'static) {
-        match self {
-            ToolRef::Static(tool) => *tool,
-            ToolRef::Shared(tool) => &**tool,
-        }
-    }
-}
 
 /// A set of tools with unique names, and the way to call them.
 ///
@@ -131,7 +100,7 @@ pub struct Registry {
     aliases: Aliases,
     allowlist: Option<Allowlist>,
     configs: HashMap<&'static str, ConfigValue>,
-    pub(crate) settings: Arc<Settings>,
+    settings: Arc<Settings>,
     /// Whether every tool is rendered strict ([`RegistryBuilder::strict`]).
     strict: bool,
     /// The provider renderings, made on first use.
@@ -361,7 +330,7 @@ impl Registry {
     /// policy, no limit. (Found by position: tools are often zero-sized, so
     /// their addresses cannot tell them apart.)
     #[inline]
-    pub(crate) fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)> {
+    fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)> {
         let i = self.position(name)?;
         let plain = self.plain[i] && !self.settings.governs_every_call();
         Some((self.tools[i].clone(), plain))
@@ -587,7 +556,7 @@ impl Registry {
     /// The context of one call: the caller's, narrowed to the tool use, with
     /// the tool's configuration and where its reports go.
     #[inline]
-    pub(crate) fn call_context(
+    fn call_context(
         &self,
         ctx: &ToolContext,
         id: String,
@@ -626,7 +595,7 @@ impl Registry {
     /// The error for a call to a name no tool has, or one outside the
     /// allowlist. Its suggestions and list name only the tools the caller
     /// may see: allowed, and enabled for `ctx`. Built only on that path.
-    pub(crate) fn unknown_tool(&self, name: &str, ctx: &ToolContext) -> ToolError {
+    fn unknown_tool(&self, name: &str, ctx: &ToolContext) -> ToolError {
         const SHOWN: usize = 20;
         let offered: Vec<&'static str> = self
             .tools
@@ -709,4 +678,38 @@ fn strict_problems<'a>(
             },
         )
         .collect()
+}
+
+/// The registry is what the agent path calls tools from.
+impl Catalog for Registry {
+    #[inline]
+    fn settings(&self) -> &Arc<Settings> {
+        &self.settings
+    }
+
+    #[inline]
+    fn resolve(&self, name: &str) -> Option<&dyn Tool> {
+        Registry::resolve(self, name)
+    }
+
+    #[inline]
+    fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)> {
+        Registry::tool_for_call(self, name)
+    }
+
+    #[inline]
+    fn call_context(
+        &self,
+        ctx: &ToolContext,
+        id: String,
+        tool: &dyn Tool,
+        input: Value,
+        sink: Option<Arc<crate::events::CallSink>>,
+    ) -> ToolContext {
+        Registry::call_context(self, ctx, id, tool, input, sink)
+    }
+
+    fn unknown_tool(&self, name: &str, ctx: &ToolContext) -> ToolError {
+        Registry::unknown_tool(self, name, ctx)
+    }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::tool::spec::ParamSpec;
+use crate::spec::tool_spec::ParamSpec;
 
 /// The schema generator settings every tool schema is built with.
 fn generator() -> schemars::SchemaGenerator {

@@ -94,7 +94,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::tool::spec::ToolSpec;
+use crate::spec::tool_spec::ToolSpec;
 
 /// The `format` values strict mode accepts on strings.
 pub const SUPPORTED_FORMATS: &[&str] = &[

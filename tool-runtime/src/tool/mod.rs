@@ -1,22 +1,17 @@
 //! The [`Tool`] trait every tool implements, and the future its calls return.
 
-pub(crate) mod args;
-pub(crate) mod config;
-pub mod constraints;
-pub(crate) mod error;
-pub(crate) mod result;
-pub(crate) mod spec;
-
 use std::future::Future;
+use std::ops::Deref;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use serde_json::Value;
 
 use crate::context::ToolContext;
-use crate::tool::error::ToolError;
-use crate::tool::result::ToolOutput;
-use crate::tool::spec::ToolSpec;
+use crate::spec::error::ToolError;
+use crate::spec::result::ToolOutput;
+use crate::spec::tool_spec::ToolSpec;
 
 /// A tool: a spec the model reads, and a way to call it with JSON arguments.
 ///
@@ -83,7 +78,7 @@ pub trait Tool: Send + Sync + 'static {
     /// ```
     fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> ToolFuture<'a> {
         ToolFuture::pending(async move {
-            let value = crate::tool::args::parse_text(self.spec(), input)?;
+            let value = crate::spec::args::parse_text(self.spec(), input)?;
             self.call(&value, ctx).await
         })
     }
@@ -236,4 +231,35 @@ impl<T> std::fmt::Debug for ToolFuture<'_, T> {
 pub trait Toolset: Send + Sync + 'static {
     /// The tools, each holding a reference to this instance.
     fn tools(self: std::sync::Arc<Self>) -> Vec<std::sync::Arc<dyn Tool>>;
+}
+
+/// A tool held by a registry: a `'static` one from `#[tool]`, or a shared one.
+#[derive(Clone)]
+pub(crate) enum ToolRef {
+    Static(&'static dyn Tool),
+    Shared(Arc<dyn Tool>),
+}
+
+impl ToolRef {
+    /// Holds `tool`. A tool of no size with nothing to drop, as `#[tool]`
+    /// emits for a function, is held by a `'static` reference, which takes
+    /// no memory to make and no reference count to clone.
+    pub(crate) fn new<T: Tool>(tool: T) -> Self {
+        if std::mem::size_of::<T>() == 0 && !std::mem::needs_drop::<T>() {
+            ToolRef::Static(Box::leak(Box::new(tool)))
+        } else {
+            ToolRef::Shared(Arc::new(tool))
+        }
+    }
+}
+
+impl Deref for ToolRef {
+    type Target = dyn Tool;
+
+    fn deref(&self) -> &(dyn Tool + 'static) {
+        match self {
+            ToolRef::Static(tool) => *tool,
+            ToolRef::Shared(tool) => &**tool,
+        }
+    }
 }

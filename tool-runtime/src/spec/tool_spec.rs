@@ -78,7 +78,7 @@ pub struct ToolSpec {
     /// Other names the tool answers to (`#[tool(alias = "...")]`).
     pub aliases: &'static [&'static str],
     /// The tool's configuration, when it declares one (`#[tool(config = T)]`).
-    pub config: Option<crate::tool::config::ConfigSpec>,
+    pub config: Option<crate::spec::config::ConfigSpec>,
     /// Builds the input schema once and returns the cached copy.
     #[doc(hidden)]
     pub input_schema_fn: fn() -> &'static Value,
@@ -162,7 +162,7 @@ pub struct ParamSpec {
     pub default: Option<&'static str>,
     /// Checks beyond the type (`range`, `length`, `pattern`, `one_of`,
     /// `validate`).
-    pub constraints: crate::tool::constraints::Constraints,
+    pub constraints: crate::spec::constraints::Constraints,
     /// The parameter's JSON Schema (for `Option<T>`, the schema of `T`).
     #[doc(hidden)]
     pub schema_fn: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
@@ -171,5 +171,5 @@ pub struct ParamSpec {
     pub default_fn: Option<fn() -> Option<Value>>,
     /// Decodes a value of the parameter's type, to report what is wrong.
     #[doc(hidden)]
-    pub check_fn: fn(&Value) -> Result<(), crate::tool::args::CheckError>,
+    pub check_fn: fn(&Value) -> Result<(), crate::spec::args::CheckError>,
 }

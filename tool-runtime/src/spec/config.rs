@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::tool::error::{ArgError, ArgErrorKind};
+use crate::spec::error::{ArgError, ArgErrorKind};
 
 /// The configuration a tool declares with `#[tool(config = T)]`.
 #[derive(Debug, Clone, Copy)]
@@ -220,12 +220,12 @@ fn schema_bounds(value: &Value, schema: &Value) -> Vec<ArgError> {
             continue;
         };
         let bound = |key: &str| property.get(key).and_then(Value::as_f64);
-        let constraints = crate::tool::constraints::Constraints {
+        let constraints = crate::spec::constraints::Constraints {
             minimum: bound("minimum"),
             maximum: bound("maximum"),
             min_length: property.get("minLength").and_then(Value::as_u64),
             max_length: property.get("maxLength").and_then(Value::as_u64),
-            ..crate::tool::constraints::Constraints::NONE
+            ..crate::spec::constraints::Constraints::NONE
         };
         let mut messages = constraints.violations(field);
         if let (Some(pattern), Some(text)) = (

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::tool::error::{ToolError, ToolErrorKind};
+use crate::spec::error::{ToolError, ToolErrorKind};
 
 /// A request from the model to run one tool.
 ///

@@ -11,8 +11,8 @@ use serde_json::{Map, Value};
 use serde_path_to_error::Segment;
 
 use crate::names::closest;
-use crate::tool::error::{ArgError, ArgErrorKind, ToolError};
-use crate::tool::spec::{ParamSpec, ToolSpec};
+use crate::spec::error::{ArgError, ArgErrorKind, ToolError};
+use crate::spec::tool_spec::{ParamSpec, ToolSpec};
 
 /// Why one parameter's value failed to decode: where and what serde said.
 #[doc(hidden)]
