@@ -95,7 +95,7 @@ pub fn run(registry: &Registry, cases: u64, seed: u64) -> Report {
         .build()
         .expect("a runtime");
     let mut rng = fastrand::Rng::with_seed(seed);
-    let specs: Vec<_> = registry.specs().copied().collect();
+    let specs: Vec<_> = registry.specs().cloned().collect();
     let ctx = ToolContext::new();
     let mut report = Report::default();
     // FUZZ_TRACE=1 names each case before it runs, to find one that hangs.
@@ -125,7 +125,7 @@ pub fn run(registry: &Registry, cases: u64, seed: u64) -> Report {
         let started = Instant::now();
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
             if text_path {
-                let tool = registry.get(spec.name).expect("a listed tool");
+                let tool = registry.get(&spec.name).expect("a listed tool");
                 let call =
                     async { tokio::time::timeout(CALL_LIMIT, tool.call_str(&text, &ctx)).await };
                 match runtime.block_on(call) {
@@ -138,7 +138,7 @@ pub fn run(registry: &Registry, cases: u64, seed: u64) -> Report {
                 } else {
                     args
                 };
-                let call = registry.invoke(ToolUse::new("f", spec.name, input), &ctx);
+                let call = registry.invoke(ToolUse::new("f", spec.name.clone(), input), &ctx);
                 let call = async { tokio::time::timeout(CALL_LIMIT, call).await };
                 match runtime.block_on(call) {
                     Ok(result) => result

@@ -622,7 +622,7 @@ async fn the_enabled_predicate_hides_and_refuses_tools() {
         .build()
         .unwrap();
     let guest = ToolContext::new().with_app_state(Ran::default());
-    let names: Vec<&str> = registry.specs_for(&guest).map(|s| s.name).collect();
+    let names: Vec<&str> = registry.specs_for(&guest).map(|s| &*s.name).collect();
     assert_eq!(names, ["nap"]);
     assert_eq!(
         registry.specs().count(),
@@ -640,7 +640,7 @@ async fn the_enabled_predicate_hides_and_refuses_tools() {
     let admin = ToolContext::new()
         .with_state("admin", json!(true))
         .with_app_state(Ran::default());
-    let names: Vec<&str> = registry.specs_for(&admin).map(|s| s.name).collect();
+    let names: Vec<&str> = registry.specs_for(&admin).map(|s| &*s.name).collect();
     assert_eq!(names, ["nap", "secrets"]);
     let result = registry.invoke(call("secrets", json!({})), &admin).await;
     assert_eq!(result.text_content(), "the secrets");

@@ -91,7 +91,11 @@ fn parameters_of(provider: Provider, tool: &Value) -> Value {
 }
 
 fn spec_named(registry: &Registry, name: &str) -> tool_runtime::ToolSpec {
-    *registry.get(name).expect("a registered tool").spec()
+    registry
+        .get(name)
+        .expect("a registered tool")
+        .spec()
+        .clone()
 }
 
 /// Asserts that every member `ours` has is one the documented `theirs` has

@@ -92,7 +92,7 @@ fn two_tools_with_one_name_are_an_error_naming_both() {
     assert_eq!(
         error.problems(),
         [RegistryProblem::DuplicateName {
-            name: "dup",
+            name: "dup".into(),
             first,
             second
         }]
@@ -155,7 +155,7 @@ fn global_named_reports_unknown_names_with_a_suggestion() {
         [
             RegistryProblem::UnknownName {
                 name: "convert_lenght".into(),
-                suggestion: Some("convert_length"),
+                suggestion: Some("convert_length".into()),
             },
             RegistryProblem::UnknownName {
                 name: "teleport".into(),
@@ -236,13 +236,13 @@ fn lookups() {
     assert!(!registry.is_empty());
     let names: Vec<&str> = registry.names().collect();
     assert_eq!(names, ["char_count", "convert_length", "weather_forecast"]);
-    let spec_names: Vec<&str> = registry.specs().map(|spec| spec.name).collect();
+    let spec_names: Vec<&str> = registry.specs().map(|spec| &*spec.name).collect();
     assert_eq!(spec_names, names);
-    let iter_names: Vec<&str> = registry.iter().map(|tool| tool.spec().name).collect();
+    let iter_names: Vec<&str> = registry.iter().map(|tool| &*tool.spec().name).collect();
     assert_eq!(iter_names, names);
     let loop_names: Vec<&str> = (&registry)
         .into_iter()
-        .map(|tool| tool.spec().name)
+        .map(|tool| &*tool.spec().name)
         .collect();
     assert_eq!(loop_names, names);
 

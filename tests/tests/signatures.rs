@@ -23,7 +23,7 @@ async fn invoke(tool: impl Tool, input: Value) -> ToolResult {
 }
 
 async fn invoke_with(tool: impl Tool, input: Value, ctx: &ToolContext) -> ToolResult {
-    let name = tool.spec().name;
+    let name = tool.spec().name.clone();
     let registry = Registry::builder().tool(tool).build().expect("one tool");
     registry
         .invoke(ToolUse::new("call-1", name, input), ctx)

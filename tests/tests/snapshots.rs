@@ -69,7 +69,7 @@ fn the_global_registry_holds_the_example_tools_in_name_order() {
         ScheduleMeetingTool::SPEC,
         AccountBalanceTool::SPEC,
     ] {
-        let registered = registry.get(spec.name).expect("registered").spec();
+        let registered = registry.get(&spec.name).expect("registered").spec();
         assert_eq!(registered.location, spec.location);
         assert_eq!(registered.input_schema(), spec.input_schema());
     }
@@ -221,7 +221,7 @@ async fn quickstart_results_are_deterministic() {
 #[test]
 fn the_global_report_accounts_for_every_linked_tool() {
     let report = Registry::global_report();
-    let linked: Vec<&str> = Registry::linked_specs().map(|spec| spec.name).collect();
+    let linked: Vec<&str> = Registry::linked_specs().map(|spec| &*spec.name).collect();
     assert_eq!(report.linked, linked.len());
     assert!(linked.contains(&"search"), "{linked:?}");
     let global = Registry::global();

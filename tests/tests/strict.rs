@@ -256,10 +256,7 @@ fn a_strict_tool_that_cannot_be_strict_is_a_build_error() {
     let global = Registry::try_global().unwrap_err();
     assert!(global.problems().iter().any(|problem| matches!(
         problem,
-        RegistryProblem::NotStrict {
-            name: "mark_point",
-            ..
-        }
+        RegistryProblem::NotStrict { name, .. } if name == "mark_point"
     )));
 }
 

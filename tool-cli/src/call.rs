@@ -89,7 +89,7 @@ pub(crate) async fn call(tools: &Tools, args: CallArgs) -> ExitCode {
             Err(message) => return usage_error(message),
         }
     }
-    let tool_use = ToolUse::new("cli-1", spec.name, input);
+    let tool_use = ToolUse::new("cli-1", spec.name.clone(), input);
     let mut reporter = Reporter::new(!args.quiet);
     let mut events = registry.stream(tool_use, &ctx);
     let mut result = None;

@@ -65,8 +65,8 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
     ]];
     rows.extend(registry.specs().map(|spec| {
         vec![
-            spec.name.to_owned(),
-            clip(&summary(spec.description), 72),
+            spec.name.to_string(),
+            clip(&summary(&spec.description), 72),
             parameter_list(spec),
         ]
     }));
@@ -110,7 +110,7 @@ pub(crate) fn config(tools: &Tools, name: &str, json: bool) -> ExitCode {
     let (spec, left_out) = match tools.left_out_spec(name) {
         Some((spec, problem)) => (spec, Some(problem)),
         None => match tools.find(name) {
-            Ok(spec) => (*spec, None),
+            Ok(spec) => (spec.clone(), None),
             Err(code) => return code,
         },
     };
@@ -139,9 +139,9 @@ pub(crate) fn config(tools: &Tools, name: &str, json: bool) -> ExitCode {
                 .map(|default| (field.clone(), default.clone()))
         })
         .collect();
-    let prefix = tool_runtime::config::env_prefix(spec.name);
+    let prefix = tool_runtime::config::env_prefix(&spec.name);
     // Field names only: a configuration often holds secrets.
-    let configured: Option<Vec<String>> = registry.config(spec.name).map(|value| {
+    let configured: Option<Vec<String>> = registry.config(&spec.name).map(|value| {
         value
             .json()
             .as_object()

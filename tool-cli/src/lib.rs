@@ -220,15 +220,15 @@ impl Tools {
     /// and why it was.
     pub(crate) fn left_out_spec(&self, name: &str) -> Option<(ToolSpec, &RegistryProblem)> {
         let problem = self.left_out(name)?;
-        let found = std::cell::Cell::new(None);
+        let found = std::cell::RefCell::new(None);
         // The filter sees every linked tool's spec; nothing is added.
         let _ = Registry::builder().global_filtered(|spec| {
             if spec.name == name {
-                found.set(Some(*spec));
+                *found.borrow_mut() = Some(spec.clone());
             }
             false
         });
-        found.get().map(|spec| (spec, problem))
+        found.into_inner().map(|spec| (spec, problem))
     }
 
     /// The tool named (or aliased) `name`, or the exit code of the message

@@ -68,11 +68,14 @@ pub use crate::registry::Registration;
 pub use crate::spec::args::{ArgSeed, CheckError};
 pub use crate::spec::config::{ConfigSpec, ConfigValue};
 pub use crate::spec::constraints::{Constraints, Literal};
-pub use crate::spec::tool_spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
+pub use crate::spec::tool_spec::{
+    ParamSpec, SchemaSource, SourceLocation, ToolAnnotations, ToolSpec,
+};
 pub use crate::{
     ArgError, FromToolContext, Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolResult,
     Toolset,
 };
+pub use std::borrow::Cow;
 pub use {inventory, schemars, serde, serde_json};
 
 /// A per-tool cache for a schema.
@@ -97,9 +100,11 @@ impl SchemaCells {
     }
 
     /// The input schema of a tool with these parameters.
-    pub fn input(&'static self, params: &[ParamSpec]) -> &'static Value {
-        self.input
-            .get_or_init(|| crate::schema::build_input_schema(params))
+    pub fn input(&'static self, params: &[ParamSpec]) -> Option<&'static Value> {
+        Some(
+            self.input
+                .get_or_init(|| crate::schema::build_input_schema(params)),
+        )
     }
 
     /// The output schema `build` makes, when it makes one.
@@ -121,8 +126,8 @@ pub fn input_schema(params: &[ParamSpec]) -> Value {
 /// `impl Tool` whose methods never run so that code naming the tool still
 /// compiles; that crate does not build, so its spec is never read.
 pub const SPEC_DEFAULTS: ToolSpec = ToolSpec {
-    name: "",
-    description: "",
+    name: Cow::Borrowed(""),
+    description: Cow::Borrowed(""),
     params: &[],
     location: SourceLocation {
         module: "",
@@ -136,10 +141,10 @@ pub const SPEC_DEFAULTS: ToolSpec = ToolSpec {
     blocking: false,
     needs_approval: false,
     streaming: false,
-    aliases: &[],
+    aliases: Cow::Borrowed(&[]),
     config: None,
-    input_schema_fn: || unreachable!("every generated spec sets its input schema"),
-    output_schema_fn: || None,
+    input_schema: SchemaSource::None,
+    output_schema: SchemaSource::None,
 };
 
 /// A parameter with no default and no constraints, which the model must

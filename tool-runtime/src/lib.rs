@@ -153,11 +153,13 @@ pub use spec::args::MAX_ARGUMENT_DEPTH;
 pub use spec::constraints;
 pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
 pub use spec::result::{Content, ToolOutput, ToolResult, ToolStatus, ToolUse};
-pub use spec::tool_spec::{ParamSpec, SourceLocation, ToolAnnotations, ToolSpec};
+pub use spec::tool_spec::{ParamSpec, SchemaSource, SourceLocation, ToolAnnotations, ToolSpec};
 #[doc(no_inline)]
 pub use strict::StrictViolation;
 /// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
 pub use tokio_util::sync::CancellationToken;
+#[cfg(feature = "dynamic")]
+pub use tool::dynamic::{DynamicTool, DynamicToolBuilder, DynamicToolError};
 pub use tool::{Tool, ToolFuture, Toolset};
 
 /// Turns a function into a tool an LLM can call.

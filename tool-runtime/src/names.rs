@@ -105,7 +105,7 @@ impl Aliases {
     /// equal to a tool's name or to another tool's alias, as (name, first
     /// owner, second owner).
     pub(crate) fn build(
-        names: &[&'static str],
+        names: &[&str],
         aliases: impl IntoIterator<Item = (usize, String)>,
     ) -> (Self, Vec<(String, String, String)>) {
         let mut map: HashMap<String, usize> = HashMap::new();

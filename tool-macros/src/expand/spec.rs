@@ -32,13 +32,15 @@ pub fn spec(tool: &ToolFn) -> TokenStream {
         impl #struct_ident {
             /// The tool's name, description and parameters.
             pub const SPEC: __tool_rt::ToolSpec = __tool_rt::ToolSpec {
-                name: #name,
-                description: #description,
+                name: __tool_rt::Cow::Borrowed(#name),
+                description: __tool_rt::Cow::Borrowed(#description),
                 params: &[#(#params),*],
                 location: __tool_rt::location(::core::module_path!(), ::core::file!(), #line),
                 #(#options)*
-                input_schema_fn: || __TOOL_SCHEMAS.input(Self::SPEC.params),
-                output_schema_fn: || __TOOL_SCHEMAS.output(|| __tool_rt::Kind::<#output_ty>::NEW.output_schema()),
+                input_schema: __tool_rt::SchemaSource::Generated(|| __TOOL_SCHEMAS.input(Self::SPEC.params)),
+                output_schema: __tool_rt::SchemaSource::Generated(|| {
+                    __TOOL_SCHEMAS.output(|| __tool_rt::Kind::<#output_ty>::NEW.output_schema())
+                }),
                 #defaults
             };
         }
@@ -61,7 +63,7 @@ fn options(tool: &ToolFn) -> Vec<TokenStream> {
     let options = &tool.options;
     let mut fields = Vec::new();
     if let Some(title) = &options.title {
-        fields.push(quote!(title: ::core::option::Option::Some(#title),));
+        fields.push(quote!(title: ::core::option::Option::Some(__tool_rt::Cow::Borrowed(#title)),));
     }
     let hints = [
         ("read_only", options.read_only),
@@ -96,7 +98,9 @@ fn options(tool: &ToolFn) -> Vec<TokenStream> {
     }
     if !options.aliases.is_empty() {
         let aliases = options.aliases.iter().map(|alias| alias.as_str());
-        fields.push(quote!(aliases: &[#(#aliases),*],));
+        fields.push(
+            quote!(aliases: __tool_rt::Cow::Borrowed(&[#(__tool_rt::Cow::Borrowed(#aliases)),*]),),
+        );
     }
     fields
 }

@@ -144,7 +144,7 @@ impl McpServer {
         let enabled: std::collections::HashSet<&str> = self
             .registry
             .specs_for(&self.context)
-            .map(|spec| spec.name)
+            .map(|spec| &*spec.name)
             .collect();
         self.tools
             .iter()
@@ -326,7 +326,7 @@ impl rmcp::ServerHandler for McpServer {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let tool = self.registry.resolve(name)?;
-        let name = tool.spec().name;
+        let name = &*tool.spec().name;
         self.tools.iter().find(|tool| tool.name == name).cloned()
     }
 

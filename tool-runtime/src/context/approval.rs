@@ -54,8 +54,8 @@ pub struct ApprovalRequest {
 
 impl ApprovalRequest {
     /// The name of the tool the model wants to run.
-    pub fn tool(&self) -> &'static str {
-        self.spec.name
+    pub fn tool(&self) -> &str {
+        &self.spec.name
     }
 }
 

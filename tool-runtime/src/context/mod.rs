@@ -13,6 +13,7 @@ pub(crate) mod config;
 pub(crate) mod extract;
 
 use std::any::{Any, TypeId};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -188,7 +189,7 @@ struct Limit {
 /// [`ToolContext::for_call`].
 pub(crate) struct CallParts<'a> {
     pub(crate) id: String,
-    pub(crate) name: &'static str,
+    pub(crate) name: Cow<'static, str>,
     pub(crate) input: Value,
     pub(crate) config: Option<crate::spec::config::ConfigValue>,
     pub(crate) sink: Option<Arc<CallSink>>,
@@ -198,7 +199,7 @@ pub(crate) struct CallParts<'a> {
 #[derive(Clone)]
 struct CallInfo {
     id: String,
-    name: &'static str,
+    name: Cow<'static, str>,
     input: Value,
     config: Option<crate::spec::config::ConfigValue>,
     sink: Option<Arc<CallSink>>,
@@ -405,8 +406,8 @@ impl ToolContext {
     }
 
     /// The name of the tool being called; `None` outside a registry call.
-    pub fn tool_name(&self) -> Option<&'static str> {
-        self.call.as_ref().map(|call| call.name)
+    pub fn tool_name(&self) -> Option<&str> {
+        self.call.as_ref().map(|call| &*call.name)
     }
 
     /// The raw arguments of the tool use being served (`Null` outside a

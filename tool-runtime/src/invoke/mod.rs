@@ -144,7 +144,7 @@ async fn run_guarded(
     input: &Value,
     ctx: &ToolContext,
 ) -> Result<ToolOutput, ToolError> {
-    let name = tool.spec().name;
+    let name = &*tool.spec().name;
     let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(input, ctx))) {
         Ok(future) => future,
         Err(payload) => return Err(panic_error(name, payload.as_ref())),
@@ -277,10 +277,10 @@ pub(crate) fn call(
                 let outcome = match start(tool, input, ToolContext::unused(), watch) {
                     Started::Done(outcome) => outcome,
                     Started::Running(future) => {
-                        Box::pin(until_cancelled(tool.spec().name, watch, future)).await
+                        Box::pin(until_cancelled(&tool.spec().name, watch, future)).await
                     }
                 };
-                (std::mem::take(id), tool.spec().name, outcome)
+                (std::mem::take(id), &*tool.spec().name, outcome)
             }
             Prepared::Context {
                 tool,
@@ -296,11 +296,11 @@ pub(crate) fn call(
                         Started::Done(outcome) => outcome,
                         Started::Running(future) => {
                             let watch = Watch::Call(ctx);
-                            Box::pin(until_cancelled(tool.spec().name, watch, future)).await
+                            Box::pin(until_cancelled(&tool.spec().name, watch, future)).await
                         }
                     },
                 };
-                (ctx.take_tool_use_id(), tool.spec().name, outcome)
+                (ctx.take_tool_use_id(), &*tool.spec().name, outcome)
             }
             Prepared::Unknown { id, error } => (
                 std::mem::take(id),
@@ -345,7 +345,7 @@ async fn governed(
     ctx: &mut ToolContext,
 ) -> Result<ToolOutput, ToolError> {
     let spec = tool.spec();
-    let name = spec.name;
+    let name = &*spec.name;
     if ctx.is_cancelled() {
         return Err(cancelled(name));
     }
@@ -373,7 +373,7 @@ async fn governed(
     let timer = spec
         .timeout
         .or(settings.default_timeout)
-        .and_then(|limit| start_timer(name, limit));
+        .and_then(|limit| start_timer(&*name, limit));
     if timer.is_some() || spec.blocking {
         if let Some((limit, _)) = &timer {
             ctx.set_limit(*limit);
@@ -432,7 +432,7 @@ fn start<'a>(
     ctx: &'a ToolContext,
     watch: Watch<'a>,
 ) -> Started<'a> {
-    let name = tool.spec().name;
+    let name = &*tool.spec().name;
     if watch.is_cancelled() {
         return Started::Done(Err(cancelled(name)));
     }
@@ -551,7 +551,7 @@ async fn run_limited(
     blocking: bool,
     timer: Option<(Duration, Timer)>,
 ) -> Result<ToolOutput, ToolError> {
-    let name = tool.spec().name;
+    let name = &*tool.spec().name;
     let token = ctx.cancellation_token();
     let (limit, timer) = match timer {
         Some((limit, timer)) => (limit, Some(timer)),
@@ -589,7 +589,7 @@ fn cancelled(name: &str) -> ToolError {
 
 /// Asks the call's approver, else the registry's; no approver refuses.
 async fn approve(settings: &Settings, spec: &ToolSpec, ctx: &ToolContext) -> Result<(), ToolError> {
-    let name = spec.name;
+    let name = &*spec.name;
     let Some(approver) = ctx.approver().or(settings.approver.as_ref()).cloned() else {
         return Err(ToolError::with_kind(
             ToolErrorKind::NotApproved,
@@ -600,7 +600,7 @@ async fn approve(settings: &Settings, spec: &ToolSpec, ctx: &ToolContext) -> Res
     };
     let request = ApprovalRequest {
         tool_use_id: ctx.tool_use_id().unwrap_or_default().to_owned(),
-        spec: *spec,
+        spec: spec.clone(),
         input: ctx.input().clone(),
         context: ctx.clone(),
     };
@@ -670,7 +670,7 @@ async fn run_blocking(
     tool: ToolRef,
     ctx: ToolContext,
 ) -> Result<ToolOutput, ToolError> {
-    let name = tool.spec().name;
+    let name = tool.spec().name.clone();
     let span = tracing::Span::current();
     let task = tokio::task::spawn_blocking(move || {
         let _entered = span.enter();
@@ -678,7 +678,7 @@ async fn run_blocking(
         let future =
             match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(ctx.input(), &ctx))) {
                 Ok(future) => future,
-                Err(payload) => return Err(panic_error(name, payload.as_ref())),
+                Err(payload) => return Err(panic_error(&tool.spec().name, payload.as_ref())),
             };
         if future.is_ready() {
             return poll::now_or_never(future)
@@ -687,7 +687,7 @@ async fn run_blocking(
         // A hand-written tool may still have async work: finish it here.
         match handle.block_on(poll::catch_unwind(future)) {
             Ok(outcome) => outcome,
-            Err(payload) => Err(panic_error(name, payload.as_ref())),
+            Err(payload) => Err(panic_error(&tool.spec().name, payload.as_ref())),
         }
     });
     match task.await {

@@ -70,8 +70,8 @@ const KEPT: &[&str] = &[
 /// A function declaration: `{"name", "description", "parameters"}`.
 pub fn function_declaration(spec: &ToolSpec) -> Value {
     let mut declaration = Map::new();
-    declaration.insert("name".into(), spec.name.into());
-    declaration.insert("description".into(), spec.description.into());
+    declaration.insert("name".into(), spec.name.as_ref().into());
+    declaration.insert("description".into(), spec.description.as_ref().into());
     let mut parameters = schema(spec.input_schema());
     if let Value::Object(object) = &mut parameters
         && let Some(Value::Object(properties)) = object.get("properties")

@@ -38,18 +38,18 @@ pub const WRAPPED_RESULT_KEY: &str = "result";
 /// A `tools/list` entry.
 pub fn tool(spec: &ToolSpec) -> Value {
     let mut tool = Map::new();
-    tool.insert("name".into(), spec.name.into());
-    if let Some(title) = spec.title {
-        tool.insert("title".into(), title.into());
+    tool.insert("name".into(), spec.name.as_ref().into());
+    if let Some(title) = &spec.title {
+        tool.insert("title".into(), title.as_ref().into());
     }
-    tool.insert("description".into(), spec.description.into());
+    tool.insert("description".into(), spec.description.as_ref().into());
     tool.insert("inputSchema".into(), spec.input_schema().clone());
     if let Some(schema) = output_schema(spec) {
         tool.insert("outputSchema".into(), schema);
     }
     let mut annotations = Map::new();
-    if let Some(title) = spec.title {
-        annotations.insert("title".into(), title.into());
+    if let Some(title) = &spec.title {
+        annotations.insert("title".into(), title.as_ref().into());
     }
     let hints = [
         ("readOnlyHint", spec.annotations.read_only),

@@ -110,8 +110,8 @@ fn indent(out: &mut String, level: usize) {
 fn write_tool(out: &mut String, spec: &ToolSpec, level: usize) {
     let schema = super::gemini::schema(spec.input_schema());
     indent(out, level);
-    let _ = write!(out, "<tool name=\"{}\"", escape_attribute(spec.name));
-    if let Some(title) = spec.title {
+    let _ = write!(out, "<tool name=\"{}\"", escape_attribute(&spec.name));
+    if let Some(title) = &spec.title {
         let _ = write!(out, " title=\"{}\"", escape_attribute(title));
     }
     out.push_str(">\n");
@@ -120,7 +120,7 @@ fn write_tool(out: &mut String, spec: &ToolSpec, level: usize) {
         let _ = writeln!(
             out,
             "<description>{}</description>",
-            escape_text(spec.description)
+            escape_text(&spec.description)
         );
     }
     let empty = Map::new();

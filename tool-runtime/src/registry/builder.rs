@@ -172,7 +172,8 @@ impl RegistryBuilder {
                 }
                 if !found {
                     let suggestion =
-                        crate::names::closest(&name, linked.iter().map(|t| t.spec().name));
+                        crate::names::closest(&name, linked.iter().map(|t| &*t.spec().name))
+                            .map(str::to_owned);
                     self.problems
                         .push(RegistryProblem::UnknownName { name, suggestion });
                 }
@@ -181,7 +182,7 @@ impl RegistryBuilder {
         if let Some(allowlist) = &self.allowlist {
             self.tools.retain(|tool| {
                 let spec = tool.spec();
-                allowlist.allows(spec.name) || spec.aliases.iter().any(|a| allowlist.allows(a))
+                allowlist.allows(&spec.name) || spec.aliases.iter().any(|a| allowlist.allows(a))
             });
         }
         let built = Registry::from_tools(self.tools);
@@ -209,7 +210,7 @@ impl RegistryBuilder {
             }
         }
         if !self.extra_aliases.is_empty() {
-            let names: Vec<&'static str> = registry.names().collect();
+            let names: Vec<String> = registry.names().map(str::to_owned).collect();
             let mut pairs: Vec<(usize, String)> = registry
                 .aliases
                 .iter()
@@ -219,11 +220,13 @@ impl RegistryBuilder {
                 match registry.index.get(tool.as_str()) {
                     Some(&i) => pairs.push((i, alias)),
                     None => problems.push(RegistryProblem::UnknownName {
-                        suggestion: crate::names::closest(&tool, names.iter().copied()),
+                        suggestion: crate::names::closest(&tool, names.iter().map(String::as_str))
+                            .map(str::to_owned),
                         name: tool,
                     }),
                 }
             }
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
             let (aliases, collisions) = Aliases::build(&names, pairs);
             registry.aliases = aliases;
             problems.extend(collisions.into_iter().map(|(name, first, second)| {

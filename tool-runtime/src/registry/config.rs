@@ -1,6 +1,7 @@
 //! Where a registry's tool configurations come from, and how they are
 //! layered and validated when it is built.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
@@ -89,9 +90,9 @@ pub(super) struct Sources {
 pub(super) fn resolve(
     registry: &Registry,
     sources: Sources,
-) -> Result<HashMap<&'static str, ConfigValue>, Vec<RegistryProblem>> {
+) -> Result<HashMap<Cow<'static, str>, ConfigValue>, Vec<RegistryProblem>> {
     let mut problems = Vec::new();
-    let mut given: HashMap<&'static str, Value> = HashMap::new();
+    let mut given: HashMap<&str, Value> = HashMap::new();
     for (name, value) in sources.code.into_iter().chain(sources.file) {
         let Some(tool) = registry.resolve(&name) else {
             problems.push(RegistryProblem::UnexpectedConfig {
@@ -110,7 +111,7 @@ pub(super) fn resolve(
         }
         merge(
             given
-                .entry(spec.name)
+                .entry(&*spec.name)
                 .or_insert_with(|| Value::Object(Map::new())),
             value,
         );
@@ -120,18 +121,18 @@ pub(super) fn resolve(
         let Some(config) = spec.config else {
             continue;
         };
-        let from_env = from_env(spec.name, config.schema(), sources.env.iter().cloned());
-        let was_given = given.contains_key(spec.name) || !from_env.is_empty();
+        let from_env = from_env(&spec.name, config.schema(), sources.env.iter().cloned());
+        let was_given = given.contains_key(&*spec.name) || !from_env.is_empty();
         let mut value = given
-            .remove(spec.name)
+            .remove(&*spec.name)
             .unwrap_or_else(|| Value::Object(Map::new()));
         merge(&mut value, Value::Object(from_env));
         match config.validate(&value) {
             Ok(decoded) => {
-                configs.insert(spec.name, decoded);
+                configs.insert(spec.name.clone(), decoded);
             }
             Err(errors) => problems.push(RegistryProblem::InvalidConfig {
-                tool: spec.name.to_owned(),
+                tool: spec.name.to_string(),
                 problems: errors,
                 missing: !was_given,
             }),

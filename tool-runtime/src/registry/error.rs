@@ -25,7 +25,7 @@ pub enum RegistryProblem {
     /// Two different tools have the same name.
     DuplicateName {
         /// The shared name.
-        name: &'static str,
+        name: String,
         /// Where one was defined.
         first: SourceLocation,
         /// Where the other was defined.
@@ -62,7 +62,7 @@ pub enum RegistryProblem {
     /// strictly (a free-form map parameter, say).
     NotStrict {
         /// The tool.
-        name: &'static str,
+        name: String,
         /// Every rule its schema breaks after conversion, with its JSON
         /// pointer.
         violations: Vec<crate::schema::strict::StrictViolation>,
@@ -72,7 +72,7 @@ pub enum RegistryProblem {
         /// The name asked for.
         name: String,
         /// The closest linked name, if any is close.
-        suggestion: Option<&'static str>,
+        suggestion: Option<String>,
     },
 }
 

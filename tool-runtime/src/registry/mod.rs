@@ -2,6 +2,7 @@
 //! this file; [`RegistryBuilder`] (in `builder.rs`) makes one. Running calls
 //! is the invoke module's: the methods that start them here hand over to it.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
@@ -96,10 +97,10 @@ pub struct Registry {
     /// no blocking thread. Known when the tools are; what the registry's
     /// settings add is checked per call.
     plain: Vec<bool>,
-    index: HashMap<&'static str, usize, NameHasher>,
+    index: HashMap<Cow<'static, str>, usize, NameHasher>,
     aliases: Aliases,
     allowlist: Option<Allowlist>,
-    configs: HashMap<&'static str, ConfigValue>,
+    configs: HashMap<Cow<'static, str>, ConfigValue>,
     settings: Arc<Settings>,
     /// Whether every tool is rendered strict ([`RegistryBuilder::strict`]).
     strict: bool,
@@ -151,7 +152,7 @@ fn build_global() -> Result<Registry, RegistryError> {
                 let kept = registry
                     .tools
                     .iter()
-                    .filter(|tool| !bad.iter().any(|name| name == tool.spec().name))
+                    .filter(|tool| !bad.iter().any(|name| *name == tool.spec().name))
                     .cloned()
                     .collect();
                 registry = Registry::from_tools(kept)?;
@@ -239,8 +240,8 @@ impl Registry {
     fn from_tools(mut tools: Vec<ToolRef>) -> Result<Self, RegistryError> {
         tools.sort_by(|a, b| {
             let (a, b) = (a.spec(), b.spec());
-            (a.name, a.location.file, a.location.line).cmp(&(
-                b.name,
+            (&a.name, a.location.file, a.location.line).cmp(&(
+                &b.name,
                 b.location.file,
                 b.location.line,
             ))
@@ -254,7 +255,7 @@ impl Registry {
             let (first, second) = (pair[0].spec(), pair[1].spec());
             if first.name == second.name {
                 problems.push(RegistryProblem::DuplicateName {
-                    name: first.name,
+                    name: first.name.to_string(),
                     first: first.location,
                     second: second.location,
                 });
@@ -267,14 +268,14 @@ impl Registry {
         let index = tools
             .iter()
             .enumerate()
-            .map(|(i, tool)| (tool.spec().name, i))
+            .map(|(i, tool)| (tool.spec().name.clone(), i))
             .collect();
-        let names: Vec<&'static str> = tools.iter().map(|t| t.spec().name).collect();
+        let names: Vec<&str> = tools.iter().map(|t| &*t.spec().name).collect();
         let declared = tools.iter().enumerate().flat_map(|(i, tool)| {
             tool.spec()
                 .aliases
                 .iter()
-                .map(move |alias| (i, (*alias).to_owned()))
+                .map(move |alias| (i, alias.to_string()))
         });
         let (aliases, collisions) = Aliases::build(&names, declared);
         if !collisions.is_empty() {
@@ -337,11 +338,11 @@ impl Registry {
     }
 
     /// Every alias and the name of the tool it stands for, in alias order.
-    pub fn aliases(&self) -> Vec<(&str, &'static str)> {
-        let mut aliases: Vec<(&str, &'static str)> = self
+    pub fn aliases(&self) -> Vec<(&str, &str)> {
+        let mut aliases: Vec<(&str, &str)> = self
             .aliases
             .iter()
-            .map(|(alias, i)| (alias, self.tools[i].spec().name))
+            .map(|(alias, i)| (alias, &*self.tools[i].spec().name))
             .collect();
         aliases.sort_unstable();
         aliases
@@ -368,8 +369,8 @@ impl Registry {
     }
 
     /// The tools' names, in order.
-    pub fn names(&self) -> impl ExactSizeIterator<Item = &'static str> + '_ {
-        self.tools.iter().map(|tool| tool.spec().name)
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.tools.iter().map(|tool| &*tool.spec().name)
     }
 
     /// How many tools there are.
@@ -566,12 +567,12 @@ impl Registry {
     ) -> ToolContext {
         let spec = tool.spec();
         let config = match spec.config {
-            Some(_) => self.configs.get(spec.name).cloned(),
+            Some(_) => self.configs.get(&*spec.name).cloned(),
             None => None,
         };
         ctx.for_call(CallParts {
             id,
-            name: spec.name,
+            name: spec.name.clone(),
             input,
             config,
             sink,
@@ -584,7 +585,7 @@ impl Registry {
     /// [`enabled_when`](RegistryBuilder::enabled_when) predicate hides it.
     fn offered(&self, spec: &ToolSpec, ctx: &ToolContext) -> bool {
         let allowed = self.allowlist.as_ref().is_none_or(|allow| {
-            allow.allows(spec.name) || spec.aliases.iter().any(|alias| allow.allows(alias))
+            allow.allows(&spec.name) || spec.aliases.iter().any(|alias| allow.allows(alias))
         });
         allowed
             && self.settings.enabled.as_ref().is_none_or(|enabled| {
@@ -597,12 +598,12 @@ impl Registry {
     /// may see: allowed, and enabled for `ctx`. Built only on that path.
     fn unknown_tool(&self, name: &str, ctx: &ToolContext) -> ToolError {
         const SHOWN: usize = 20;
-        let offered: Vec<&'static str> = self
+        let offered: Vec<&str> = self
             .tools
             .iter()
             .map(|tool| tool.spec())
             .filter(|spec| self.offered(spec, ctx))
-            .map(|spec| spec.name)
+            .map(|spec| &*spec.name)
             .collect();
         let listed = |more: bool| {
             let mut list = offered[..offered.len().min(SHOWN)].join(", ");
@@ -672,7 +673,7 @@ fn strict_problems<'a>(
             |spec| match crate::schema::strict::strict_input_schema(spec) {
                 Ok(_) => None,
                 Err(violations) => Some(RegistryProblem::NotStrict {
-                    name: spec.name,
+                    name: spec.name.to_string(),
                     violations,
                 }),
             },

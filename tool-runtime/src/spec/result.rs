@@ -204,6 +204,34 @@ impl Serialize for ToolOutput {
     }
 }
 
+/// Text: a result with one text block.
+impl From<String> for ToolOutput {
+    fn from(text: String) -> Self {
+        ToolOutput::Value(Value::String(text))
+    }
+}
+
+/// Text: a result with one text block.
+impl From<&str> for ToolOutput {
+    fn from(text: &str) -> Self {
+        ToolOutput::Value(Value::String(text.to_owned()))
+    }
+}
+
+/// A JSON value: text when it is a string, JSON otherwise.
+impl From<Value> for ToolOutput {
+    fn from(value: Value) -> Self {
+        ToolOutput::Value(value)
+    }
+}
+
+/// A result built whole, kept as it is.
+impl From<ToolResult> for ToolOutput {
+    fn from(result: ToolResult) -> Self {
+        ToolOutput::Result(result)
+    }
+}
+
 impl ToolOutput {
     /// The result for the tool use `tool_use_id`.
     #[inline]

@@ -1,6 +1,10 @@
 //! The description of a tool: [`ToolSpec`] and [`ParamSpec`], and the JSON
 //! Schema built from them.
 
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::{Arc, LazyLock};
+
 use serde_json::Value;
 
 /// Where a tool was defined, for messages that must point at it (such as
@@ -49,19 +53,24 @@ impl std::fmt::Display for SourceLocation {
 /// assert_eq!(spec.params[1].default, Some("0.0"));
 /// assert_eq!(spec.input_schema()["required"], serde_json::json!(["a"]));
 /// ```
-#[derive(Debug, Clone, Copy)]
+///
+/// A spec made at run time owns its text and schemas ([`ToolSpec::new`]),
+/// with nothing leaked; one from `#[tool]` borrows static data and costs
+/// nothing to make or clone.
+#[derive(Debug, Clone)]
 pub struct ToolSpec {
     /// The name the model calls the tool by (`^[a-zA-Z0-9_-]{1,64}$`).
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// What the tool does, from the function's doc comment.
-    pub description: &'static str,
+    pub description: Cow<'static, str>,
     /// The parameters the model supplies, in declaration order (injected
-    /// parameters are not listed).
+    /// parameters are not listed). Empty for a tool defined at run time,
+    /// whose input schema alone describes its arguments.
     pub params: &'static [ParamSpec],
     /// Where the tool was defined.
     pub location: SourceLocation,
     /// A human-readable title (`#[tool(title = "...")]`), for MCP clients.
-    pub title: Option<&'static str>,
+    pub title: Option<Cow<'static, str>>,
     /// Hints about the tool's behaviour (`read_only`, `destructive`,
     /// `idempotent`, `open_world`), as MCP's tool annotations.
     pub annotations: ToolAnnotations,
@@ -76,33 +85,131 @@ pub struct ToolSpec {
     /// Whether the tool returns a stream of intermediate items.
     pub streaming: bool,
     /// Other names the tool answers to (`#[tool(alias = "...")]`).
-    pub aliases: &'static [&'static str],
+    pub aliases: Cow<'static, [Cow<'static, str>]>,
     /// The tool's configuration, when it declares one (`#[tool(config = T)]`).
     pub config: Option<crate::spec::config::ConfigSpec>,
-    /// Builds the input schema once and returns the cached copy.
-    #[doc(hidden)]
-    pub input_schema_fn: fn() -> &'static Value,
-    /// Builds the output schema once, when the return type has one.
-    #[doc(hidden)]
-    pub output_schema_fn: fn() -> Option<&'static Value>,
+    /// The JSON Schema of the arguments (see [`input_schema`](Self::input_schema)).
+    pub input_schema: SchemaSource,
+    /// The JSON Schema of the result, when there is one (see
+    /// [`output_schema`](Self::output_schema)).
+    pub output_schema: SchemaSource,
 }
 
-impl ToolSpec {
-    /// The JSON Schema of the tool's arguments.
-    ///
-    /// An object schema with `properties`, `required` and
-    /// `additionalProperties: false`; parameter descriptions and defaults
-    /// appear on each property, nested types under `$defs`. There is no
-    /// `$schema` and no `title`. It is built on first use and cached.
-    pub fn input_schema(&self) -> &'static Value {
-        (self.input_schema_fn)()
+/// Where a spec's JSON Schema comes from.
+#[derive(Clone, Default)]
+pub enum SchemaSource {
+    /// Built by the code `#[tool]` generates, on first use, and kept for the
+    /// program's life; `None` when the tool has no such schema.
+    Generated(fn() -> Option<&'static Value>),
+    /// A schema given at run time.
+    Given(Arc<Value>),
+    /// No schema. An input schema that is absent reads as an object with no
+    /// properties.
+    #[default]
+    None,
+}
+
+impl SchemaSource {
+    /// A schema given at run time.
+    pub fn given(schema: Value) -> Self {
+        SchemaSource::Given(Arc::new(schema))
     }
 
-    /// The JSON Schema of the tool's return value, when its type implements
-    /// `schemars::JsonSchema` and is not plain text. Built on first use and
+    /// The schema, when there is one (building it on first use).
+    pub fn get(&self) -> Option<&Value> {
+        match self {
+            SchemaSource::Generated(build) => build(),
+            SchemaSource::Given(schema) => Some(schema),
+            SchemaSource::None => None,
+        }
+    }
+}
+
+impl fmt::Debug for SchemaSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaSource::Generated(_) => f.write_str("Generated"),
+            SchemaSource::Given(schema) => f.debug_tuple("Given").field(schema).finish(),
+            SchemaSource::None => f.write_str("None"),
+        }
+    }
+}
+
+/// The input schema of a tool that gives none: an object with no properties.
+static NO_ARGUMENTS: LazyLock<Value> = LazyLock::new(
+    || serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false}),
+);
+
+impl ToolSpec {
+    /// A spec made at run time: a name, a description and the JSON Schema of
+    /// the arguments, every other field at its default (no title, output
+    /// schema, annotations, aliases, time limit or configuration). Set the
+    /// public fields to change them.
+    ///
+    /// The schema is taken as it is; [`DynamicTool`](crate::DynamicTool)
+    /// (feature `dynamic`) also checks it and validates each call's
+    /// arguments against it.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::ToolSpec;
+    ///
+    /// let mut spec = ToolSpec::new(
+    ///     format!("lookup_{}", "orders"),
+    ///     "Looks an order up.",
+    ///     json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}),
+    /// );
+    /// spec.title = Some("Order lookup".into());
+    /// assert_eq!(spec.name, "lookup_orders");
+    /// assert_eq!(spec.input_schema()["required"][0], "id");
+    /// assert!(spec.output_schema().is_none());
+    /// ```
+    #[track_caller]
+    pub fn new(
+        name: impl Into<Cow<'static, str>>,
+        description: impl Into<Cow<'static, str>>,
+        input_schema: Value,
+    ) -> Self {
+        let caller = std::panic::Location::caller();
+        ToolSpec {
+            name: name.into(),
+            description: description.into(),
+            params: &[],
+            location: SourceLocation {
+                module: "",
+                file: caller.file(),
+                line: caller.line(),
+            },
+            title: None,
+            annotations: ToolAnnotations::NONE,
+            strict: false,
+            timeout: None,
+            blocking: false,
+            needs_approval: false,
+            streaming: false,
+            aliases: Cow::Borrowed(&[]),
+            config: None,
+            input_schema: SchemaSource::given(input_schema),
+            output_schema: SchemaSource::None,
+        }
+    }
+
+    /// The JSON Schema of the tool's arguments.
+    ///
+    /// For a `#[tool]` function: an object schema with `properties`,
+    /// `required` and `additionalProperties: false`; parameter descriptions
+    /// and defaults appear on each property, nested types under `$defs`.
+    /// There is no `$schema` and no `title`. It is built on first use and
     /// cached.
-    pub fn output_schema(&self) -> Option<&'static Value> {
-        (self.output_schema_fn)()
+    pub fn input_schema(&self) -> &Value {
+        self.input_schema.get().unwrap_or(&NO_ARGUMENTS)
+    }
+
+    /// The JSON Schema of the tool's return value: for a `#[tool]`
+    /// function, when its type implements `schemars::JsonSchema` and is not
+    /// plain text. Built on first use and cached.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.output_schema.get()
     }
 
     /// Whether any parameter has constraints beyond its type.

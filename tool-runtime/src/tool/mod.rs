@@ -1,4 +1,8 @@
-//! The [`Tool`] trait every tool implements, and the future its calls return.
+//! The [`Tool`] trait every tool implements, and the future its calls return;
+//! [`DynamicTool`](crate::DynamicTool), a tool made at run time (feature `dynamic`).
+
+#[cfg(feature = "dynamic")]
+pub(crate) mod dynamic;
 
 use std::future::Future;
 use std::ops::Deref;

@@ -2,6 +2,8 @@
 //! struct, and, when that fails, a second pass that finds every problem and
 //! words it for the model.
 
+#[cfg(feature = "dynamic")]
+pub(crate) mod json_schema;
 mod objects;
 
 use std::sync::LazyLock;
@@ -175,20 +177,20 @@ pub(crate) fn decode<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Res
         _ => (true, false),
     };
     if nested && !within_depth(target) {
-        return Err(too_deep(spec.name));
+        return Err(too_deep(&spec.name));
     }
     if long && let Some(short) = shortened(spec, target) {
         // A long string where no string belongs: serde would quote it whole
         // in its message, so the problems are found on a short copy.
         return Err(ToolError::invalid_arguments(
-            spec.name,
+            &spec.name,
             collect_problems(spec, &short, "invalid arguments"),
         ));
     }
     match T::deserialize(target) {
         Ok(args) => Ok(args),
         Err(error) => Err(ToolError::invalid_arguments(
-            spec.name,
+            &spec.name,
             collect_problems(spec, input, &error.to_string()),
         )),
     }
@@ -294,7 +296,7 @@ pub(crate) fn parse_text(spec: &ToolSpec, input: &str) -> Result<Value, ToolErro
     }
     serde_json::from_str(input).map_err(|error| {
         ToolError::invalid_arguments(
-            spec.name,
+            &spec.name,
             vec![ArgError {
                 field: String::new(),
                 kind: ArgErrorKind::NotJson,
@@ -411,7 +413,7 @@ pub(crate) fn check_constraints(spec: &ToolSpec, input: &Value) -> Result<(), To
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(ToolError::invalid_arguments(spec.name, problems))
+        Err(ToolError::invalid_arguments(&spec.name, problems))
     }
 }
 

@@ -1,0 +1,356 @@
+//! [`DynamicTool`]: a tool whose name, description and JSON Schema are
+//! known only at run time, with a closure behind it.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::context::ToolContext;
+use crate::spec::error::ToolError;
+use crate::spec::result::ToolOutput;
+use crate::spec::tool_spec::{SchemaSource, ToolAnnotations, ToolSpec};
+use crate::tool::{Tool, ToolFuture};
+
+type SyncHandler = dyn Fn(Value, &ToolContext) -> Result<ToolOutput, ToolError> + Send + Sync;
+type AsyncHandler = dyn Fn(Value, ToolContext) -> ToolFuture<'static> + Send + Sync;
+
+#[derive(Clone)]
+enum Handler {
+    Sync(Arc<SyncHandler>),
+    Async(Arc<AsyncHandler>),
+}
+
+/// A tool defined at run time: a name, a description, a JSON Schema for its
+/// arguments and a closure, with no macro and nothing leaked.
+///
+/// Use it for tools whose shape is read from somewhere else: a
+/// configuration file, a plugin's manifest, another process (tool-mcp
+/// imports an MCP server's tools as `DynamicTool`s). It works wherever a
+/// `#[tool]` function does: in registries, in every provider's rendering,
+/// in strict mode (a registry refuses it, naming the rule, when its schema
+/// cannot be made strict), on the command line and over MCP.
+///
+/// Before the closure runs, the arguments are validated against the schema
+/// (with the `jsonschema` crate), and every problem is reported at once,
+/// each naming its field, in the words `#[tool]` functions use. A schema
+/// that is not valid JSON Schema is an error when the tool is built.
+///
+/// ```
+/// use serde_json::{json, Value};
+/// use tool_runtime::{DynamicTool, Registry, ToolContext, ToolError, ToolUse};
+///
+/// let shout = DynamicTool::builder(
+///     "shout",
+///     "Repeats a text in capitals.",
+///     json!({
+///         "type": "object",
+///         "properties": {
+///             "text": {"type": "string", "description": "What to shout"},
+///             "times": {"type": "integer", "minimum": 1, "maximum": 5}
+///         },
+///         "required": ["text"],
+///         "additionalProperties": false
+///     }),
+/// )
+/// .handler(|args: Value, _ctx: &ToolContext| {
+///     let text = args["text"].as_str().unwrap_or_default().to_uppercase();
+///     let times = args["times"].as_u64().unwrap_or(1) as usize;
+///     Ok::<_, ToolError>(vec![text; times].join(" "))
+/// })
+/// .build()
+/// .unwrap();
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let registry = Registry::builder().tool(shout).build().unwrap();
+/// let ctx = ToolContext::new();
+/// let ok = registry.invoke(ToolUse::new("1", "shout", json!({"text": "hi", "times": 2})), &ctx).await;
+/// assert_eq!(ok.text_content(), "HI HI");
+///
+/// let bad = registry.invoke(ToolUse::new("2", "shout", json!({"text": 5, "bogus": true})), &ctx).await;
+/// assert_eq!(
+///     bad.text_content(),
+///     "invalid arguments for shout: text: expected a string, got 5; \
+///      bogus: unknown field; expected one of \"text\", \"times\""
+/// );
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct DynamicTool {
+    spec: ToolSpec,
+    validator: Arc<jsonschema::Validator>,
+    handler: Handler,
+}
+
+impl DynamicTool {
+    /// Starts a tool from its name (`^[a-zA-Z0-9_-]{1,64}$`), what it does,
+    /// and the JSON Schema of its arguments (an object schema).
+    #[track_caller]
+    pub fn builder(
+        name: impl Into<Cow<'static, str>>,
+        description: impl Into<Cow<'static, str>>,
+        input_schema: Value,
+    ) -> DynamicToolBuilder {
+        DynamicToolBuilder {
+            spec: ToolSpec::new(name, description, Value::Null),
+            input_schema,
+            output_schema: None,
+            handler: None,
+        }
+    }
+
+    /// The arguments' validator, built from the input schema.
+    pub fn validator(&self) -> &jsonschema::Validator {
+        &self.validator
+    }
+
+    /// Every problem with `input`, worded as in an `InvalidArguments` error;
+    /// empty when the arguments are valid.
+    pub fn check(&self, input: &Value) -> Vec<crate::ArgError> {
+        let empty = Value::Object(serde_json::Map::new());
+        // No arguments at all reads as an empty object, as for `#[tool]`.
+        let input = if input.is_null() { &empty } else { input };
+        if self.validator.is_valid(input) {
+            return Vec::new();
+        }
+        crate::spec::args::json_schema::problems(&self.validator, self.spec.input_schema(), input)
+    }
+}
+
+impl fmt::Debug for DynamicTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynamicTool")
+            .field("spec", &self.spec)
+            .field(
+                "handler",
+                &match self.handler {
+                    Handler::Sync(_) => "sync",
+                    Handler::Async(_) => "async",
+                },
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tool for DynamicTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        let problems = self.check(input);
+        if !problems.is_empty() {
+            return ToolFuture::ready(Err(ToolError::invalid_arguments(&self.spec.name, problems)));
+        }
+        let input = if input.is_null() {
+            Value::Object(serde_json::Map::new())
+        } else {
+            input.clone()
+        };
+        match &self.handler {
+            Handler::Sync(handler) => ToolFuture::ready(handler(input, ctx)),
+            Handler::Async(handler) => handler(input, ctx.clone()),
+        }
+    }
+}
+
+/// Builds a [`DynamicTool`]; see [`DynamicTool::builder`].
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct DynamicToolBuilder {
+    spec: ToolSpec,
+    input_schema: Value,
+    output_schema: Option<Value>,
+    handler: Option<Handler>,
+}
+
+impl DynamicToolBuilder {
+    /// A human-readable title, for MCP clients.
+    pub fn title(mut self, title: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.title = Some(title.into());
+        self
+    }
+
+    /// The JSON Schema of the tool's result (MCP's `outputSchema`).
+    pub fn output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
+        self
+    }
+
+    /// Hints about the tool's behaviour, as MCP's tool annotations.
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.spec.annotations = annotations;
+        self
+    }
+
+    /// Another name the tool answers to; may be given several times.
+    pub fn alias(mut self, alias: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.aliases.to_mut().push(alias.into());
+        self
+    }
+
+    /// How long one call may run before it ends with a timeout error.
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.spec.timeout = Some(limit);
+        self
+    }
+
+    /// Whether each call needs approval before it runs (see
+    /// [`Approver`](crate::Approver)).
+    pub fn needs_approval(mut self, needs: bool) -> Self {
+        self.spec.needs_approval = needs;
+        self
+    }
+
+    /// Whether the tool asks for OpenAI strict mode.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.spec.strict = strict;
+        self
+    }
+
+    /// Whether a registry runs the synchronous handler on a blocking thread
+    /// (for handlers that do blocking I/O or long computation).
+    pub fn blocking(mut self, blocking: bool) -> Self {
+        self.spec.blocking = blocking;
+        self
+    }
+
+    /// The spec as it stands, for the fields no method sets (`location`).
+    pub fn spec_mut(&mut self) -> &mut ToolSpec {
+        &mut self.spec
+    }
+
+    /// A synchronous handler: validated arguments and the call's context in,
+    /// anything a tool may return out (text, a serialisable value through
+    /// [`ToolOutput::Value`], a [`ToolResult`](crate::ToolResult)).
+    pub fn handler<F, O>(mut self, handler: F) -> Self
+    where
+        F: Fn(Value, &ToolContext) -> Result<O, ToolError> + Send + Sync + 'static,
+        O: Into<ToolOutput>,
+    {
+        self.handler = Some(Handler::Sync(Arc::new(move |args, ctx| {
+            handler(args, ctx).map(Into::into)
+        })));
+        self
+    }
+
+    /// An asynchronous handler. It takes the context by value (a cheap
+    /// clone), so the future it returns owns all it needs.
+    pub fn async_handler<F, Fut, O>(mut self, handler: F) -> Self
+    where
+        F: Fn(Value, ToolContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+        O: Into<ToolOutput>,
+    {
+        self.handler = Some(Handler::Async(Arc::new(move |args, ctx| {
+            let future = handler(args, ctx);
+            ToolFuture::pending(async move { future.await.map(Into::into) })
+        })));
+        self
+    }
+
+    /// Checks the name and the schemas and makes the tool.
+    ///
+    /// Fails when the name is not 1 to 64 letters, digits, `_` or `-`, when
+    /// a schema is not valid JSON Schema (2020-12 unless it names another
+    /// draft in `$schema`), when the input schema does not describe an
+    /// object, or when no handler was given.
+    pub fn build(self) -> Result<DynamicTool, DynamicToolError> {
+        let mut spec = self.spec;
+        let name = spec.name.to_string();
+        if name.is_empty()
+            || name.len() > 64
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(DynamicToolError::InvalidName {
+                name: crate::quote::name(&name),
+            });
+        }
+        let error = |which: &'static str, message: String| DynamicToolError::InvalidSchema {
+            tool: name.clone(),
+            which,
+            message,
+        };
+        let mut input = self.input_schema;
+        crate::schema::normalize(&mut input);
+        match input.get("type") {
+            Some(Value::String(kind)) if kind == "object" => {}
+            _ => {
+                return Err(error(
+                    "input",
+                    "an input schema must describe an object (\"type\": \"object\")".into(),
+                ));
+            }
+        }
+        let validator = jsonschema::validator_for(&input)
+            .map_err(|problem| error("input", problem.to_string()))?;
+        if let Some(mut output) = self.output_schema {
+            crate::schema::normalize(&mut output);
+            jsonschema::validator_for(&output)
+                .map_err(|problem| error("output", problem.to_string()))?;
+            spec.output_schema = SchemaSource::given(output);
+        }
+        spec.input_schema = SchemaSource::given(input);
+        let handler = self
+            .handler
+            .ok_or(DynamicToolError::NoHandler { tool: name.clone() })?;
+        Ok(DynamicTool {
+            spec,
+            validator: Arc::new(validator),
+            handler,
+        })
+    }
+}
+
+/// Why a [`DynamicTool`] could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DynamicToolError {
+    /// The name is not 1 to 64 letters, digits, `_` or `-`.
+    InvalidName {
+        /// The name, quoted and cut short.
+        name: String,
+    },
+    /// A schema is not valid JSON Schema, or the input schema does not
+    /// describe an object.
+    InvalidSchema {
+        /// The tool.
+        tool: String,
+        /// `"input"` or `"output"`.
+        which: &'static str,
+        /// What is wrong, as the validator says.
+        message: String,
+    },
+    /// Neither [`handler`](DynamicToolBuilder::handler) nor
+    /// [`async_handler`](DynamicToolBuilder::async_handler) was called.
+    NoHandler {
+        /// The tool.
+        tool: String,
+    },
+}
+
+impl fmt::Display for DynamicToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DynamicToolError::InvalidName { name } => write!(
+                f,
+                "invalid tool name \"{name}\": a name is 1 to 64 letters, digits, `_` or `-`"
+            ),
+            DynamicToolError::InvalidSchema {
+                tool,
+                which,
+                message,
+            } => write!(f, "tool {tool}: invalid {which} schema: {message}"),
+            DynamicToolError::NoHandler { tool } => write!(
+                f,
+                "tool {tool} has no handler: call `handler` or `async_handler` before `build`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DynamicToolError {}
