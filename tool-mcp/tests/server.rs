@@ -384,3 +384,123 @@ async fn a_cancelled_request_stops_the_tool_and_gets_no_answer() {
         "{before:?}"
     );
 }
+
+/// A tool made at run time, answering with `answer`.
+fn dynamic(name: &str, answer: &'static str) -> tool_runtime::DynamicTool {
+    tool_runtime::DynamicTool::builder(
+        name.to_owned(),
+        "Answers with a fixed text.",
+        json!({"type": "object", "properties": {}}),
+    )
+    .handler(move |_, _| Ok::<_, ToolError>(answer))
+    .build()
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_change_to_a_live_registry_is_announced_and_listed() {
+    let live = tool_runtime::LiveRegistry::new(registry());
+    let (mut client, init) = Client::start(McpServer::new(live.clone())).await;
+    assert_eq!(
+        init["result"]["capabilities"]["tools"]["listChanged"],
+        json!(true)
+    );
+    // A round trip, so the server has taken in `notifications/initialized`.
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 0, "method": "ping"}))
+        .await;
+    client.response(0).await;
+
+    live.insert(dynamic("greet", "hello")).unwrap();
+    let notice = client.next().await;
+    assert_eq!(notice["method"], "notifications/tools/list_changed");
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .await;
+    let (list, _) = client.response(1).await;
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["add", "greet", "wait_forever", "wobble"]);
+    let (answer, _) = client.call(2, json!({"name": "greet"})).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "hello");
+
+    // Replaced, then removed: each change is announced, and a call after
+    // the removal is refused as for any unknown tool.
+    live.insert(dynamic("greet", "hi")).unwrap();
+    assert_eq!(
+        client.next().await["method"],
+        "notifications/tools/list_changed"
+    );
+    let (answer, _) = client.call(3, json!({"name": "greet"})).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "hi");
+    assert!(live.remove("greet"));
+    assert_eq!(
+        client.next().await["method"],
+        "notifications/tools/list_changed"
+    );
+    let (answer, _) = client.call(4, json!({"name": "greet"})).await;
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+}
+
+#[tokio::test]
+async fn calls_running_through_a_change_finish_with_their_tool() {
+    let live = tool_runtime::LiveRegistry::new(registry());
+    live.insert(dynamic("slow", "first")).unwrap();
+    let (mut client, _) = Client::start(McpServer::new(live.clone())).await;
+    // A tool that waits, replaced and removed while its calls wait.
+    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    let entered = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    let waiting = std::sync::Arc::clone(&gate);
+    let entering = std::sync::Arc::clone(&entered);
+    let slow = tool_runtime::DynamicTool::builder(
+        "slow",
+        "Waits for the gate, then answers.",
+        json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
+    )
+    .async_handler(move |args, _| {
+        let gate = std::sync::Arc::clone(&waiting);
+        entering.add_permits(1);
+        async move {
+            gate.acquire().await.unwrap().forget();
+            Ok::<_, ToolError>(format!("done {}", args["n"]))
+        }
+    })
+    .build()
+    .unwrap();
+    live.insert(slow).unwrap();
+    for n in 0..20 {
+        client
+            .send(
+                json!({"jsonrpc": "2.0", "id": 100 + n, "method": "tools/call",
+                "params": {"name": "slow", "arguments": {"n": n}}}),
+            )
+            .await;
+    }
+    // Every call is running its tool.
+    entered.acquire_many(20).await.unwrap().forget();
+    // While they wait: the tool is replaced, others come and go.
+    for round in 0..10 {
+        live.insert(dynamic(&format!("extra_{round}"), "x"))
+            .unwrap();
+        live.insert(dynamic("slow", "replaced")).unwrap();
+        assert!(live.remove(&format!("extra_{round}")));
+    }
+    gate.add_permits(20);
+    let mut answered = std::collections::BTreeMap::new();
+    while answered.len() < 20 {
+        let message = client.next().await;
+        if let Some(id) = message.get("id").and_then(Value::as_i64) {
+            answered.insert(id, message["result"]["content"][0]["text"].clone());
+        }
+    }
+    for n in 0..20 {
+        assert_eq!(answered[&(100 + n)], json!(format!("done {n}")));
+    }
+    // New calls get the tool as it is now.
+    let (answer, _) = client.call(200, json!({"name": "slow"})).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "replaced");
+}

@@ -146,7 +146,7 @@ pub use invoke::policy::ErrorDetail;
 pub use providers::{Provider, ProviderError};
 #[cfg(feature = "files")]
 pub use registry::manifest;
-pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
+pub use registry::{GlobalReport, LiveRegistry, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 #[doc(inline)]
 pub use schema::strict;
 pub use spec::args::MAX_ARGUMENT_DEPTH;

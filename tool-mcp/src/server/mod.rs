@@ -33,6 +33,11 @@
 //!   stops at its next await point (or sees
 //!   [`ToolContext::is_cancelled`]), and no response is sent, as the
 //!   specification asks.
+//! - The tools may change while the server runs: give it a
+//!   [`LiveRegistry`] and change that. The server advertises
+//!   `tools.listChanged` and sends every client
+//!   `notifications/tools/list_changed` on each change; calls already
+//!   running finish with the tool they started with.
 //!
 //! ```no_run
 //! use tool_mcp::server::McpServer;
@@ -53,6 +58,8 @@ mod http;
 use std::io;
 use std::sync::Arc;
 
+use arc_swap::ArcSwap;
+
 use futures_util::StreamExt;
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -60,11 +67,11 @@ use rmcp::model::{
     PaginatedRequestParams, ProgressNotificationParam, ResultType, ServerCapabilities,
     ServerConfig, Tool,
 };
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tool_runtime::providers::{self, Provider};
-use tool_runtime::{Registry, ToolContext, ToolErrorKind, ToolEvent, ToolUse};
+use tool_runtime::{LiveRegistry, Registry, ToolContext, ToolErrorKind, ToolEvent, ToolUse};
 
 #[cfg(feature = "http")]
 pub use http::MCP_PATH;
@@ -76,9 +83,10 @@ pub use http::MCP_PATH;
 /// Cheap to clone: clones share the registry and the rendered tool list.
 #[derive(Clone)]
 pub struct McpServer {
-    registry: Registry,
-    /// Every tool of the registry in the `tools/list` shape, in name order.
-    tools: Arc<[Tool]>,
+    registry: LiveRegistry,
+    /// Every tool of the registry in the `tools/list` shape, in name order,
+    /// with the registry it was rendered from.
+    tools: Arc<ArcSwap<Listed>>,
     implementation: Implementation,
     instructions: Option<String>,
     context: ToolContext,
@@ -89,20 +97,19 @@ impl McpServer {
     /// `tool-mcp` with this crate's version until
     /// [`with_implementation`](Self::with_implementation) says otherwise.
     ///
-    /// The tool list is rendered once, here. A hand-written
-    /// [`Tool`](tool_runtime::Tool) whose input schema is not a JSON object (MCP
-    /// requires one) is listed with an empty object schema, and a warning
-    /// is logged.
-    pub fn new(registry: Registry) -> Self {
-        let rendered = registry.render(Provider::Mcp);
-        let tools: Vec<Tool> = rendered
-            .get("tools")
-            .and_then(Value::as_array)
-            .map(|tools| tools.iter().map(to_mcp_tool).collect())
-            .unwrap_or_default();
+    /// `registry` is a [`Registry`], whose tools stay as they are, or a
+    /// [`LiveRegistry`], whose tools may change while the server runs.
+    ///
+    /// The tool list is rendered once for each state of the registry. A
+    /// hand-written [`Tool`](tool_runtime::Tool) whose input schema is not a
+    /// JSON object (MCP requires one) is listed with an empty object schema,
+    /// and a warning is logged.
+    pub fn new(registry: impl Into<LiveRegistry>) -> Self {
+        let registry = registry.into();
+        let listed = Listed::of(registry.snapshot());
         Self {
             registry,
-            tools: tools.into(),
+            tools: Arc::new(ArcSwap::from_pointee(listed)),
             implementation: Implementation::new("tool-mcp", env!("CARGO_PKG_VERSION")),
             instructions: None,
             context: ToolContext::new(),
@@ -134,19 +141,38 @@ impl McpServer {
         self
     }
 
-    /// The registry served.
-    pub fn registry(&self) -> &Registry {
+    /// The registry served, as it is now.
+    pub fn registry(&self) -> Arc<Registry> {
+        self.registry.snapshot()
+    }
+
+    /// The registry served, to change its tools while the server runs.
+    pub fn live_registry(&self) -> &LiveRegistry {
         &self.registry
+    }
+
+    /// The tool list of the registry as it is now, rendered once per state.
+    fn listed(&self) -> Arc<Listed> {
+        let current = self.registry.snapshot();
+        let listed = self.tools.load_full();
+        if Arc::ptr_eq(&listed.registry, &current) {
+            return listed;
+        }
+        let listed = Arc::new(Listed::of(current));
+        self.tools.store(Arc::clone(&listed));
+        listed
     }
 
     /// The tools `tools/list` gives, in name order.
     pub fn tools(&self) -> Vec<Tool> {
-        let enabled: std::collections::HashSet<&str> = self
+        let listed = self.listed();
+        let enabled: std::collections::HashSet<&str> = listed
             .registry
             .specs_for(&self.context)
             .map(|spec| &*spec.name)
             .collect();
-        self.tools
+        listed
+            .tools
             .iter()
             .filter(|tool| enabled.contains(tool.name.as_ref()))
             .cloned()
@@ -201,7 +227,10 @@ impl McpServer {
         let input = Value::Object(request.arguments.unwrap_or_default());
         let tool_use = ToolUse::new(context.id.to_string(), request.name.as_ref(), input);
         let progress_token = context.meta.get_progress_token();
-        let mut events = self.registry.stream(tool_use.clone(), &self.context);
+        // The registry as it is when the call starts: the call and its
+        // rendering use the same tools, whatever changes meanwhile.
+        let registry = self.registry.snapshot();
+        let mut events = registry.stream(tool_use.clone(), &self.context);
         let mut last_progress = f64::NEG_INFINITY;
         let mut cancelled = false;
         let result = loop {
@@ -243,10 +272,7 @@ impl McpServer {
             }
         };
         // The spec by name or alias: `structuredContent` depends on it.
-        let spec = self
-            .registry
-            .resolve(&tool_use.name)
-            .map(|tool| tool.spec());
+        let spec = registry.resolve(&tool_use.name).map(|tool| tool.spec());
         // Not found by the registry: a protocol error (a tool's own errors,
         // whatever their kind, are results).
         if spec.is_none()
@@ -282,6 +308,31 @@ impl std::fmt::Debug for McpServer {
     }
 }
 
+/// A registry's tools in the `tools/list` shape.
+struct Listed {
+    registry: Arc<Registry>,
+    tools: Arc<[Tool]>,
+}
+
+impl Listed {
+    fn of(registry: Arc<Registry>) -> Self {
+        let tools: Vec<Tool> = registry
+            .render(Provider::Mcp)
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|tools| tools.iter().map(to_mcp_tool).collect())
+            .unwrap_or_default();
+        Listed {
+            registry,
+            tools: tools.into(),
+        }
+    }
+}
+
+/// How often a client's change watcher checks whether the client is gone,
+/// when no change comes.
+const WATCH_IDLE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// One `tools/list` entry of [`providers::mcp::tool`] as rmcp's type.
 fn to_mcp_tool(rendered: &Value) -> Tool {
     match serde_json::from_value::<Tool>(rendered.clone()) {
@@ -308,8 +359,11 @@ fn to_mcp_tool(rendered: &Value) -> Tool {
 
 impl rmcp::ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.implementation.clone());
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        let config = ServerConfig::new(capabilities).with_server_info(self.implementation.clone());
         match &self.instructions {
             Some(instructions) => config.with_instructions(instructions.clone()),
             None => config,
@@ -325,9 +379,32 @@ impl rmcp::ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let tool = self.registry.resolve(name)?;
+        let listed = self.listed();
+        let tool = listed.registry.resolve(name)?;
         let name = &*tool.spec().name;
-        self.tools.iter().find(|tool| tool.name == name).cloned()
+        listed.tools.iter().find(|tool| tool.name == name).cloned()
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        // Tell this client of every change to the tools, until it is gone.
+        let mut changes = self.registry.subscribe();
+        let peer = context.peer;
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    changed = changes.changed() => {
+                        if changed.is_err() || peer.notify_tool_list_changed().await.is_err() {
+                            break;
+                        }
+                    }
+                    () = tokio::time::sleep(WATCH_IDLE) => {
+                        if peer.is_transport_closed() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
     }
 
     async fn call_tool(

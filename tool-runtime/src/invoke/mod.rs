@@ -197,12 +197,12 @@ enum Prepared {
 
 /// One call on the agent path, from tool use to result. The future owns
 /// what it needs, so it can be boxed, spawned or streamed.
-pub(crate) fn call(
-    registry: &impl Catalog,
+pub(crate) fn call<C: Catalog>(
+    registry: &C,
     tool_use: ToolUse,
     ctx: &ToolContext,
     sink: Option<Arc<CallSink>>,
-) -> impl Future<Output = ToolResult> + Send + 'static {
+) -> impl Future<Output = ToolResult> + Send + 'static + use<C> {
     let ToolUse { id, name, input } = tool_use;
     let span = tracing::info_span!(
         "tool_call",

@@ -10,7 +10,7 @@ use super::{Registration, Registry, RegistryError, RegistryProblem, strict_probl
 use crate::context::ToolContext;
 use crate::context::approval::Approver;
 use crate::invoke::policy::{ErrorDetail, Settings};
-use crate::names::{Aliases, Allowlist};
+use crate::names::Allowlist;
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::Tool;
 use crate::tool::ToolRef;
@@ -209,34 +209,7 @@ impl RegistryBuilder {
                 *tool = ToolRef::Shared(Arc::new(StrictArguments(tool.clone())));
             }
         }
-        if !self.extra_aliases.is_empty() {
-            let names: Vec<String> = registry.names().map(str::to_owned).collect();
-            let mut pairs: Vec<(usize, String)> = registry
-                .aliases
-                .iter()
-                .map(|(alias, i)| (i, alias.to_owned()))
-                .collect();
-            for (alias, tool) in self.extra_aliases {
-                match registry.index.get(tool.as_str()) {
-                    Some(&i) => pairs.push((i, alias)),
-                    None => problems.push(RegistryProblem::UnknownName {
-                        suggestion: crate::names::closest(&tool, names.iter().map(String::as_str))
-                            .map(str::to_owned),
-                        name: tool,
-                    }),
-                }
-            }
-            let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let (aliases, collisions) = Aliases::build(&names, pairs);
-            registry.aliases = aliases;
-            problems.extend(collisions.into_iter().map(|(name, first, second)| {
-                RegistryProblem::NameCollision {
-                    name,
-                    first,
-                    second,
-                }
-            }));
-        }
+        problems.extend(registry.add_aliases(self.extra_aliases));
         let env: Vec<(String, String)> = if self.ignore_env {
             Vec::new()
         } else {
@@ -356,7 +329,7 @@ impl RegistryBuilder {
 /// from its ordinary ones (free-form maps, values of any type): they are
 /// turned back with [`from_strict_arguments`](crate::strict::from_strict_arguments)
 /// before the tool decodes them.
-struct StrictArguments(ToolRef);
+pub(super) struct StrictArguments(pub(super) ToolRef);
 
 impl Tool for StrictArguments {
     fn spec(&self) -> &ToolSpec {

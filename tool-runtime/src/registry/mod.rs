@@ -14,6 +14,7 @@ use serde_json::Value;
 mod builder;
 pub(crate) mod config;
 mod error;
+mod live;
 #[cfg(feature = "files")]
 pub mod manifest;
 
@@ -32,6 +33,8 @@ use crate::spec::error::{ToolError, ToolErrorKind};
 use crate::spec::result::{ToolResult, ToolUse};
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolRef};
+
+pub use live::LiveRegistry;
 
 /// The link-time registration `#[tool]` emits for each tool.
 #[doc(hidden)]
@@ -307,6 +310,126 @@ impl Registry {
         })
     }
 
+    /// Adds aliases given in code (`alias`, `tool`) to those the specs
+    /// declare, returning every alias naming no tool and every collision.
+    pub(super) fn add_aliases(&mut self, extra: Vec<(String, String)>) -> Vec<RegistryProblem> {
+        let mut problems = Vec::new();
+        if extra.is_empty() {
+            return problems;
+        }
+        let names: Vec<String> = self.names().map(str::to_owned).collect();
+        let mut pairs: Vec<(usize, String)> = self
+            .aliases
+            .iter()
+            .map(|(alias, i)| (i, alias.to_owned()))
+            .collect();
+        for (alias, tool) in extra {
+            match self.index.get(tool.as_str()) {
+                Some(&i) => pairs.push((i, alias)),
+                None => problems.push(RegistryProblem::UnknownName {
+                    suggestion: crate::names::closest(&tool, names.iter().map(String::as_str))
+                        .map(str::to_owned),
+                    name: tool,
+                }),
+            }
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let (aliases, collisions) = Aliases::build(&names, pairs);
+        self.aliases = aliases;
+        problems.extend(collisions.into_iter().map(|(name, first, second)| {
+            RegistryProblem::NameCollision {
+                name,
+                first,
+                second,
+            }
+        }));
+        problems
+    }
+
+    /// This registry with `added` tools (replacing any of the same name)
+    /// and without the tools named in `removed`: the same settings,
+    /// allowlist, strictness and aliases given in code, the kept tools'
+    /// configurations, and fresh renderings. A new tool that declares a
+    /// configuration takes it from its defaults and the environment.
+    pub(crate) fn with_changes(
+        &self,
+        added: Vec<ToolRef>,
+        removed: &[&str],
+    ) -> Result<Registry, RegistryError> {
+        let added_names: Vec<String> = added.iter().map(|t| t.spec().name.to_string()).collect();
+        let replaced =
+            |name: &str| removed.contains(&name) || added_names.iter().any(|added| added == name);
+        let extra: Vec<(String, String)> = self
+            .aliases()
+            .into_iter()
+            .filter(|(alias, tool)| {
+                !replaced(tool)
+                    && self
+                        .get(tool)
+                        .is_some_and(|t| !t.spec().aliases.iter().any(|a| a == alias))
+            })
+            .map(|(alias, tool)| (alias.to_owned(), tool.to_owned()))
+            .collect();
+        let mut problems = Vec::new();
+        let mut fresh = Vec::new();
+        for tool in added {
+            let spec = tool.spec();
+            if self.strict && !spec.strict {
+                problems.extend(strict_problems(std::iter::once(spec), true));
+            }
+            if (self.strict || spec.strict)
+                && crate::schema::strict::arguments_differ(spec.input_schema())
+            {
+                fresh.push(ToolRef::Shared(Arc::new(builder::StrictArguments(tool))));
+            } else {
+                fresh.push(tool);
+            }
+        }
+        let mut tools: Vec<ToolRef> = self
+            .tools
+            .iter()
+            .filter(|tool| !replaced(&tool.spec().name))
+            .cloned()
+            .collect();
+        tools.extend(fresh.iter().cloned());
+        let mut registry = match Registry::from_tools(tools) {
+            Ok(registry) => registry,
+            Err(error) => {
+                problems.extend(error.problems);
+                return Err(RegistryError { problems });
+            }
+        };
+        registry.allowlist = self.allowlist.clone();
+        registry.settings = Arc::clone(&self.settings);
+        registry.strict = self.strict;
+        registry.configs = self
+            .configs
+            .iter()
+            .filter(|(name, _)| registry.contains(name))
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        if fresh.iter().any(|tool| tool.spec().config.is_some()) {
+            let only_new = Registry::from_tools(fresh)?;
+            let sources = config::Sources {
+                code: Vec::new(),
+                file: Vec::new(),
+                env: std::env::vars()
+                    .filter(|(key, _)| key.starts_with("TOOL_"))
+                    .collect(),
+            };
+            match config::resolve(&only_new, sources) {
+                Ok(configs) => registry.configs.extend(configs),
+                Err(more) => problems.extend(more),
+            }
+        }
+        problems.extend(registry.add_aliases(extra));
+        if problems.is_empty() {
+            Ok(registry)
+        } else {
+            Err(RegistryError { problems })
+        }
+    }
+
     /// The tool named `name`.
     pub fn get(&self, name: &str) -> Option<&dyn Tool> {
         self.index.get(name).map(|&i| &*self.tools[i])
@@ -428,7 +551,7 @@ impl Registry {
         &self,
         tool_use: ToolUse,
         ctx: &ToolContext,
-    ) -> impl Future<Output = ToolResult> + Send + 'static {
+    ) -> impl Future<Output = ToolResult> + Send + 'static + use<> {
         crate::invoke::call(self, tool_use, ctx, None)
     }
 

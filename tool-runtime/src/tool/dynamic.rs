@@ -110,13 +110,41 @@ impl DynamicTool {
     /// Every problem with `input`, worded as in an `InvalidArguments` error;
     /// empty when the arguments are valid.
     pub fn check(&self, input: &Value) -> Vec<crate::ArgError> {
-        let empty = Value::Object(serde_json::Map::new());
-        // No arguments at all reads as an empty object, as for `#[tool]`.
-        let input = if input.is_null() { &empty } else { input };
-        if self.validator.is_valid(input) {
+        let input = self.arguments(input);
+        if self.validator.is_valid(&input) {
             return Vec::new();
         }
-        crate::spec::args::json_schema::problems(&self.validator, self.spec.input_schema(), input)
+        crate::spec::args::json_schema::problems(&self.validator, self.spec.input_schema(), &input)
+    }
+
+    /// The arguments as the closure sees them. As for `#[tool]` functions,
+    /// no arguments at all read as an empty object, and `null` given for an
+    /// optional argument whose schema does not take `null` reads as absent
+    /// (strict mode makes every argument required and sends `null` for
+    /// those left out).
+    fn arguments<'a>(&self, input: &'a Value) -> Cow<'a, Value> {
+        let object = match input {
+            Value::Null => return Cow::Owned(Value::Object(serde_json::Map::new())),
+            Value::Object(object) => object,
+            _ => return Cow::Borrowed(input),
+        };
+        let schema = self.spec.input_schema();
+        let absent = |(key, value): (&String, &Value)| {
+            value.is_null()
+                && !schema["required"]
+                    .as_array()
+                    .is_some_and(|required| required.iter().any(|r| r == key.as_str()))
+                && !takes_null(&schema["properties"][key.as_str()])
+        };
+        if !object.iter().any(absent) {
+            return Cow::Borrowed(input);
+        }
+        let kept = object
+            .iter()
+            .filter(|entry| !absent(*entry))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        Cow::Owned(Value::Object(kept))
     }
 }
 
@@ -141,19 +169,34 @@ impl Tool for DynamicTool {
     }
 
     fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
-        let problems = self.check(input);
-        if !problems.is_empty() {
+        let input = self.arguments(input);
+        if !self.validator.is_valid(&input) {
+            let problems = crate::spec::args::json_schema::problems(
+                &self.validator,
+                self.spec.input_schema(),
+                &input,
+            );
             return ToolFuture::ready(Err(ToolError::invalid_arguments(&self.spec.name, problems)));
         }
-        let input = if input.is_null() {
-            Value::Object(serde_json::Map::new())
-        } else {
-            input.clone()
-        };
+        let input = input.into_owned();
         match &self.handler {
             Handler::Sync(handler) => ToolFuture::ready(handler(input, ctx)),
             Handler::Async(handler) => handler(input, ctx.clone()),
         }
+    }
+}
+
+/// Whether a property's schema accepts `null` (by its `type`, or a branch
+/// of its `anyOf`/`oneOf`).
+fn takes_null(schema: &Value) -> bool {
+    match &schema["type"] {
+        Value::String(kind) => kind == "null",
+        Value::Array(kinds) => kinds.iter().any(|kind| kind == "null"),
+        _ => ["anyOf", "oneOf"].iter().any(|key| {
+            schema[*key]
+                .as_array()
+                .is_some_and(|branches| branches.iter().any(takes_null))
+        }),
     }
 }
 

@@ -1,0 +1,224 @@
+//! [`LiveRegistry`]: a registry whose tools change while it serves calls.
+
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+
+use arc_swap::ArcSwap;
+use serde_json::Value;
+use tokio::sync::watch;
+
+use super::{Registry, RegistryError};
+use crate::context::ToolContext;
+use crate::events::ToolCallStream;
+use crate::spec::error::ToolError;
+use crate::spec::result::{ToolResult, ToolUse};
+use crate::tool::{Tool, ToolRef};
+
+/// A registry whose tools can be added, removed and replaced while it
+/// serves calls.
+///
+/// Each change builds a new [`Registry`] from the current one (the same
+/// settings, allowlist, strictness and aliases) and swaps it in whole; a
+/// change that would make an invalid registry (two tools with one name, an
+/// alias that collides, a schema strict mode cannot take) is refused and
+/// changes nothing. Reading is lock-free: a call loads the current
+/// registry (an `arc-swap` snapshot), and a call already running finishes
+/// with the tool it started with, even if that tool has since been removed
+/// or replaced. Changes are made one at a time, and each one is announced
+/// to [`subscribe`](Self::subscribe)rs (the MCP server sends
+/// `notifications/tools/list_changed` on each).
+///
+/// Clones share the same tools: hand one to the server and keep one to
+/// change them.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_runtime::{tool, LiveRegistry, Registry, ToolContext, ToolUse};
+///
+/// /// Says hello.
+/// #[tool]
+/// fn hello() -> &'static str {
+///     "hello"
+/// }
+///
+/// /// Says goodbye.
+/// #[tool]
+/// fn goodbye() -> &'static str {
+///     "goodbye"
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let live = LiveRegistry::new(Registry::builder().tool(HelloTool).build().unwrap());
+/// let mut changes = live.subscribe();
+///
+/// live.insert(GoodbyeTool).unwrap();
+/// assert!(changes.has_changed().unwrap());
+/// assert_eq!(live.snapshot().names().collect::<Vec<_>>(), ["goodbye", "hello"]);
+///
+/// let ctx = ToolContext::new();
+/// let result = live.invoke(ToolUse::new("1", "goodbye", json!({})), &ctx).await;
+/// assert_eq!(result.text_content(), "goodbye");
+///
+/// assert!(live.remove("hello"));
+/// assert!(live.invoke(ToolUse::new("2", "hello", json!({})), &ctx).await.is_error());
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct LiveRegistry {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    current: ArcSwap<Registry>,
+    /// Held while a change is made, so two changes never build from the
+    /// same registry and one of them is lost.
+    writer: Mutex<()>,
+    /// The number of changes made so far.
+    changes: watch::Sender<u64>,
+}
+
+impl LiveRegistry {
+    /// Serves `registry`'s tools, ready to change them.
+    pub fn new(registry: Registry) -> Self {
+        LiveRegistry {
+            shared: Arc::new(Shared {
+                current: ArcSwap::from_pointee(registry),
+                writer: Mutex::new(()),
+                changes: watch::Sender::new(0),
+            }),
+        }
+    }
+
+    /// The registry as it is now. It does not change: a later change makes
+    /// a new registry and leaves this one as it was.
+    pub fn snapshot(&self) -> Arc<Registry> {
+        self.shared.current.load_full()
+    }
+
+    /// How many changes have been made.
+    pub fn version(&self) -> u64 {
+        *self.shared.changes.borrow()
+    }
+
+    /// A receiver that sees every change: its value is the number of
+    /// changes made, and [`changed`](watch::Receiver::changed) wakes on the
+    /// next one.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.shared.changes.subscribe()
+    }
+
+    /// Adds `tool`, or replaces the tool of the same name.
+    pub fn insert<T: Tool>(&self, tool: T) -> Result<(), RegistryError> {
+        self.change(vec![ToolRef::new(tool)], &[])
+    }
+
+    /// Adds a shared tool, or replaces the tool of the same name.
+    pub fn insert_shared(&self, tool: Arc<dyn Tool>) -> Result<(), RegistryError> {
+        self.change(vec![ToolRef::Shared(tool)], &[])
+    }
+
+    /// Removes the tool named `name` and says whether there was one.
+    pub fn remove(&self, name: &str) -> bool {
+        let _writing = self.lock();
+        let current = self.shared.current.load_full();
+        if !current.contains(name) {
+            return false;
+        }
+        match current.with_changes(Vec::new(), &[name]) {
+            Ok(next) => {
+                self.publish(next);
+                true
+            }
+            // Removing a tool cannot make a registry invalid.
+            Err(_) => false,
+        }
+    }
+
+    /// Adds or replaces the tools in `added` and removes those named in
+    /// `removed`, as one change: callers and subscribers see all of it or
+    /// none of it.
+    pub fn update(
+        &self,
+        added: impl IntoIterator<Item = Arc<dyn Tool>>,
+        removed: &[&str],
+    ) -> Result<(), RegistryError> {
+        self.change(added.into_iter().map(ToolRef::Shared).collect(), removed)
+    }
+
+    /// Serves `registry` instead, whole.
+    pub fn replace(&self, registry: Registry) {
+        let _writing = self.lock();
+        self.publish(registry);
+    }
+
+    fn change(&self, added: Vec<ToolRef>, removed: &[&str]) -> Result<(), RegistryError> {
+        let _writing = self.lock();
+        let next = self.shared.current.load().with_changes(added, removed)?;
+        self.publish(next);
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, ()> {
+        // The lock guards no data: a writer that panicked left nothing half
+        // done, since the registry is swapped in whole.
+        self.shared
+            .writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn publish(&self, next: Registry) {
+        self.shared.current.store(Arc::new(next));
+        self.shared.changes.send_modify(|version| *version += 1);
+    }
+
+    /// Runs one tool use on the registry as it is now; see
+    /// [`Registry::invoke`].
+    pub fn invoke(
+        &self,
+        tool_use: ToolUse,
+        ctx: &ToolContext,
+    ) -> impl Future<Output = ToolResult> + Send + 'static + use<> {
+        self.shared.current.load().invoke(tool_use, ctx)
+    }
+
+    /// Runs one tool use and reads it as it runs; see [`Registry::stream`].
+    pub fn stream(&self, tool_use: ToolUse, ctx: &ToolContext) -> ToolCallStream {
+        self.shared.current.load().stream(tool_use, ctx)
+    }
+
+    /// Runs several tool uses on one snapshot; see [`Registry::invoke_all`].
+    pub async fn invoke_all(
+        &self,
+        tool_uses: impl IntoIterator<Item = ToolUse>,
+        ctx: &ToolContext,
+    ) -> Vec<ToolResult> {
+        self.snapshot().invoke_all(tool_uses, ctx).await
+    }
+
+    /// Calls a tool directly; see [`Registry::call_json`].
+    pub async fn call_json(
+        &self,
+        name: &str,
+        input: Value,
+        ctx: &ToolContext,
+    ) -> Result<Value, ToolError> {
+        self.snapshot().call_json(name, input, ctx).await
+    }
+}
+
+impl From<Registry> for LiveRegistry {
+    fn from(registry: Registry) -> Self {
+        LiveRegistry::new(registry)
+    }
+}
+
+impl std::fmt::Debug for LiveRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let current = self.shared.current.load();
+        f.debug_struct("LiveRegistry")
+            .field("version", &self.version())
+            .field("tools", &current.names().collect::<Vec<_>>())
+            .finish()
+    }
+}
