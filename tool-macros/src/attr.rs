@@ -1,23 +1,21 @@
 //! The arguments of `#[tool(...)]`, on the function and on its parameters,
-//! parsed with darling (which also suggests the closest key for a typo).
+//! read by `meta` (which also suggests the closest key for a typo).
 
-use darling::FromMeta;
-use darling::util::{Flag, SpannedValue};
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::spanned::Spanned;
 
+use crate::meta::{self, Error, Fields, Flag, FromMeta, NestedMeta, SpannedValue};
 use crate::model::Sp;
 
 /// `#[tool(...)]` on the function.
-#[derive(Debug, Default, FromMeta)]
+#[derive(Default)]
 pub struct ToolArgs {
     /// The tool's name, when it is not the function's name.
     pub name: Option<SpannedValue<String>>,
     /// The tool's description, when it is not the doc comment.
     pub description: Option<SpannedValue<String>>,
     /// The path of the runtime crate, for crates that re-export it.
-    #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
     /// A human-readable title, for MCP clients.
     pub title: Option<SpannedValue<String>>,
@@ -38,14 +36,13 @@ pub struct ToolArgs {
     /// Calls need approval before they run.
     pub needs_approval: Flag,
     /// Other names the tool answers to; repeatable.
-    #[darling(multiple)]
     pub alias: Vec<SpannedValue<String>>,
     /// The tool's configuration type, injected as `Config<T>`.
     pub config: Option<TypeArg>,
 }
 
 /// `#[tool(...)]` on a parameter.
-#[derive(Debug, Default, FromMeta)]
+#[derive(Default)]
 pub struct ParamArgs {
     /// The parameter's description, when it is not its doc comment.
     pub description: Option<SpannedValue<String>>,
@@ -67,8 +64,96 @@ pub struct ParamArgs {
     pub validate: Option<syn::ExprPath>,
 }
 
+impl Fields for ToolArgs {
+    const NAMES: &'static [&'static str] = &[
+        "name",
+        "description",
+        "crate",
+        "title",
+        "read_only",
+        "destructive",
+        "idempotent",
+        "open_world",
+        "strict",
+        "timeout",
+        "blocking",
+        "needs_approval",
+        "alias",
+        "config",
+    ];
+
+    fn multiple(name: &str) -> bool {
+        name == "alias"
+    }
+
+    fn read(&mut self, name: &str, meta: &syn::Meta) -> meta::Result<()> {
+        match name {
+            "name" => self.name = FromMeta::from_meta(meta)?,
+            "description" => self.description = FromMeta::from_meta(meta)?,
+            "crate" => self.krate = FromMeta::from_meta(meta)?,
+            "title" => self.title = FromMeta::from_meta(meta)?,
+            "read_only" => self.read_only = FromMeta::from_meta(meta)?,
+            "destructive" => self.destructive = FromMeta::from_meta(meta)?,
+            "idempotent" => self.idempotent = FromMeta::from_meta(meta)?,
+            "open_world" => self.open_world = FromMeta::from_meta(meta)?,
+            "strict" => self.strict = FromMeta::from_meta(meta)?,
+            "timeout" => self.timeout = FromMeta::from_meta(meta)?,
+            "blocking" => self.blocking = FromMeta::from_meta(meta)?,
+            "needs_approval" => self.needs_approval = FromMeta::from_meta(meta)?,
+            "alias" => self.alias.push(FromMeta::from_meta(meta)?),
+            "config" => self.config = FromMeta::from_meta(meta)?,
+            _ => unreachable!("not a key of #[tool]: {name}"),
+        }
+        Ok(())
+    }
+}
+
+impl ToolArgs {
+    /// Reads `#[tool(...)]`'s arguments.
+    pub fn from_list(items: &[NestedMeta]) -> meta::Result<Self> {
+        meta::from_list(items)
+    }
+}
+
+impl Fields for ParamArgs {
+    const NAMES: &'static [&'static str] = &[
+        "description",
+        "default",
+        "rename",
+        "inject",
+        "range",
+        "length",
+        "pattern",
+        "one_of",
+        "validate",
+    ];
+
+    fn read(&mut self, name: &str, meta: &syn::Meta) -> meta::Result<()> {
+        match name {
+            "description" => self.description = FromMeta::from_meta(meta)?,
+            "default" => self.default = FromMeta::from_meta(meta)?,
+            "rename" => self.rename = FromMeta::from_meta(meta)?,
+            "inject" => self.inject = FromMeta::from_meta(meta)?,
+            "range" => self.range = FromMeta::from_meta(meta)?,
+            "length" => self.length = FromMeta::from_meta(meta)?,
+            "pattern" => self.pattern = FromMeta::from_meta(meta)?,
+            "one_of" => self.one_of = FromMeta::from_meta(meta)?,
+            "validate" => self.validate = FromMeta::from_meta(meta)?,
+            _ => unreachable!("not a key of a parameter's #[tool]: {name}"),
+        }
+        Ok(())
+    }
+}
+
+impl ParamArgs {
+    /// Reads a parameter's `#[tool(...)]` arguments.
+    pub fn from_list(items: &[NestedMeta]) -> meta::Result<Self> {
+        meta::from_list(items)
+    }
+}
+
 /// Inclusive bounds, each optional: `(min = a, max = b)` or `(a, b)`.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Bounds {
     /// The lower bound.
     pub min: Option<f64>,
@@ -79,15 +164,14 @@ pub struct Bounds {
 }
 
 impl FromMeta for Bounds {
-    fn from_list(items: &[darling::ast::NestedMeta]) -> darling::Result<Self> {
-        use darling::ast::NestedMeta;
+    fn from_list(items: &[NestedMeta]) -> meta::Result<Self> {
         let mut bounds = Bounds {
             min: None,
             max: None,
             span: Span::call_site(),
         };
         let mut positional = 0;
-        let mut errors = darling::Error::accumulator();
+        let mut errors = Error::accumulator();
         for item in items {
             match item {
                 NestedMeta::Lit(lit) => {
@@ -99,8 +183,7 @@ impl FromMeta for Bounds {
                         0 => bounds.min = value,
                         1 => bounds.max = value,
                         _ => errors.push(
-                            darling::Error::custom("write at most two bounds: (min, max)")
-                                .with_span(lit),
+                            Error::custom("write at most two bounds: (min, max)").with_span(lit),
                         ),
                     }
                     positional += 1;
@@ -112,7 +195,7 @@ impl FromMeta for Bounds {
                     bounds.max = errors.handle(number_lit(&nv.value));
                 }
                 NestedMeta::Meta(meta) => errors.push(
-                    darling::Error::custom(
+                    Error::custom(
                         "write bounds as (min = a, max = b), (min = a), (max = b) or (a, b)",
                     )
                     .with_span(meta),
@@ -123,7 +206,7 @@ impl FromMeta for Bounds {
             bounds.span = first.span();
         }
         if bounds.min.is_none() && bounds.max.is_none() {
-            errors.push(darling::Error::custom(
+            errors.push(Error::custom(
                 "give at least one bound: (min = a), (max = b) or (min = a, max = b)",
             ));
         }
@@ -132,7 +215,7 @@ impl FromMeta for Bounds {
 }
 
 /// A numeric literal, possibly negative.
-fn number_lit(expr: &syn::Expr) -> darling::Result<f64> {
+fn number_lit(expr: &syn::Expr) -> meta::Result<f64> {
     let (negative, inner) = match expr {
         syn::Expr::Unary(syn::ExprUnary {
             op: syn::UnOp::Neg(_),
@@ -155,14 +238,12 @@ fn number_lit(expr: &syn::Expr) -> darling::Result<f64> {
     match value {
         Some(v) if negative => Ok(-v),
         Some(v) => Ok(v),
-        None => Err(
-            darling::Error::custom("expected a number literal, such as 1 or 0.5").with_span(expr),
-        ),
+        None => Err(Error::custom("expected a number literal, such as 1 or 0.5").with_span(expr)),
     }
 }
 
 /// The allowed values of `one_of`.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct OneOf {
     /// Each value, as a literal.
     pub values: Vec<OneOfValue>,
@@ -171,7 +252,7 @@ pub struct OneOf {
 }
 
 /// One allowed value.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum OneOfValue {
     /// A string.
     Str(String),
@@ -184,14 +265,14 @@ pub enum OneOfValue {
 }
 
 impl FromMeta for OneOf {
-    fn from_expr(expr: &syn::Expr) -> darling::Result<Self> {
+    fn from_expr(expr: &syn::Expr) -> meta::Result<Self> {
         let syn::Expr::Array(array) = expr else {
-            return Err(darling::Error::custom(
+            return Err(Error::custom(
                 "write the allowed values as a list: one_of = [\"a\", \"b\"]",
             )
             .with_span(expr));
         };
-        let mut errors = darling::Error::accumulator();
+        let mut errors = Error::accumulator();
         let mut values = Vec::new();
         for element in &array.elems {
             let value = match element {
@@ -231,15 +312,13 @@ impl FromMeta for OneOf {
             match value {
                 Some(value) => values.push(value),
                 None => errors.push(
-                    darling::Error::custom(
-                        "each allowed value must be a string, number or boolean literal",
-                    )
-                    .with_span(element),
+                    Error::custom("each allowed value must be a string, number or boolean literal")
+                        .with_span(element),
                 ),
             }
         }
         if array.elems.is_empty() {
-            errors.push(darling::Error::custom("give at least one allowed value").with_span(expr));
+            errors.push(Error::custom("give at least one allowed value").with_span(expr));
         }
         errors.finish_with(OneOf {
             values,
@@ -249,11 +328,11 @@ impl FromMeta for OneOf {
 }
 
 /// A type written as a path: `config = SearchConfig`.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct TypeArg(pub syn::Type);
 
 impl FromMeta for TypeArg {
-    fn from_expr(expr: &syn::Expr) -> darling::Result<Self> {
+    fn from_expr(expr: &syn::Expr) -> meta::Result<Self> {
         match expr {
             syn::Expr::Path(path) if path.qself.is_none() => {
                 Ok(TypeArg(syn::Type::Path(syn::TypePath {
@@ -265,17 +344,15 @@ impl FromMeta for TypeArg {
                 lit: syn::Lit::Str(s),
                 ..
             }) => s.parse().map(TypeArg).map_err(|_| {
-                darling::Error::custom("expected a type, such as SearchConfig").with_span(expr)
+                Error::custom("expected a type, such as SearchConfig").with_span(expr)
             }),
-            _ => {
-                Err(darling::Error::custom("expected a type, such as SearchConfig").with_span(expr))
-            }
+            _ => Err(Error::custom("expected a type, such as SearchConfig").with_span(expr)),
         }
     }
 }
 
 /// The value of `default`: bare for `Default::default()`, or an expression.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum DefaultValue {
     /// `#[tool(default)]`.
     Trait(Span),
@@ -303,13 +380,13 @@ impl DefaultValue {
 }
 
 impl FromMeta for DefaultValue {
-    fn from_word() -> darling::Result<Self> {
+    fn from_word() -> meta::Result<Self> {
         Ok(DefaultValue::Trait(Span::call_site()))
     }
 
-    fn from_expr(expr: &syn::Expr) -> darling::Result<Self> {
-        // darling would parse a string literal as code; a default of "Paris"
-        // means the string.
+    fn from_expr(expr: &syn::Expr) -> meta::Result<Self> {
+        // Taken as written: a default of "Paris" means the string, not the
+        // code a string literal could be parsed as.
         Ok(DefaultValue::Expr(expr.clone()))
     }
 }

@@ -39,8 +39,8 @@ impl Errors {
             .push(error);
     }
 
-    /// Records a darling error (which may hold several).
-    pub fn push_darling(&mut self, error: darling::Error) {
+    /// Records an attribute argument error (which may hold several).
+    pub fn push_meta(&mut self, error: crate::meta::Error) {
         self.push_syn(syn::Error::from(error));
     }
 

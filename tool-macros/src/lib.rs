@@ -5,8 +5,8 @@
 //! Each attribute goes through four steps, a module each:
 //!
 //! 1. `item` reads the annotated item, leaving function bodies as tokens;
-//! 2. `parse` turns it and the attribute's keys (`attr`, with the doc
-//!    comments read by `docs`) into the plain data of `model`;
+//! 2. `parse` turns it and the attribute's keys (`attr`, read by `meta`,
+//!    with the doc comments read by `docs`) into the plain data of `model`;
 //! 3. `validate` checks the model;
 //! 4. `expand` emits code from the model alone, or, when `Errors` holds
 //!    any, the errors beside stand-ins that keep the rest of the crate
@@ -17,6 +17,7 @@ mod docs;
 mod errors;
 mod expand;
 mod item;
+mod meta;
 mod model;
 mod parse;
 mod validate;

@@ -9,10 +9,9 @@ use syn::{Path, Type};
 use crate::attr::{Bounds, DefaultValue, OneOf};
 
 /// A value and where it was written.
-pub type Sp<T> = darling::util::SpannedValue<T>;
+pub type Sp<T> = crate::meta::SpannedValue<T>;
 
 /// One `#[tool]` function.
-#[derive(Debug)]
 pub struct ToolFn {
     /// The function's name.
     pub fn_ident: Ident,
@@ -77,7 +76,6 @@ impl ToolFn {
 }
 
 /// How the tool reaches its function.
-#[derive(Debug)]
 pub enum Binding {
     /// A free function, registered globally.
     Free,
@@ -89,7 +87,6 @@ pub enum Binding {
 }
 
 /// `self`, as the function takes it.
-#[derive(Debug)]
 pub struct Receiver {
     /// The receiver's tokens (`&mut self`), for errors that cover it.
     pub tokens: TokenStream,
@@ -112,7 +109,7 @@ pub enum ReceiverForm {
 
 /// Qualifiers and generics written on the function, each of which a tool
 /// cannot have.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct FnShape {
     /// `const`.
     pub constness: Option<Span>,
@@ -127,7 +124,7 @@ pub struct FnShape {
 }
 
 /// Spec options read from `#[tool(...)]` on the function.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct ToolOptions {
     /// `title = "..."`.
     pub title: Option<String>,
@@ -163,7 +160,6 @@ impl ToolOptions {
 }
 
 /// One parameter.
-#[derive(Debug)]
 pub struct Param {
     /// The binding name.
     pub ident: Ident,
@@ -188,7 +184,6 @@ impl Param {
 }
 
 /// Where a parameter's value comes from.
-#[derive(Debug)]
 #[allow(clippy::large_enum_variant)] // built once per parameter at compile time
 pub enum ParamKind {
     /// From the model's JSON arguments.
@@ -202,7 +197,6 @@ pub enum ParamKind {
 }
 
 /// A parameter the model supplies.
-#[derive(Debug)]
 pub struct ArgParam {
     /// Its name in the schema; spanned at `rename = "..."` when renamed.
     pub name: Sp<String>,
@@ -228,7 +222,7 @@ impl ArgParam {
 }
 
 /// The constraints on a parameter, as written.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct ParamConstraints {
     /// `range(...)`.
     pub range: Option<Bounds>,
@@ -254,7 +248,6 @@ impl ParamConstraints {
 }
 
 /// What the function returns, as the shim must convert it.
-#[derive(Debug)]
 #[allow(clippy::large_enum_variant)] // built once per function at compile time
 pub enum Output {
     /// A value: text, JSON, or a `ToolResult`.
@@ -285,7 +278,6 @@ impl Output {
 }
 
 /// One `#[toolset]` impl block.
-#[derive(Debug)]
 pub struct Toolset {
     /// The impl block's type.
     pub self_ty: Type,

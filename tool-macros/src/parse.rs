@@ -4,12 +4,11 @@
 //!
 //! Parsing judges nothing the model can hold; that is `validate`'s job. Its
 //! only errors are what the model cannot hold: keys that do not parse (with
-//! darling's "did you mean"), a parameter attribute that is not a list, a
+//! a "did you mean" for a misspelt one), a parameter attribute that is not a list, a
 //! parameter without a plain name. It always returns a model, so validation
 //! runs too and the user sees every mistake at once.
 
-use darling::FromMeta;
-use darling::ast::NestedMeta;
+use crate::meta::{self, Fields, FromMeta, NestedMeta};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident};
 use syn::spanned::Spanned;
@@ -143,22 +142,29 @@ pub fn toolset(args: TokenStream, block: &ImplBlock, errors: &mut Errors) -> Too
 /// `#[toolset(crate = path)]`.
 fn toolset_crate(args: TokenStream, errors: &mut Errors) -> Option<syn::Path> {
     /// `#[toolset(...)]` arguments.
-    #[derive(Default, FromMeta)]
+    #[derive(Default)]
     struct ToolsetArgs {
         /// The path of the runtime crate, for crates that re-export it.
-        #[darling(rename = "crate")]
         krate: Option<syn::Path>,
+    }
+    impl Fields for ToolsetArgs {
+        const NAMES: &'static [&'static str] = &["crate"];
+
+        fn read(&mut self, _name: &str, item: &syn::Meta) -> meta::Result<()> {
+            self.krate = FromMeta::from_meta(item)?;
+            Ok(())
+        }
     }
     if args.is_empty() {
         return None;
     }
     match NestedMeta::parse_meta_list(args)
-        .map_err(darling::Error::from)
-        .and_then(|items| ToolsetArgs::from_list(&items))
+        .map_err(meta::Error::from)
+        .and_then(|items| meta::from_list::<ToolsetArgs>(&items))
     {
         Ok(args) => args.krate,
         Err(error) => {
-            errors.push_darling(error);
+            errors.push_meta(error);
             None
         }
     }
@@ -178,7 +184,7 @@ fn tool_args(args: TokenStream, errors: &mut Errors) -> ToolArgs {
     match ToolArgs::from_list(&items) {
         Ok(args) => args,
         Err(error) => {
-            errors.push_darling(error);
+            errors.push_meta(error);
             ToolArgs::default()
         }
     }
@@ -202,7 +208,7 @@ fn param_args(attrs: &[syn::Attribute], errors: &mut Errors) -> ParamArgs {
     match ParamArgs::from_list(&items) {
         Ok(args) => args,
         Err(error) => {
-            errors.push_darling(error);
+            errors.push_meta(error);
             ParamArgs::default()
         }
     }

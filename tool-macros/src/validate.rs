@@ -237,26 +237,24 @@ fn argument(param: &Param, arg: &ArgParam, errors: &mut Errors) {
         }
     }
     if let Some(pattern) = &constraints.pattern
-        && let Err(error) = regex_syntax::Parser::new().parse(pattern.as_str())
-    {
-        errors.push(
-            pattern.span(),
-            format!("this pattern is not a valid regular expression: {error}"),
-        );
-    } else if let Some(pattern) = &constraints.pattern
         && let Err(error) = regex_lite::Regex::new(pattern.as_str())
     {
-        // The runtime matches with regex-lite, which has no Unicode classes
-        // (`\p{L}`, `[[:alpha:]]` is ASCII only, ...): refuse here what it
-        // could not compile there.
-        errors.push(
-            pattern.span(),
+        // The runtime matches with regex-lite: what it cannot compile fails
+        // here, at the pattern. Its errors are one phrase each; those about
+        // character classes it lacks (Unicode classes such as `\p{L}`, nested
+        // classes, class set operations) are valid patterns elsewhere, so they
+        // say what to write instead.
+        let error = error.to_string();
+        let message = if error.contains("character class") && error.contains("not supported") {
             format!(
                 "this pattern uses syntax tool-runtime's regular expressions do not support \
                  (no Unicode classes such as `\\p{{L}}`; `\\d`, `\\w` and `\\s` are ASCII): \
                  {error}. Write the characters out instead, e.g. `[a-zà-ÿ]`",
-            ),
-        );
+            )
+        } else {
+            format!("this pattern is not a valid regular expression: {error}")
+        };
+        errors.push(pattern.span(), message);
     }
 }
 
@@ -766,7 +764,7 @@ mod tests {
             },
         );
         assert!(error.contains("`rename` has no effect"), "{error}");
-        // A misspelt key is darling's to report, once.
+        // A misspelt key is reported once, when the keys are read.
         assert!(!error.contains("`descripton` has no effect"), "{error}");
         assert!(error.contains("at most one `ToolContext`"), "{error}");
     }
