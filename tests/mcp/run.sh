@@ -15,21 +15,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-# The SDK version the tests are written against; it supports Python 3.10+.
-MCP_VERSION="2.3.0"
-PYTEST_VERSION="9.2.0"
-
-venv="target/mcp-venv"
-python="${PYTHON:-python3}"
-stamp="$venv/.installed-mcp-$MCP_VERSION-pytest-$PYTEST_VERSION"
-
-if [ ! -f "$stamp" ]; then
-  echo "== creating $venv (mcp $MCP_VERSION)"
-  "$python" -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "mcp==$MCP_VERSION" "pytest==$PYTEST_VERSION"
-  touch "$stamp"
-fi
+# The virtual environment with the pinned Python SDK: sets MCP_PYTHON.
+. tests/mcp/venv.sh
+venv="$(dirname "$(dirname "$MCP_PYTHON")")"
 
 # A binary given in TOOLBOX is used as it is (say, the one `cargo test
 # --workspace` just built, which saves building it again with other

@@ -76,12 +76,51 @@
 //! call them, from `tool-cli` (`tool_cli::run()`, whose `serve` is this
 //! server).
 //!
+//! # The client: other servers' tools
+//!
+//! [`client::McpClient`] (feature `client`, on by default) goes the other
+//! way: it starts an MCP server from the configuration MCP hosts write (a
+//! command with `args` and `env`, or a `url` with `headers`:
+//! [`client::McpServerConfig`]), or reaches one over streamable HTTP, and
+//! calls its tools from Rust. Results become
+//! [`ToolOutput`](tool_runtime::ToolOutput)s, `isError` an error result with
+//! the server's text, the server's progress notifications the call's
+//! [`Progress`](tool_runtime::Progress), and cancelling the call's
+//! [`ToolContext`](tool_runtime::ToolContext) sends
+//! `notifications/cancelled`. A server that exits is restarted with backoff;
+//! each call has a time limit; every error names the server.
+//!
+//! ```no_run
+//! use serde_json::json;
+//! use tool_mcp::client::{McpClient, McpServerConfig};
+//! use tool_runtime::ToolContext;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let config: McpServerConfig = serde_json::from_value(json!({
+//!     "command": "npx",
+//!     "args": ["-y", "@modelcontextprotocol/server-everything"]
+//! }))?;
+//! let everything = McpClient::connect("everything", config).await?;
+//! let tools = everything.list_tools().await?;
+//! println!("{} tools, the first {}", tools.len(), tools[0].name);
+//!
+//! let sum = everything
+//!     .call("get-sum", json!({"a": 2, "b": 3}), &ToolContext::new())
+//!     .await?;
+//! println!("{}", sum.into_result("call-1").text_content());
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Features
 //!
 //! - `http` (default): [`McpServer::serve_http`](server::McpServer::serve_http)
 //!   and [`server::MCP_PATH`], with hyper. Without it
 //!   (`default-features = false`) the server speaks stdio and byte streams
 //!   only, and the build is lighter.
+//! - `client` (default): the [`client`] module, an MCP client built on
+//!   `rmcp`'s, with its child-process and streamable HTTP transports
+//!   (reqwest, with rustls on ring: no system OpenSSL).
 //!
 //! # Versions
 //!
@@ -91,6 +130,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod server;
 
 /// The `rmcp` crate the server is built on: its transports and its

@@ -1,0 +1,87 @@
+//! What can go wrong talking to an MCP server.
+
+use std::fmt;
+
+use tool_runtime::{ToolError, ToolErrorKind};
+
+/// What kind of failure an [`McpClientError`] describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum McpClientErrorKind {
+    /// The configuration cannot be used (a header that is not valid HTTP, say).
+    Config,
+    /// The server could not be started or reached, or did not complete the
+    /// MCP handshake.
+    Connect,
+    /// The server is not running (it exited, or closed the connection) and
+    /// has not been restarted yet.
+    Closed,
+    /// The server did not answer in time.
+    TimedOut,
+    /// The caller cancelled the request.
+    Cancelled,
+    /// The server answered with a JSON-RPC error, or with something that is
+    /// not an answer to the request.
+    Protocol,
+}
+
+/// An error talking to an MCP server. Its message always names the server:
+/// ``MCP server `everything`: ...``.
+#[derive(Debug, Clone)]
+pub struct McpClientError {
+    server: String,
+    kind: McpClientErrorKind,
+    message: String,
+}
+
+impl McpClientError {
+    pub(crate) fn new(
+        server: impl Into<String>,
+        kind: McpClientErrorKind,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            server: server.into(),
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// The name the server was given in [`McpClient::connect`](super::McpClient::connect).
+    pub fn server(&self) -> &str {
+        &self.server
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> McpClientErrorKind {
+        self.kind
+    }
+
+    /// The message without the server's name.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The error as a tool error, for a tool call that fails with it: the
+    /// same text (naming the server), with the kind that fits
+    /// ([`TimedOut`](ToolErrorKind::TimedOut),
+    /// [`Cancelled`](ToolErrorKind::Cancelled), else
+    /// [`Failed`](ToolErrorKind::Failed), whose text the model reads as it
+    /// is).
+    pub fn to_tool_error(&self) -> ToolError {
+        let kind = match self.kind {
+            McpClientErrorKind::TimedOut => ToolErrorKind::TimedOut,
+            McpClientErrorKind::Cancelled => ToolErrorKind::Cancelled,
+            _ => ToolErrorKind::Failed,
+        };
+        ToolError::with_kind(kind, self.to_string())
+    }
+}
+
+impl fmt::Display for McpClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MCP server `{}`: {}", self.server, self.message)
+    }
+}
+
+impl std::error::Error for McpClientError {}

@@ -1,0 +1,462 @@
+//! A client for other MCP servers (feature `client`, on by default): their
+//! tools, called from Rust or imported into a registry.
+//!
+//! [`McpClient::connect`] starts a server from an [`McpServerConfig`] (a
+//! command, spoken to on its stdin and stdout) or reaches one over
+//! streamable HTTP (a URL), completes the MCP handshake and lists the
+//! server's tools. Built on `rmcp`'s client.
+//!
+//! - [`McpClient::list_tools`] asks the server for its tools
+//!   ([`McpTool`]s); [`McpClient::cached_tools`] gives the last list
+//!   without asking, and [`McpClient::watch_tools`] a watch that changes
+//!   when the server sends `notifications/tools/list_changed` (the client
+//!   lists the tools again) or comes back with other tools after a restart.
+//! - [`McpClient::call`] calls one tool with a [`ToolContext`]: the result
+//!   becomes a [`ToolOutput`] (see [`McpClient::call`] for how content maps),
+//!   `isError` an error result with the server's text. Progress the server
+//!   reports (`notifications/progress`) goes to the context's progress
+//!   reporting; cancelling the context's token sends
+//!   `notifications/cancelled` and ends the call with a cancelled error;
+//!   each call has a time limit ([`McpClientOptions::call_timeout`], 60 s by
+//!   default).
+//! - Resilience: a server that exits or closes the connection fails the
+//!   calls in flight with an error naming the server, and is started (or
+//!   reached) again with backoff (100 ms doubling to 5 s); a call made
+//!   meanwhile waits for the restart, within its time limit. A call that
+//!   times out, or fails in its transport, is followed by a `ping`; a server
+//!   that does not answer that either is restarted.
+//! - Every error names the server: ``MCP server `everything`: ...``.
+//!
+//! ```no_run
+//! use serde_json::json;
+//! use tool_mcp::client::{McpClient, McpServerConfig};
+//! use tool_runtime::ToolContext;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = McpServerConfig::stdio("npx", ["-y", "@modelcontextprotocol/server-everything"]);
+//! let client = McpClient::connect("everything", config).await?;
+//! for tool in client.list_tools().await? {
+//!     println!("{}: {}", tool.name, tool.description);
+//! }
+//! let output = client
+//!     .call("echo", json!({"message": "hi"}), &ToolContext::new())
+//!     .await?;
+//! assert_eq!(output.into_result("call-1").text_content(), "Echo: hi");
+//! # Ok(())
+//! # }
+//! ```
+
+mod config;
+mod connection;
+mod convert;
+mod error;
+mod import;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::CallToolRequestParams;
+use serde_json::Value;
+use tokio::sync::watch;
+use tokio::time::Instant;
+use tool_runtime::{CancellationToken, ToolContext, ToolOutput, ToolResult, ToolUse};
+
+pub use config::McpServerConfig;
+pub use convert::McpTool;
+pub use error::{McpClientError, McpClientErrorKind};
+pub use import::ImportOptions;
+
+use connection::{CallEnd, Live, Shared, State, Status, Supervisor};
+
+/// Time limits and restart pacing of an [`McpClient`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct McpClientOptions {
+    /// How long one call (or a tool listing) may wait for its answer,
+    /// including a wait for a restarting server. 60 s by default.
+    pub call_timeout: Duration,
+    /// How long starting (or reaching) a server, its handshake and its
+    /// first tool listing may take. 30 s by default.
+    pub connect_timeout: Duration,
+    /// The wait before the first attempt to restart a server that went
+    /// away. 100 ms by default; it doubles after each attempt.
+    pub restart_backoff_min: Duration,
+    /// The longest wait between attempts to restart a server. 5 s by
+    /// default. A connection that stays up 10 s starts the waits over.
+    pub restart_backoff_max: Duration,
+}
+
+impl Default for McpClientOptions {
+    fn default() -> Self {
+        Self {
+            call_timeout: Duration::from_secs(60),
+            connect_timeout: Duration::from_secs(30),
+            restart_backoff_min: Duration::from_millis(100),
+            restart_backoff_max: Duration::from_secs(5),
+        }
+    }
+}
+
+impl McpClientOptions {
+    /// Sets [`call_timeout`](Self::call_timeout).
+    pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// Sets [`connect_timeout`](Self::connect_timeout).
+    pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// Sets the restart backoff: the first wait and the longest.
+    pub fn with_restart_backoff(mut self, min: Duration, max: Duration) -> Self {
+        self.restart_backoff_min = min;
+        self.restart_backoff_max = max.max(min);
+        self
+    }
+}
+
+/// A connection to one MCP server, kept up for the client's life (see the
+/// [module](self)).
+///
+/// Cheap to clone: clones share the connection. The server is stopped (a
+/// spawned one is killed) when the last clone is dropped, or at
+/// [`close`](Self::close). Needs a Tokio runtime: a task watches the
+/// connection.
+#[derive(Clone)]
+pub struct McpClient {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    name: String,
+    config: McpServerConfig,
+    options: McpClientOptions,
+    shared: Arc<Shared>,
+    status: watch::Receiver<Status>,
+    tools: watch::Receiver<Arc<[McpTool]>>,
+    shutdown: CancellationToken,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+impl McpClient {
+    /// Starts (or reaches) the server `config` describes, completes the MCP
+    /// handshake and lists its tools, with the default
+    /// [`McpClientOptions`]. `name` names the server in errors and logs
+    /// (and, as a prefix, in imported tools' names if asked).
+    ///
+    /// Fails when the server cannot be started or reached, or does not
+    /// complete the handshake and the listing within the connect timeout;
+    /// the error quotes the last lines a spawned server wrote to stderr.
+    pub async fn connect(
+        name: impl Into<String>,
+        config: McpServerConfig,
+    ) -> Result<Self, McpClientError> {
+        Self::connect_with(name, config, McpClientOptions::default()).await
+    }
+
+    /// [`connect`](Self::connect) with other time limits or restart
+    /// pacing.
+    pub async fn connect_with(
+        name: impl Into<String>,
+        config: McpServerConfig,
+        options: McpClientOptions,
+    ) -> Result<Self, McpClientError> {
+        let name = name.into();
+        let shared = Arc::new(Shared::new(name.clone()));
+        let connection = connection::connect(&shared, &config, &options).await?;
+        let tools: Arc<[McpTool]> = connection.tools.clone().into();
+        // Up from the start: calls made right away find the connection.
+        let (status_tx, status) = watch::channel(Status {
+            state: State::Up(connection.live(1)),
+            failures: 0,
+        });
+        let (tools_tx, tools) = watch::channel(tools);
+        let shutdown = CancellationToken::new();
+        let supervisor = Supervisor {
+            shared: Arc::clone(&shared),
+            config: config.clone(),
+            options: options.clone(),
+            status: status_tx,
+            tools: tools_tx,
+            shutdown: shutdown.clone(),
+        };
+        tokio::spawn(supervisor.run(connection));
+        Ok(McpClient {
+            inner: Arc::new(Inner {
+                name,
+                config,
+                options,
+                shared,
+                status,
+                tools,
+                shutdown,
+            }),
+        })
+    }
+
+    /// The name given at [`connect`](Self::connect).
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// The configuration the client was made with.
+    pub fn config(&self) -> &McpServerConfig {
+        &self.inner.config
+    }
+
+    /// The options the client was made with.
+    pub fn options(&self) -> &McpClientOptions {
+        &self.inner.options
+    }
+
+    /// Whether the connection is up now (not restarting, not closed).
+    pub fn is_connected(&self) -> bool {
+        matches!(&self.inner.status.borrow().state, State::Up(live) if !live.peer.is_transport_closed())
+    }
+
+    /// The process id of the spawned server (a stdio server that is
+    /// running), for monitoring.
+    pub fn process_id(&self) -> Option<u32> {
+        match &self.inner.status.borrow().state {
+            State::Up(live) => live.pid,
+            _ => None,
+        }
+    }
+
+    /// How many times the server has been started again (or reached
+    /// again) after its connection closed.
+    pub fn restarts(&self) -> u64 {
+        match &self.inner.status.borrow().state {
+            State::Up(live) => live.generation - 1,
+            _ => 0,
+        }
+    }
+
+    /// The tools as last listed, without asking the server.
+    pub fn cached_tools(&self) -> Arc<[McpTool]> {
+        Arc::clone(&self.inner.tools.borrow())
+    }
+
+    /// A watch on the tool list: it changes when the server's tools change
+    /// (after `notifications/tools/list_changed`, or a restart that brings
+    /// other tools). `changed().await` on it, then `borrow()` the list.
+    pub fn watch_tools(&self) -> watch::Receiver<Arc<[McpTool]>> {
+        self.inner.tools.clone()
+    }
+
+    /// Asks the server for its tools (`tools/list`, every page).
+    pub async fn list_tools(&self) -> Result<Vec<McpTool>, McpClientError> {
+        let deadline = Instant::now() + self.inner.options.call_timeout;
+        let ctx = ToolContext::new();
+        let live = self.live(&ctx, deadline).await?;
+        let listing = tokio::time::timeout_at(deadline, live.peer.list_all_tools()).await;
+        match listing {
+            Ok(Ok(tools)) => Ok(tools.into_iter().map(McpTool::from_rmcp).collect()),
+            Ok(Err(error)) => {
+                live.check_health(self.name());
+                Err(self.error(
+                    McpClientErrorKind::Protocol,
+                    format!("could not list the tools: {error}"),
+                ))
+            }
+            Err(_) => {
+                live.check_health(self.name());
+                Err(self.error(
+                    McpClientErrorKind::TimedOut,
+                    format!(
+                        "did not list its tools within {:?}",
+                        self.inner.options.call_timeout
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// Calls the tool `tool` with `arguments` (a JSON object, or `null` for
+    /// none) and returns what it returned.
+    ///
+    /// - A result with `structuredContent` is [`ToolOutput::Value`] of it.
+    /// - Otherwise a [`ToolOutput::Result`] with the content blocks: text as
+    ///   text; an image or audio as a text stand-in naming its type and
+    ///   size; a resource link as a line with its URI; an embedded text
+    ///   resource as its URI and text; other blocks as JSON.
+    /// - `isError: true` is an error [`ToolResult`] with the server's text
+    ///   (kind [`Failed`](tool_runtime::ToolErrorKind::Failed)).
+    ///
+    /// Progress the server reports reaches `ctx`'s progress reporting (a
+    /// fraction when the server gives a total, a trace entry otherwise).
+    /// Cancelling `ctx` sends `notifications/cancelled` and fails with
+    /// [`McpClientErrorKind::Cancelled`]; so does dropping the future
+    /// (without the error). The call fails with
+    /// [`McpClientErrorKind::TimedOut`] after
+    /// [`call_timeout`](McpClientOptions::call_timeout), with
+    /// [`McpClientErrorKind::Closed`] when the server goes away meanwhile,
+    /// and with [`McpClientErrorKind::Protocol`] when it answers with a
+    /// JSON-RPC error (an unknown tool, say).
+    pub async fn call(
+        &self,
+        tool: &str,
+        arguments: Value,
+        ctx: &ToolContext,
+    ) -> Result<ToolOutput, McpClientError> {
+        let timeout = self.inner.options.call_timeout;
+        let deadline = Instant::now() + timeout;
+        let mut params = CallToolRequestParams::new(tool.to_owned());
+        match arguments {
+            Value::Object(arguments) => params = params.with_arguments(arguments),
+            Value::Null => {}
+            other => {
+                return Err(self.error(
+                    McpClientErrorKind::Protocol,
+                    format!("the arguments of `{tool}` must be a JSON object, not {other}"),
+                ));
+            }
+        }
+        let live = self.live(ctx, deadline).await?;
+        let end = live
+            .call(
+                &self.inner.shared,
+                params,
+                ctx.progress_handle(),
+                ctx.cancelled(),
+                deadline,
+            )
+            .await;
+        match end {
+            CallEnd::Result(result) => Ok(convert::to_output(result)),
+            CallEnd::Protocol(message) => Err(self.error(
+                McpClientErrorKind::Protocol,
+                format!("the call to `{tool}` failed: {message}"),
+            )),
+            CallEnd::Closed => Err(self.error(
+                McpClientErrorKind::Closed,
+                format!(
+                    "the connection closed during the call to `{tool}` (the server exited?); \
+                     it is being restarted"
+                ),
+            )),
+            CallEnd::Failed(message) => {
+                live.check_health(self.name());
+                Err(self.error(
+                    McpClientErrorKind::Closed,
+                    format!("the call to `{tool}` failed: {message}"),
+                ))
+            }
+            CallEnd::Cancelled => Err(self.error(
+                McpClientErrorKind::Cancelled,
+                format!("the call to `{tool}` was cancelled"),
+            )),
+            CallEnd::TimedOut => {
+                live.check_health(self.name());
+                Err(self.error(
+                    McpClientErrorKind::TimedOut,
+                    format!("`{tool}` did not answer within {timeout:?}"),
+                ))
+            }
+        }
+    }
+
+    /// [`call`](Self::call) for a [`ToolUse`], as
+    /// [`Registry::invoke`](tool_runtime::Registry::invoke) answers one:
+    /// errors become error results (their text names the server), and the
+    /// result carries the tool use's id.
+    pub async fn invoke(&self, tool_use: ToolUse, ctx: &ToolContext) -> ToolResult {
+        match self.call(&tool_use.name, tool_use.input, ctx).await {
+            Ok(output) => output.into_result(tool_use.id),
+            Err(error) => ToolResult::from_error(tool_use.id, &error.to_tool_error()),
+        }
+    }
+
+    /// Stops the server (a spawned one is killed) and waits until it is;
+    /// later calls fail. Clones share the connection, so this closes it for
+    /// them too.
+    pub async fn close(&self) {
+        self.inner.shutdown.cancel();
+        let mut status = self.inner.status.clone();
+        let _ = status
+            .wait_for(|status| matches!(status.state, State::Closed))
+            .await;
+    }
+
+    /// The connection to use, waiting (within `deadline`, and until `ctx`
+    /// is cancelled) while the server restarts.
+    async fn live(
+        &self,
+        ctx: &ToolContext,
+        deadline: Instant,
+    ) -> Result<Arc<Live>, McpClientError> {
+        let mut status = self.inner.status.clone();
+        let failures_before = status.borrow().failures;
+        loop {
+            {
+                let current = status.borrow_and_update();
+                match &current.state {
+                    State::Up(live) if !live.peer.is_transport_closed() => {
+                        return Ok(Arc::clone(live));
+                    }
+                    State::Down { error: Some(error) } if current.failures > failures_before => {
+                        return Err(self.error(
+                            McpClientErrorKind::Closed,
+                            format!("is not running, and could not be restarted: {error}"),
+                        ));
+                    }
+                    State::Closed => {
+                        return Err(self.error(
+                            McpClientErrorKind::Closed,
+                            "the client was closed".to_owned(),
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            tokio::select! {
+                changed = status.changed() => {
+                    if changed.is_err() {
+                        return Err(self.error(
+                            McpClientErrorKind::Closed,
+                            "the client was closed".to_owned(),
+                        ));
+                    }
+                }
+                () = tokio::time::sleep_until(deadline) => {
+                    return Err(self.error(
+                        McpClientErrorKind::TimedOut,
+                        format!(
+                            "is not running, and was not restarted within {:?}",
+                            self.inner.options.call_timeout
+                        ),
+                    ));
+                }
+                () = ctx.cancelled() => {
+                    return Err(self.error(
+                        McpClientErrorKind::Cancelled,
+                        "the call was cancelled while the server restarted".to_owned(),
+                    ));
+                }
+            }
+        }
+    }
+
+    fn error(&self, kind: McpClientErrorKind, message: String) -> McpClientError {
+        McpClientError::new(self.inner.name.clone(), kind, message)
+    }
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient")
+            .field("name", &self.inner.name)
+            .field("server", &self.inner.config.describe())
+            .field("connected", &self.is_connected())
+            .field("tools", &self.inner.tools.borrow().len())
+            .finish()
+    }
+}

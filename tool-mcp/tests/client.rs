@@ -1,0 +1,729 @@
+//! `tool_mcp::client::McpClient` against real MCP servers: the reference
+//! server `@modelcontextprotocol/server-everything` (Node, over stdio and
+//! over streamable HTTP) and a small server written with the official
+//! Python SDK (tests/mcp/python_server.py).
+//!
+//! Node and the npm packages come from `tests/mcp/node.sh`, the Python SDK
+//! from `tests/mcp/venv.sh`; both are idempotent and run once per test
+//! binary. When either cannot be set up the tests fail: they do not skip.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use tool_mcp::client::{
+    ImportOptions, McpClient, McpClientErrorKind, McpClientOptions, McpServerConfig,
+};
+use tool_runtime::{
+    CancellationToken, Content, Registry, State, ToolContext, ToolError, ToolErrorKind, ToolEvent,
+    ToolOutput, ToolResult, ToolUse, tool,
+};
+
+// ---------------------------------------------------------------- set-up
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tool-mcp sits in the workspace")
+}
+
+/// Runs one of the tests/mcp set-up scripts and reads the `KEY=value`
+/// lines it prints.
+fn run_setup(script: &str) -> Vec<(String, String)> {
+    let output = Command::new("bash")
+        .arg(root().join("tests/mcp").join(script))
+        .current_dir(root())
+        .output()
+        .unwrap_or_else(|error| panic!("could not run tests/mcp/{script}: {error}"));
+    assert!(
+        output.status.success(),
+        "tests/mcp/{script} failed ({}):\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.split_once('='))
+        // `printf %q` quotes only paths with unusual characters.
+        .map(|(key, value)| (key.to_owned(), value.trim_matches('\'').to_owned()))
+        .collect()
+}
+
+fn value_of(pairs: &[(String, String)], key: &str) -> PathBuf {
+    let value = pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .unwrap_or_else(|| panic!("the set-up script printed no {key}"));
+    let path = PathBuf::from(&value.1);
+    assert!(path.exists(), "{key}={} does not exist", path.display());
+    path
+}
+
+/// Node and the everything server's entry point.
+fn node() -> &'static (PathBuf, PathBuf) {
+    static NODE: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    NODE.get_or_init(|| {
+        let pairs = run_setup("node.sh");
+        let node = value_of(&pairs, "MCP_NODE");
+        let modules = value_of(&pairs, "MCP_NODE_MODULES");
+        let everything = modules.join("@modelcontextprotocol/server-everything/dist/index.js");
+        assert!(everything.exists(), "{} is missing", everything.display());
+        (node, everything)
+    })
+}
+
+/// The virtual environment's Python, with the official MCP SDK.
+fn python() -> &'static PathBuf {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| value_of(&run_setup("venv.sh"), "MCP_PYTHON"))
+}
+
+fn everything_stdio() -> McpServerConfig {
+    let (node, everything) = node();
+    McpServerConfig::stdio(
+        node.to_string_lossy(),
+        [everything.to_string_lossy().into_owned(), "stdio".into()],
+    )
+}
+
+fn python_server() -> McpServerConfig {
+    let script = root().join("tests/mcp/python_server.py");
+    McpServerConfig::stdio(
+        python().to_string_lossy(),
+        [script.to_string_lossy().into_owned()],
+    )
+}
+
+/// The everything server over streamable HTTP on a free port; killed when
+/// dropped.
+struct HttpEverything {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HttpEverything {
+    async fn start() -> Self {
+        let (node, everything) = node();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new(node)
+            .arg(everything)
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("node starts");
+        let started = Instant::now();
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the everything server did not listen on port {port} within 30 s"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        HttpEverything {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        }
+    }
+}
+
+impl Drop for HttpEverything {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn text(output: ToolOutput) -> String {
+    output.into_result("t").text_content()
+}
+
+// ------------------------------------------------- registry-side helpers
+
+/// Calls `tool` on the MCP client in the registry's state with `args`, so
+/// that the call runs inside a registry call (progress, cancellation).
+#[tool]
+async fn remote(
+    /// The remote tool
+    tool: String,
+    /// Its arguments
+    args: Value,
+    client: State<McpClient>,
+    ctx: &ToolContext,
+) -> Result<ToolOutput, ToolError> {
+    Ok(client.call(&tool, args, ctx).await?)
+}
+
+/// The events of one registry call through `remote`: the progress
+/// fractions and the result.
+async fn remote_call(client: &McpClient, tool: &str, args: Value) -> (Vec<f64>, ToolResult) {
+    let registry = Registry::builder()
+        .tool(RemoteTool)
+        .state(client.clone())
+        .build()
+        .expect("registry");
+    let call = ToolUse::new("r1", "remote", json!({"tool": tool, "args": args}));
+    let mut events = registry.stream(call, &ToolContext::new());
+    let mut progress = Vec::new();
+    while let Some(event) = events.next().await {
+        match event {
+            ToolEvent::Progress { progress: p, .. } => progress.push(p),
+            ToolEvent::Result(result) => return (progress, result),
+            _ => {}
+        }
+    }
+    panic!("the call ended without a result");
+}
+
+// ----------------------------------------------------------------- tests
+
+#[test]
+fn config_takes_the_shapes_hosts_write() {
+    let stdio: McpServerConfig = serde_json::from_value(json!({
+        "command": "npx", "args": ["-y", "server"], "env": {"A": "1"}
+    }))
+    .unwrap();
+    assert_eq!(
+        stdio,
+        McpServerConfig::stdio("npx", ["-y", "server"]).with_env("A", "1")
+    );
+    let typed: McpServerConfig =
+        serde_json::from_value(json!({"type": "stdio", "command": "srv"})).unwrap();
+    assert_eq!(typed, McpServerConfig::stdio("srv", Vec::<String>::new()));
+    let http: McpServerConfig = serde_json::from_value(json!({
+        "type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer x"}
+    }))
+    .unwrap();
+    assert_eq!(
+        http,
+        McpServerConfig::http("https://example.com/mcp").with_header("Authorization", "Bearer x")
+    );
+
+    let error = |value: Value| {
+        serde_json::from_value::<McpServerConfig>(value)
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        error(json!({"command": "x", "cwd": "/"})),
+        "unknown key `cwd` in an MCP server's configuration: a stdio server takes `command`, \
+         `args` and `env`; an HTTP server takes `url` and `headers`; either may say `type`"
+    );
+    assert!(error(json!({"args": []})).contains("needs `command`"));
+    assert!(error(json!({"command": "x", "url": "y"})).contains("both `command` and `url`"));
+    assert!(error(json!({"url": "y", "env": {}})).contains("`env` in an MCP server's"));
+    assert!(error(json!({"type": "sse", "url": "y"})).contains("unsupported `type` `sse`"));
+    assert!(error(json!({"command": 3})).contains("expected a string"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn everything_over_stdio_lists_and_calls() {
+    let client = McpClient::connect("everything", everything_stdio())
+        .await
+        .expect("connects");
+    let tools = client.list_tools().await.expect("lists");
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+    for name in [
+        "echo",
+        "get-sum",
+        "trigger-long-running-operation",
+        "get-tiny-image",
+    ] {
+        assert!(names.contains(&name), "{name} is not in {names:?}");
+    }
+    let echo = tools.iter().find(|tool| tool.name == "echo").unwrap();
+    assert_eq!(echo.title.as_deref(), Some("Echo Tool"));
+    assert_eq!(echo.description, "Echoes back the input string");
+    assert_eq!(echo.annotations.read_only, Some(true));
+    assert_eq!(echo.input_schema["required"], json!(["message"]));
+    assert_eq!(client.cached_tools().len(), tools.len());
+
+    let ctx = ToolContext::new();
+    let output = client.call("echo", json!({"message": "hi"}), &ctx).await;
+    assert_eq!(text(output.unwrap()), "Echo: hi");
+    let output = client.call("get-sum", json!({"a": 2, "b": 3}), &ctx).await;
+    assert_eq!(text(output.unwrap()), "The sum of 2 and 3 is 5.");
+
+    // An image is a text stand-in.
+    let image = text(
+        client
+            .call("get-tiny-image", json!({}), &ctx)
+            .await
+            .unwrap(),
+    );
+    assert!(image.contains("[image (image/png, "), "{image}");
+
+    // Structured content is the JSON value.
+    if names.contains(&"get-structured-content") {
+        let output = client
+            .call(
+                "get-structured-content",
+                json!({"location": "New York"}),
+                &ctx,
+            )
+            .await
+            .unwrap();
+        assert!(
+            matches!(output, ToolOutput::Value(Value::Object(_))),
+            "{output:?}"
+        );
+    }
+
+    // The server's refusal of an unknown tool: an error result.
+    let output = client.call("no-such-tool", json!({}), &ctx).await.unwrap();
+    let result = output.into_result("t");
+    assert!(result.is_error());
+    assert!(result.text_content().contains("no-such-tool"), "{result:?}");
+    // Arguments that are not an object: an error naming the server.
+    let error = client.call("echo", json!([1]), &ctx).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "MCP server `everything`: the arguments of `echo` must be a JSON object, not [1]"
+    );
+    let result = client
+        .invoke(ToolUse::new("i1", "get-sum", json!({"a": 1, "b": 1})), &ctx)
+        .await;
+    assert_eq!(result.tool_use_id, "i1");
+    assert_eq!(result.text_content(), "The sum of 1 and 1 is 2.");
+    client.close().await;
+    let error = client
+        .call("echo", json!({"message": "x"}), &ctx)
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), McpClientErrorKind::Closed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn everything_progress_and_cancellation() {
+    let client = McpClient::connect("everything", everything_stdio())
+        .await
+        .expect("connects");
+
+    // Progress reaches the registry call's events.
+    let (progress, result) = remote_call(
+        &client,
+        "trigger-long-running-operation",
+        json!({"duration": 1, "steps": 4}),
+    )
+    .await;
+    assert!(result.is_success(), "{result:?}");
+    assert_eq!(
+        result.text_content(),
+        "Long running operation completed. Duration: 1 seconds, Steps: 4."
+    );
+    assert_eq!(progress, vec![0.25, 0.5, 0.75, 1.0]);
+
+    // Cancelled midway: a cancelled error, soon.
+    let token = CancellationToken::new();
+    let ctx = ToolContext::new().with_cancellation(token.clone());
+    let cancel = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        token.cancel();
+    });
+    let started = Instant::now();
+    let error = client
+        .call(
+            "trigger-long-running-operation",
+            json!({"duration": 10, "steps": 10}),
+            &ctx,
+        )
+        .await
+        .unwrap_err();
+    cancel.await.unwrap();
+    assert_eq!(error.kind(), McpClientErrorKind::Cancelled);
+    assert_eq!(
+        error.to_string(),
+        "MCP server `everything`: the call to `trigger-long-running-operation` was cancelled"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    // The server keeps working, on the same process.
+    let output = client
+        .call(
+            "echo",
+            json!({"message": "still here"}),
+            &ToolContext::new(),
+        )
+        .await;
+    assert_eq!(text(output.unwrap()), "Echo: still here");
+    assert_eq!(client.restarts(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_fails_its_call_and_is_restarted() {
+    let client = McpClient::connect("everything", everything_stdio())
+        .await
+        .expect("connects");
+    let pid = client.process_id().expect("a process id");
+    let slow = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            client
+                .call(
+                    "trigger-long-running-operation",
+                    json!({"duration": 20, "steps": 4}),
+                    &ToolContext::new(),
+                )
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let killed = Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let started = Instant::now();
+    let error = slow.await.unwrap().unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(5), "the call hung");
+    assert_eq!(error.kind(), McpClientErrorKind::Closed);
+    assert!(
+        error
+            .to_string()
+            .starts_with("MCP server `everything`: the connection closed during the call"),
+        "{error}"
+    );
+
+    // The next call waits for the restart and succeeds.
+    let output = client
+        .call("echo", json!({"message": "again"}), &ToolContext::new())
+        .await;
+    assert_eq!(text(output.unwrap()), "Echo: again");
+    assert_eq!(client.restarts(), 1);
+    assert_ne!(client.process_id(), Some(pid));
+
+    // The same through the registry: an error result naming the server.
+    let pid = client.process_id().unwrap();
+    let slow = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            remote_call(
+                &client,
+                "trigger-long-running-operation",
+                json!({"duration": 20, "steps": 4}),
+            )
+            .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    let (_, result) = slow.await.unwrap();
+    assert!(result.is_error());
+    assert!(
+        result
+            .text_content()
+            .starts_with("MCP server `everything`: "),
+        "{result:?}"
+    );
+    let (_, result) = remote_call(&client, "echo", json!({"message": "back"})).await;
+    assert_eq!(result.text_content(), "Echo: back");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn everything_over_streamable_http() {
+    let server = HttpEverything::start().await;
+    let client = McpClient::connect("everything-http", McpServerConfig::http(&server.url))
+        .await
+        .expect("connects");
+    let names: Vec<String> = client
+        .list_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|tool| tool.name)
+        .collect();
+    assert!(names.iter().any(|name| name == "echo"), "{names:?}");
+    assert_eq!(client.process_id(), None);
+
+    let ctx = ToolContext::new();
+    let output = client
+        .call("echo", json!({"message": "over http"}), &ctx)
+        .await;
+    assert_eq!(text(output.unwrap()), "Echo: over http");
+    let output = client
+        .call("get-sum", json!({"a": 20, "b": 22}), &ctx)
+        .await;
+    assert_eq!(text(output.unwrap()), "The sum of 20 and 22 is 42.");
+
+    let (progress, result) = remote_call(
+        &client,
+        "trigger-long-running-operation",
+        json!({"duration": 1, "steps": 2}),
+    )
+    .await;
+    assert!(result.is_success(), "{result:?}");
+    assert_eq!(progress, vec![0.5, 1.0]);
+
+    let token = CancellationToken::new();
+    let ctx = ToolContext::new().with_cancellation(token.clone());
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        token.cancel();
+    });
+    let error = client
+        .call(
+            "trigger-long-running-operation",
+            json!({"duration": 10, "steps": 5}),
+            &ctx,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), McpClientErrorKind::Cancelled);
+    let output = client
+        .call("echo", json!({"message": "after"}), &ToolContext::new())
+        .await;
+    assert_eq!(text(output.unwrap()), "Echo: after");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_python_sdk_server() {
+    let config = python_server().with_env("TOOL_MCP_CLIENT_TEST", "from the config");
+    let client = McpClient::connect("python", config)
+        .await
+        .expect("connects");
+    let tools = client.cached_tools();
+    let divide = tools.iter().find(|tool| tool.name == "divide").unwrap();
+    assert_eq!(divide.output_schema.as_ref().unwrap()["type"], "object");
+
+    let ctx = ToolContext::new();
+    let output = client.call("add", json!({"a": 2, "b": 3}), &ctx).await;
+    assert_eq!(text(output.unwrap()), "2 + 3 = 5");
+
+    // Structured output.
+    let output = client.call("divide", json!({"a": 7, "b": 2}), &ctx).await;
+    assert_eq!(
+        output.unwrap(),
+        ToolOutput::Value(json!({"quotient": 3.5, "remainder": 1}))
+    );
+
+    // isError: an error result with the server's text.
+    let output = client
+        .call("divide", json!({"a": 7, "b": 0}), &ctx)
+        .await
+        .unwrap();
+    let result = output.into_result("t");
+    assert!(result.is_error());
+    assert_eq!(
+        result.text_content(),
+        "Error executing tool divide: cannot divide 7 by zero"
+    );
+
+    // The environment of the config reaches the server.
+    let output = client
+        .call("env", json!({"name": "TOOL_MCP_CLIENT_TEST"}), &ctx)
+        .await;
+    assert_eq!(text(output.unwrap()), "from the config");
+
+    // Progress with a total and a message.
+    let (progress, result) =
+        remote_call(&client, "slow_count", json!({"steps": 3, "delay": 0.05})).await;
+    assert_eq!(result.text_content(), "counted to 3");
+    assert_eq!(progress.len(), 3);
+    assert!((progress[0] - 1.0 / 3.0).abs() < 1e-9);
+    assert_eq!(progress[2], 1.0);
+
+    // A tool added at run time: the list is refreshed and the watch fires.
+    let mut watch = client.watch_tools();
+    watch.borrow_and_update();
+    let output = client
+        .call("register_tool", json!({"name": "late_tool"}), &ctx)
+        .await;
+    assert_eq!(text(output.unwrap()), "registered late_tool");
+    tokio::time::timeout(Duration::from_secs(10), watch.changed())
+        .await
+        .expect("the tool list changes")
+        .unwrap();
+    assert!(watch.borrow().iter().any(|tool| tool.name == "late_tool"));
+    let output = client.call("late_tool", json!({}), &ctx).await;
+    assert_eq!(text(output.unwrap()), "I am late_tool");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_past_its_time_limit_fails_and_the_server_stays() {
+    let options = McpClientOptions::default().with_call_timeout(Duration::from_millis(800));
+    let client = McpClient::connect_with("python", python_server(), options)
+        .await
+        .expect("connects");
+    let started = Instant::now();
+    let error = client
+        .call(
+            "slow_count",
+            json!({"steps": 10, "delay": 0.5}),
+            &ToolContext::new(),
+        )
+        .await
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(error.kind(), McpClientErrorKind::TimedOut);
+    assert_eq!(
+        error.to_string(),
+        "MCP server `python`: `slow_count` did not answer within 800ms"
+    );
+    let output = client
+        .call("add", json!({"a": 1, "b": 2}), &ToolContext::new())
+        .await;
+    assert_eq!(text(output.unwrap()), "1 + 2 = 3");
+    // It answered the ping after the time-out: not restarted.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(client.restarts(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_cannot_start_is_an_error_naming_it() {
+    let error = McpClient::connect(
+        "missing",
+        McpServerConfig::stdio("/nonexistent/mcp-server", Vec::<String>::new()),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(error.kind(), McpClientErrorKind::Connect);
+    assert!(
+        error
+            .to_string()
+            .starts_with("MCP server `missing`: could not start `/nonexistent/mcp-server`"),
+        "{error}"
+    );
+
+    let crashing = McpServerConfig::stdio(
+        python().to_string_lossy(),
+        [
+            "-c",
+            "import sys; print('boom: no configuration', file=sys.stderr); sys.exit(3)",
+        ],
+    );
+    let error = McpClient::connect("crashing", crashing).await.unwrap_err();
+    let message = error.to_string();
+    assert!(message.starts_with("MCP server `crashing`: "), "{message}");
+    assert!(message.contains("boom: no configuration"), "{message}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn imported_tools_work_through_the_registry() {
+    let everything = McpClient::connect("everything", everything_stdio())
+        .await
+        .expect("connects");
+    let options = ImportOptions::new()
+        .with_prefix("everything_")
+        .with_alias("echo", "say")
+        .with_only(["echo", "get-sum", "trigger-long-running-operation"]);
+    let tools = everything.tools(&options);
+    let mut names: Vec<String> = tools
+        .iter()
+        .map(|tool| tool_runtime::Tool::spec(tool).name.to_string())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "everything_echo",
+            "everything_get-sum",
+            "everything_trigger-long-running-operation"
+        ]
+    );
+    let python = McpClient::connect("python", python_server())
+        .await
+        .expect("connects");
+    let mut builder = Registry::builder();
+    for tool in tools
+        .into_iter()
+        .chain(python.tools(&ImportOptions::new().with_prefix("py_")))
+    {
+        builder = builder.tool(tool);
+    }
+    let registry = builder.build().expect("registry");
+    let spec = registry.resolve("everything_echo").unwrap().spec();
+    assert_eq!(spec.title.as_deref(), Some("Echo Tool"));
+    assert_eq!(spec.annotations.read_only, Some(true));
+
+    let ctx = ToolContext::new();
+    let invoke = |name: &str, input: Value| {
+        let call = ToolUse::new("c1", name, input);
+        let registry = registry.clone();
+        let ctx = ctx.clone();
+        async move { registry.invoke(call, &ctx).await }
+    };
+    let result = invoke("everything_echo", json!({"message": "hi"})).await;
+    assert_eq!(result.text_content(), "Echo: hi");
+    assert_eq!(result.tool_use_id, "c1");
+    let result = invoke("say", json!({"message": "by alias"})).await;
+    assert_eq!(result.text_content(), "Echo: by alias");
+    let result = invoke("everything_get-sum", json!({"a": 40, "b": 2})).await;
+    assert_eq!(result.text_content(), "The sum of 40 and 2 is 42.");
+
+    // The registry checks the arguments against the remote schema first.
+    let result = invoke("everything_get-sum", json!({"a": "two"})).await;
+    assert!(result.is_error());
+    assert_eq!(result.error_kind, Some(ToolErrorKind::InvalidArguments));
+    assert!(
+        result
+            .text_content()
+            .starts_with("invalid arguments for everything_get-sum: "),
+        "{result:?}"
+    );
+
+    // Structured output and isError from the Python server.
+    let result = invoke("py_divide", json!({"a": 9, "b": 4})).await;
+    assert_eq!(
+        result.content,
+        vec![Content::Json(json!({"quotient": 2.25, "remainder": 1}))]
+    );
+    let result = invoke("py_divide", json!({"a": 9, "b": 0})).await;
+    assert!(result.is_error());
+    assert_eq!(
+        result.text_content(),
+        "Error executing tool divide: cannot divide 9 by zero"
+    );
+
+    // Progress streams out of the registry call.
+    let call = ToolUse::new(
+        "c2",
+        "everything_trigger-long-running-operation",
+        json!({"duration": 1, "steps": 2}),
+    );
+    let mut events = registry.stream(call, &ctx);
+    let mut progress = Vec::new();
+    let mut result = None;
+    while let Some(event) = events.next().await {
+        match event {
+            ToolEvent::Progress { progress: p, .. } => progress.push(p),
+            ToolEvent::Result(r) => result = Some(r),
+            _ => {}
+        }
+    }
+    assert!(result.unwrap().is_success());
+    assert_eq!(progress, vec![0.5, 1.0]);
+
+    // A registry call cancelled midway: a cancelled result, and the server
+    // still answers.
+    let token = CancellationToken::new();
+    let cancellable = ToolContext::new().with_cancellation(token.clone());
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        token.cancel();
+    });
+    let started = Instant::now();
+    let call = ToolUse::new(
+        "c3",
+        "everything_trigger-long-running-operation",
+        json!({"duration": 10, "steps": 10}),
+    );
+    let result = registry.invoke(call, &cancellable).await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(result.is_error());
+    assert_eq!(result.error_kind, Some(ToolErrorKind::Cancelled));
+    let result = invoke("everything_echo", json!({"message": "still"})).await;
+    assert_eq!(result.text_content(), "Echo: still");
+}
