@@ -18,8 +18,8 @@ use tool_mcp::client::{
     ImportOptions, McpClient, McpClientErrorKind, McpClientOptions, McpServerConfig,
 };
 use tool_runtime::{
-    CancellationToken, Content, Registry, State, ToolContext, ToolError, ToolErrorKind, ToolEvent,
-    ToolOutput, ToolResult, ToolUse, tool,
+    CancellationToken, Content, LiveRegistry, Registry, State, ToolContext, ToolError,
+    ToolErrorKind, ToolEvent, ToolOutput, ToolResult, ToolUse, tool,
 };
 
 // ---------------------------------------------------------------- set-up
@@ -726,4 +726,44 @@ async fn imported_tools_work_through_the_registry() {
     assert_eq!(result.error_kind, Some(ToolErrorKind::Cancelled));
     let result = invoke("everything_echo", json!({"message": "still"})).await;
     assert_eq!(result.text_content(), "Echo: still");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_registry_follows_the_servers_tool_list() {
+    let python = McpClient::connect("python", python_server())
+        .await
+        .expect("connects");
+    let live = LiveRegistry::new(Registry::builder().build().unwrap());
+    let mut changes = live.subscribe();
+    let following = python
+        .sync_into(live.clone(), ImportOptions::new().with_prefix("py_"))
+        .expect("imports");
+    assert!(live.snapshot().contains("py_add"));
+    assert!(changes.has_changed().unwrap());
+    changes.borrow_and_update();
+
+    // The server adds a tool and says so: the registry gets it.
+    let ctx = ToolContext::new();
+    let call = ToolUse::new("1", "py_register_tool", json!({"name": "fresh"}));
+    let result = live.invoke(call, &ctx).await;
+    assert_eq!(result.text_content(), "registered fresh");
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while !live.snapshot().contains("py_fresh") {
+            changes.changed().await.unwrap();
+        }
+    })
+    .await
+    .expect("the registry gets the new tool");
+    let result = live
+        .invoke(ToolUse::new("2", "py_fresh", json!({})), &ctx)
+        .await;
+    assert_eq!(result.text_content(), "I am fresh");
+    assert!(live.snapshot().contains("py_add"));
+
+    // Importing the same tools again replaces them.
+    let again = python
+        .sync_into(live.clone(), ImportOptions::new().with_prefix("py_"))
+        .expect("replaces");
+    again.abort();
+    following.abort();
 }

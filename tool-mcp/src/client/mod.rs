@@ -26,6 +26,11 @@
 //!   times out, or fails in its transport, is followed by a `ping`; a server
 //!   that does not answer that either is restarted.
 //! - Every error names the server: ``MCP server `everything`: ...``.
+//! - Into a registry: [`McpClient::tools`] makes the tools
+//!   [`DynamicTool`](tool_runtime::DynamicTool)s (named by
+//!   [`ImportOptions`]: a prefix, renames, aliases, an allowlist), and
+//!   [`McpClient::sync_into`] keeps a [`LiveRegistry`](tool_runtime::LiveRegistry)
+//!   in step with the server's tool list.
 //!
 //! ```no_run
 //! use serde_json::json;
@@ -51,6 +56,7 @@ mod connection;
 mod convert;
 mod error;
 mod import;
+mod sync;
 
 use std::sync::Arc;
 use std::time::Duration;
