@@ -119,21 +119,48 @@ impl HttpEverything {
             .stderr(std::process::Stdio::null())
             .spawn()
             .expect("node starts");
-        let started = Instant::now();
-        while tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_err()
-        {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "the everything server did not listen on port {port} within 30 s"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        wait_for_port(port).await;
         HttpEverything {
             child,
             url: format!("http://127.0.0.1:{port}/mcp"),
         }
+    }
+}
+
+impl HttpEverything {
+    /// Starts the server again on the same port (after it was killed).
+    async fn restart(&mut self) {
+        let (node, everything) = node();
+        let port: u16 = self
+            .url
+            .trim_start_matches("http://127.0.0.1:")
+            .trim_end_matches("/mcp")
+            .parse()
+            .unwrap();
+        self.child = Command::new(node)
+            .arg(everything)
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("node starts");
+        wait_for_port(port).await;
+    }
+}
+
+/// Waits until something listens on `port` (30 s at most).
+async fn wait_for_port(port: u16) {
+    let started = Instant::now();
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the everything server did not listen on port {port} within 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -766,4 +793,84 @@ async fn a_live_registry_follows_the_servers_tool_list() {
         .expect("replaces");
     again.abort();
     following.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_server_killed_midway_fails_the_call_and_is_reached_again() {
+    let mut server = HttpEverything::start().await;
+    let client = McpClient::connect("everything-http", McpServerConfig::http(&server.url))
+        .await
+        .expect("connects");
+    let slow = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            client
+                .call(
+                    "trigger-long-running-operation",
+                    json!({"duration": 20, "steps": 4}),
+                    &ToolContext::new(),
+                )
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let started = Instant::now();
+    let error = slow.await.unwrap().unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the call took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(error.kind(), McpClientErrorKind::Closed);
+    assert!(
+        error
+            .to_string()
+            .starts_with("MCP server `everything-http`: the connection closed during the call"),
+        "{error}"
+    );
+
+    // While it is down, calls fail soon, naming the server.
+    let started = Instant::now();
+    let error = client
+        .call("echo", json!({"message": "x"}), &ToolContext::new())
+        .await
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(
+        error
+            .to_string()
+            .starts_with("MCP server `everything-http`: "),
+        "{error}"
+    );
+
+    // Back on the same port: a later call succeeds.
+    server.restart().await;
+    let started = Instant::now();
+    loop {
+        match client
+            .call("echo", json!({"message": "back"}), &ToolContext::new())
+            .await
+        {
+            Ok(output) => {
+                assert_eq!(text(output), "Echo: back");
+                break;
+            }
+            Err(error) => {
+                assert!(
+                    error
+                        .to_string()
+                        .starts_with("MCP server `everything-http`: "),
+                    "{error}"
+                );
+                assert!(
+                    started.elapsed() < Duration::from_secs(20),
+                    "not reached again: {error}"
+                );
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+    assert!(client.restarts() >= 1);
 }

@@ -31,6 +31,9 @@ use super::error::{McpClientError, McpClientErrorKind};
 const STDERR_LINES: usize = 20;
 /// A connection that stayed up this long starts the backoff over.
 const STABLE: Duration = Duration::from_secs(10);
+/// How many times a broken HTTP response stream is resumed before its
+/// request fails (after 0.2, 0.4 and 0.8 s).
+const SSE_RETRIES: usize = 3;
 /// How long a health check (`ping`) after a failed call may take.
 const PING_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -429,6 +432,7 @@ pub(crate) async fn connect(
         }
         McpServerConfig::Http { url, headers } => {
             use rmcp::transport::StreamableHttpClientTransport;
+            use rmcp::transport::common::client_side_sse::ExponentialBackoff;
             use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
             let mut custom = HashMap::new();
             for (name, value) in headers {
@@ -447,9 +451,16 @@ pub(crate) async fn connect(
                 custom.insert(header, value);
             }
             ensure_crypto_provider();
-            let transport_config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+            // A response stream that breaks is resumed a few times, then
+            // fails its request (rmcp's default retries forever).
+            let mut retry = ExponentialBackoff::default();
+            retry.max_times = Some(SSE_RETRIES);
+            retry.base_duration = Duration::from_millis(200);
+            retry.max_delay = Some(Duration::from_secs(1));
+            let mut transport_config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                 .custom_headers(custom)
                 .reinit_on_expired_session(true);
+            transport_config.retry_config = Arc::new(retry);
             let transport = StreamableHttpClientTransport::from_config(transport_config);
             let serving = Arc::clone(shared).serve_with_ct(transport, close.clone());
             let service = match tokio::time::timeout(options.connect_timeout, serving).await {

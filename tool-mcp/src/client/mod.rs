@@ -24,7 +24,8 @@
 //!   reached) again with backoff (100 ms doubling to 5 s); a call made
 //!   meanwhile waits for the restart, within its time limit. A call that
 //!   times out, or fails in its transport, is followed by a `ping`; a server
-//!   that does not answer that either is restarted.
+//!   that does not answer that either is restarted. Over HTTP, a response
+//!   stream that breaks is resumed up to three times before its call fails.
 //! - Every error names the server: ``MCP server `everything`: ...``.
 //! - Into a registry: [`McpClient::tools`] makes the tools
 //!   [`DynamicTool`](tool_runtime::DynamicTool)s (named by
@@ -342,13 +343,16 @@ impl McpClient {
                 McpClientErrorKind::Protocol,
                 format!("the call to `{tool}` failed: {message}"),
             )),
-            CallEnd::Closed => Err(self.error(
-                McpClientErrorKind::Closed,
-                format!(
-                    "the connection closed during the call to `{tool}` (the server exited?); \
-                     it is being restarted"
-                ),
-            )),
+            CallEnd::Closed => {
+                live.check_health(self.name());
+                Err(self.error(
+                    McpClientErrorKind::Closed,
+                    format!(
+                        "the connection closed during the call to `{tool}` (did the server exit?); \
+                         the client connects again, restarting a spawned server"
+                    ),
+                ))
+            }
             CallEnd::Failed(message) => {
                 live.check_health(self.name());
                 Err(self.error(
