@@ -457,6 +457,27 @@ async fn a_killed_server_fails_its_call_and_is_restarted() {
     );
     let (_, result) = remote_call(&client, "echo", json!({"message": "back"})).await;
     assert_eq!(result.text_content(), "Echo: back");
+
+    // Killed while idle: a call made once the client has noticed waits for
+    // the restart.
+    let pid = client.process_id().unwrap();
+    Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    let started = Instant::now();
+    while client.is_connected() && client.restarts() == 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the exit went unnoticed"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let output = client
+        .call("echo", json!({"message": "once more"}), &ToolContext::new())
+        .await;
+    assert_eq!(text(output.unwrap()), "Echo: once more");
+    assert_eq!(client.restarts(), 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
