@@ -3,7 +3,9 @@
 # function (tool-runtime by path, serde, schemars, serde_json, tokio) against
 # the same shape written with serde and schemars derives alone. Each is built
 # clean in debug, RUNS times (default 3), back to back so both see the same
-# load; prints each time, the medians and their ratio, and the number of
+# load; prints each run's times and ratio, the median times and the median of
+# the runs' ratios, the CPU time (user + system, which the machine's load
+# moves far less than the wall-clock time) and its ratio, and the number of
 # crates in tool-runtime's normal dependency tree.
 #
 #   scripts/lean-core.sh                      # this checkout
@@ -102,30 +104,39 @@ for crate in with-tool plain; do
     (cd "$OUT/$crate" && cargo fetch --quiet)
 done
 
-# Seconds of one clean debug build of `crate`.
+# "wall cpu": seconds of one clean debug build of `crate`, elapsed and
+# user + system of cargo and the compilers it ran.
 build() {
     local crate="$1" target="$OUT/target-$1"
     rm -rf "$target"
-    local start end
-    start=$(date +%s.%N)
-    (cd "$OUT/$crate" && CARGO_TARGET_DIR="$target" cargo build --quiet --offline)
-    end=$(date +%s.%N)
-    echo "$end - $start" | bc
+    local TIMEFORMAT='%R %U %S' times
+    # `time` reports on this block's stderr; cargo's own goes to ours (fd 3).
+    times=$({ time (cd "$OUT/$crate" && CARGO_TARGET_DIR="$target" cargo build --quiet --offline 2>&3); } 3>&2 2>&1) || return 1
+    echo "$times" | awk '{ printf "%s %.2f\n", $1, $2 + $3 }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-with=() plain=()
+with=() plain=() ratios=() with_cpu=() plain_cpu=()
 for run in $(seq "$RUNS"); do
-    w=$(build with-tool)
-    p=$(build plain)
-    with+=("$w") plain+=("$p")
-    printf 'run %d: with tool-runtime %6.1f s, plain %6.1f s\n' "$run" "$w" "$p"
+    times=$(build with-tool)
+    read -r w wc <<<"$times"
+    times=$(build plain)
+    read -r p pc <<<"$times"
+    with+=("$w") plain+=("$p") with_cpu+=("$wc") plain_cpu+=("$pc")
+    r=$(echo "$w / $p" | bc -l)
+    ratios+=("$r")
+    printf 'run %d: with tool-runtime %6.1f s (CPU %6.1f s), plain %6.1f s (CPU %6.1f s), ratio %.2fx\n' \
+        "$run" "$w" "$wc" "$p" "$pc" "$r"
 done
 mw=$(printf '%s\n' "${with[@]}" | median)
 mp=$(printf '%s\n' "${plain[@]}" | median)
-printf 'median: with tool-runtime %.1f s, plain %.1f s, ratio %.2fx\n' "$mw" "$mp" "$(echo "$mw / $mp" | bc -l)"
+mr=$(printf '%s\n' "${ratios[@]}" | median)
+mwc=$(printf '%s\n' "${with_cpu[@]}" | median)
+mpc=$(printf '%s\n' "${plain_cpu[@]}" | median)
+printf 'median: with tool-runtime %.1f s, plain %.1f s; median of the runs'"'"' ratios %.2fx\n' "$mw" "$mp" "$mr"
+printf 'median CPU time: with tool-runtime %.1f s, plain %.1f s, ratio %.2fx\n' "$mwc" "$mpc" "$(echo "$mwc / $mpc" | bc -l)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 crates=$(cd "$OUT/with-tool" && cargo tree --offline -p tool-runtime -e normal --prefix none | sort -u | wc -l)
 echo "crates in tool-runtime's normal tree: $crates"

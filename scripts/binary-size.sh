@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The release binary of a one-tool MCP server over stdio, two ways: with
+# tool-runtime and tool-mcp (`#[tool] fn add`, `McpServer::serve_stdio`,
+# tool-mcp without its default `http` feature, which stdio does not need),
+# and with rmcp alone (`#[tool_router(server_handler)]` with one `#[tool]`
+# method, served with `rmcp::transport::stdio`, as rmcp's README shows), at
+# the rmcp version of the workspace's lock file. Both use the same Tokio
+# features and the default release profile, each in its own directory and
+# target directory; each binary answers `initialize` and one `tools/call`
+# before it is measured. Prints the sizes as built and stripped, and the
+# ratios ours / rmcp's.
+#
+#   scripts/binary-size.sh
+#   SRC=/path/to/checkout scripts/binary-size.sh   # tool-runtime and tool-mcp from another copy
+#
+# Scratch crates and their target directories: target/binary-size/.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+SRC="${SRC:-$ROOT}"
+OUT="$ROOT/target/binary-size"
+mkdir -p "$OUT/ours/src" "$OUT/rmcp/src"
+
+rmcp_version=$(awk '/^name = "rmcp"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")
+
+cat >"$OUT/ours/Cargo.toml" <<TOML
+[package]
+name = "ours"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+tool-runtime = { path = "$SRC/tool-runtime" }
+tool-mcp = { path = "$SRC/tool-mcp", default-features = false }
+tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
+
+[workspace]
+TOML
+cat >"$OUT/ours/src/main.rs" <<'RS'
+use tool_mcp::server::McpServer;
+use tool_runtime::{Registry, tool};
+
+/// Add two numbers.
+#[tool]
+fn add(
+    /// The first number
+    a: i64,
+    /// The second number
+    b: i64,
+) -> i64 {
+    a + b
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let registry = Registry::builder().global().build().expect("the tools are set up");
+    McpServer::new(registry).serve_stdio().await
+}
+RS
+
+cat >"$OUT/rmcp/Cargo.toml" <<TOML
+[package]
+name = "rmcp-server"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+rmcp = { version = "=$rmcp_version", features = ["server", "macros", "transport-io"] }
+serde = { version = "1", features = ["derive"] }
+schemars = "1"
+tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
+
+[workspace]
+TOML
+cat >"$OUT/rmcp/src/main.rs" <<'RS'
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::transport::stdio;
+use rmcp::{ServiceExt, tool, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema)]
+struct AddArgs {
+    /// The first number
+    a: i64,
+    /// The second number
+    b: i64,
+}
+
+#[derive(Clone)]
+struct Calculator;
+
+#[tool_router(server_handler)]
+impl Calculator {
+    /// Add two numbers.
+    #[tool]
+    fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
+        (a + b).to_string()
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let service = Calculator.serve(stdio()).await?;
+    service.waiting().await?;
+    Ok(())
+}
+RS
+
+# Session: initialize, initialized, call add(2, 3).
+session='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"size","version":"0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}'
+
+size_of() { stat -c %s "$1"; }
+kib() { echo "scale=1; $1 / 1024" | bc; }
+
+declare -A built stripped
+for crate in ours rmcp; do
+    cp "$ROOT/Cargo.lock" "$OUT/$crate/Cargo.lock"
+    (cd "$OUT/$crate" && CARGO_TARGET_DIR="$OUT/target-$crate" cargo build --release --quiet)
+    bin="$OUT/target-$crate/release/$([ "$crate" = ours ] && echo ours || echo rmcp-server)"
+    # A working server: the call's answer holds 5.
+    answer=$( { printf '%s\n' "$session"; sleep 1; } | timeout 10 "$bin" 2>/dev/null | grep '"id":2' || true)
+    case "$answer" in
+        *'"text":"5"'*) ;;
+        *) echo "$crate: no answer 5 to tools/call: $answer" >&2; exit 1 ;;
+    esac
+    strip -o "$bin.stripped" "$bin"
+    built[$crate]=$(size_of "$bin")
+    stripped[$crate]=$(size_of "$bin.stripped")
+    printf '%-5s as built %8s KiB, stripped %8s KiB\n' "$crate" "$(kib "${built[$crate]}")" "$(kib "${stripped[$crate]}")"
+done
+printf 'rmcp %s; ours / rmcp: as built %.2fx, stripped %.2fx\n' "$rmcp_version" \
+    "$(echo "${built[ours]} / ${built[rmcp]}" | bc -l)" \
+    "$(echo "${stripped[ours]} / ${stripped[rmcp]}" | bc -l)"
