@@ -14,6 +14,9 @@ Tools:
   register_tool  adds a tool named `name` at run time and sends
                  `notifications/tools/list_changed`
   env            the value of an environment variable (empty when unset)
+  wait_forever   waits until it is cancelled (notifications/cancelled), and
+                 records the cancellation under its `label`
+  cancelled      the labels recorded so far, comma-separated
 """
 
 from __future__ import annotations
@@ -77,6 +80,27 @@ async def register_tool(name: str, ctx: Context) -> str:
 def env(name: str) -> str:
     """The value of the environment variable `name`, empty when unset."""
     return os.environ.get(name, "")
+
+
+CANCELLED: list[str] = []
+
+
+@server.tool(structured_output=False)
+async def wait_forever(label: str) -> str:
+    """Waits until the call is cancelled, which is recorded under `label`."""
+    try:
+        await asyncio.sleep(3600)
+    except BaseException:
+        # The SDK cancels the call's task on notifications/cancelled.
+        CANCELLED.append(label)
+        raise
+    return "never"
+
+
+@server.tool(structured_output=False)
+def cancelled() -> str:
+    """The labels of the calls cancelled so far, comma-separated."""
+    return ",".join(CANCELLED)
 
 
 if __name__ == "__main__":

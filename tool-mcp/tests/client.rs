@@ -895,3 +895,101 @@ async fn an_http_server_killed_midway_fails_the_call_and_is_reached_again() {
     }
     assert!(client.restarts() >= 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_hears_of_cancelled_calls() {
+    let client = McpClient::connect("python", python_server())
+        .await
+        .expect("connects");
+    let cancelled_on_the_server = || async {
+        let output = client
+            .call("cancelled", json!({}), &ToolContext::new())
+            .await
+            .unwrap();
+        text(output)
+    };
+    let wait_until_recorded = |label: &'static str| async move {
+        let started = Instant::now();
+        loop {
+            let recorded = cancelled_on_the_server().await;
+            if recorded.split(',').any(|seen| seen == label) {
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the server did not see `{label}` cancelled: {recorded:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+
+    // The caller's token.
+    let token = CancellationToken::new();
+    let ctx = ToolContext::new().with_cancellation(token.clone());
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        token.cancel();
+    });
+    let error = client
+        .call("wait_forever", json!({"label": "by-token"}), &ctx)
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), McpClientErrorKind::Cancelled);
+    wait_until_recorded("by-token").await;
+
+    // A caller that stops waiting (drops the call's future).
+    let abandoned = tokio::time::timeout(
+        Duration::from_millis(300),
+        client.call(
+            "wait_forever",
+            json!({"label": "dropped"}),
+            &ToolContext::new(),
+        ),
+    )
+    .await;
+    assert!(abandoned.is_err());
+    wait_until_recorded("dropped").await;
+
+    // A registry call that runs out of time.
+    let mut builder = Registry::builder().default_timeout(Duration::from_millis(300));
+    for tool in client.tools(&ImportOptions::new().with_only(["wait_forever"])) {
+        builder = builder.tool(tool);
+    }
+    let registry = builder.build().unwrap();
+    let call = ToolUse::new("t", "wait_forever", json!({"label": "timed-out"}));
+    let result = registry.invoke(call, &ToolContext::new()).await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::TimedOut));
+    wait_until_recorded("timed-out").await;
+
+    // The client's own time limit.
+    let quick = McpClient::connect_with(
+        "python",
+        python_server(),
+        McpClientOptions::default().with_call_timeout(Duration::from_millis(300)),
+    )
+    .await
+    .unwrap();
+    let error = quick
+        .call(
+            "wait_forever",
+            json!({"label": "client-limit"}),
+            &ToolContext::new(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), McpClientErrorKind::TimedOut);
+    let started = Instant::now();
+    loop {
+        let recorded = text(
+            quick
+                .call("cancelled", json!({}), &ToolContext::new())
+                .await
+                .unwrap(),
+        );
+        if recorded.split(',').any(|seen| seen == "client-limit") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "{recorded:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
