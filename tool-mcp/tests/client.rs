@@ -993,3 +993,69 @@ async fn the_server_hears_of_cancelled_calls() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// A proxy: a Python server's tools followed into a live registry that an
+/// `McpServer` serves over HTTP, and a second client on that server sees
+/// the list change when the Python server's does.
+#[cfg(feature = "http")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_of_followed_tools_passes_list_changes_on() {
+    use tool_mcp::server::McpServer;
+
+    let python = McpClient::connect("python", python_server())
+        .await
+        .expect("connects");
+    let live = LiveRegistry::new(Registry::builder().build().unwrap());
+    let following = python
+        .sync_into(live.clone(), ImportOptions::new().with_prefix("py_"))
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    let serving = tokio::spawn(McpServer::new(live).serve_http(listener, shutdown.clone()));
+
+    let proxy = McpClient::connect("proxy", McpServerConfig::http(&url))
+        .await
+        .expect("connects to the proxy");
+    assert!(
+        proxy
+            .cached_tools()
+            .iter()
+            .any(|tool| tool.name == "py_add")
+    );
+    let output = proxy
+        .call("py_add", json!({"a": 20, "b": 22}), &ToolContext::new())
+        .await;
+    assert_eq!(text(output.unwrap()), "20 + 22 = 42");
+
+    let mut tools = proxy.watch_tools();
+    tools.borrow_and_update();
+    let output = proxy
+        .call(
+            "py_register_tool",
+            json!({"name": "relayed"}),
+            &ToolContext::new(),
+        )
+        .await;
+    assert_eq!(text(output.unwrap()), "registered relayed");
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while !tools
+            .borrow_and_update()
+            .iter()
+            .any(|tool| tool.name == "py_relayed")
+        {
+            tools.changed().await.unwrap();
+        }
+    })
+    .await
+    .expect("the proxy's client sees the new tool");
+    let output = proxy
+        .call("py_relayed", json!({}), &ToolContext::new())
+        .await;
+    assert_eq!(text(output.unwrap()), "I am relayed");
+
+    proxy.close().await;
+    following.abort();
+    shutdown.cancel();
+    serving.await.unwrap().unwrap();
+}

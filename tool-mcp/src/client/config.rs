@@ -57,7 +57,9 @@ pub enum McpServerConfig {
     /// A server reached over MCP's streamable HTTP transport.
     Http {
         /// The endpoint, e.g. `http://127.0.0.1:3001/mcp`; `https` works
-        /// too (rustls, with the platform's certificate verifier).
+        /// too (rustls, with the platform's certificate verifier). When the
+        /// program has not installed a rustls crypto provider, connecting
+        /// installs ring's as the process default.
         url: String,
         /// HTTP headers sent with every request (an `Authorization`
         /// header, say). `Accept`, `Mcp-Session-Id` and `Last-Event-ID`
