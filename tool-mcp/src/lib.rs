@@ -89,6 +89,12 @@
 //! [`ToolContext`](tool_runtime::ToolContext) sends
 //! `notifications/cancelled`. A server that exits is restarted with backoff;
 //! each call has a time limit; every error names the server.
+//! [`McpClient::tools`](client::McpClient::tools) makes the server's tools
+//! registry tools ([`DynamicTool`](tool_runtime::DynamicTool)s, prefixed or
+//! renamed), and [`McpClient::sync_into`](client::McpClient::sync_into)
+//! keeps a [`LiveRegistry`](tool_runtime::LiveRegistry) in step with the
+//! server's tool list; served by an [`McpServer`](server::McpServer), that
+//! makes a proxy for several servers' tools.
 //!
 //! ```no_run
 //! use serde_json::json;
