@@ -38,6 +38,10 @@ pub struct Constraints;
 #[cfg(doctest)]
 pub struct Registries;
 
+#[doc = include_str!("../docs/dynamic-tools.md")]
+#[cfg(doctest)]
+pub struct DynamicTools;
+
 #[doc = include_str!("../docs/builtin-tools.md")]
 #[cfg(doctest)]
 pub struct BuiltinTools;

@@ -43,3 +43,23 @@ pub async fn lookup_body(word: String, delay_us: u64) -> String {
     }
     format!("{word}: a word")
 }
+
+/// [`search`] as a tool defined at run time: the same input schema, its
+/// arguments validated against it with `jsonschema`, then read from the
+/// JSON value by the closure.
+pub fn search_dynamic() -> tool_runtime::DynamicTool {
+    tool_runtime::DynamicTool::builder(
+        "search_dynamic",
+        "Searches the catalogue.",
+        SearchTool::SPEC.input_schema().clone(),
+    )
+    .handler(|args, _ctx| {
+        let query = args["query"].as_str().unwrap_or_default();
+        let limit = args["limit"].as_u64().unwrap_or_default() as u32;
+        let mode: Mode = serde_json::from_value(args["mode"].clone())
+            .map_err(|error| tool_runtime::ToolError::new(error.to_string()))?;
+        Ok::<_, tool_runtime::ToolError>(search_body(query, limit, mode))
+    })
+    .build()
+    .expect("the schema of `search` is valid")
+}

@@ -8,7 +8,9 @@
 //! cancellation token, so every call reads it), `invoke_ctx` (the same tool
 //! reading its context, so the call makes it one), `invoke_str`, `invalid`,
 //! and for the async tool `lookup` (yielding once, on a current-thread
-//! runtime) `floor_async` and `invoke_async`;
+//! runtime) `floor_async` and `invoke_async`; `invoke_dynamic` calls a
+//! `DynamicTool` with `search`'s schema and body, its arguments validated
+//! against the schema and read from the JSON value;
 //! `clone_value`, `clone_tool_use` and `clone_lookup_use` measure the input
 //! copies that `registry_call_json`, `floor_tool_use`, the `invoke*` paths
 //! and `invoke_async` make each iteration.
@@ -56,8 +58,9 @@ fn main() {
     let registry = Registry::builder()
         .tool(SearchTool)
         .tool(SearchCtxTool)
+        .tool(bench::sample::search_dynamic())
         .build()
-        .expect("two tools");
+        .expect("three tools");
     let ctx = ToolContext::new();
     // A caller that kept its token to cancel with.
     let cancellable = ToolContext::new();
@@ -67,6 +70,10 @@ fn main() {
     let tool_use: ToolUse = serde_json::from_str(&use_text).expect("a tool use");
     let ctx_use = ToolUse {
         name: "search_ctx".to_owned(),
+        ..tool_use.clone()
+    };
+    let dynamic_use = ToolUse {
+        name: "search_dynamic".to_owned(),
         ..tool_use.clone()
     };
     let invalid_text = tool_use_json(INVALID_ARGS);
@@ -104,6 +111,9 @@ fn main() {
             "invoke_ctx" => {
                 complete(registry.invoke(black_box(ctx_use.clone()), &ctx)).is_success()
             }
+            "invoke_dynamic" => {
+                complete(registry.invoke(black_box(dynamic_use.clone()), &ctx)).is_success()
+            }
             "invoke_str" => {
                 let call: ToolUse = serde_json::from_str(black_box(&use_text)).expect("a tool use");
                 complete(registry.invoke(call, &ctx)).is_success()
@@ -128,7 +138,7 @@ fn main() {
             other => {
                 eprintln!(
                     "unknown path {other}; expected floor_str, floor_value, floor_tool_use, call_json, call_str, \
-                     registry_call_json, invoke, invoke_cancellable, invoke_ctx, invoke_str, invalid, floor_async, \
+                     registry_call_json, invoke, invoke_cancellable, invoke_ctx, invoke_dynamic, invoke_str, invalid, floor_async, \
                      invoke_async, render, clone_value, clone_tool_use or clone_lookup_use"
                 );
                 std::process::exit(2)
