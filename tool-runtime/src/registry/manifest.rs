@@ -9,7 +9,20 @@
 //!     aliases: [web_search]     # more names for it
 //!     config:                   # validated against its configuration schema
 //!       max_results: 5
+//! mcp_servers:                  # MCP servers whose tools are offered too
+//!   everything:                 # in the shape MCP hosts use
+//!     command: npx
+//!     args: ["-y", "@modelcontextprotocol/server-everything"]
+//!     prefix: everything_       # optional: a prefix for the tools' names
+//!   remote:
+//!     url: http://127.0.0.1:3001/mcp
+//!     headers: {Authorization: Bearer secret}
 //! ```
+//!
+//! The runtime reads `mcp_servers` as data ([`Manifest::mcp_servers`]); an
+//! MCP client (tool-mcp's, which tool-cli uses) connects to them, and
+//! reports a mistake in an entry at its line and column through
+//! [`Manifest::location_of`].
 //!
 //! Every mistake (a tool no linked crate has, a tool listed twice, an alias
 //! that collides, a bad configuration field, an unknown key) is reported at
@@ -34,6 +47,24 @@ pub struct Manifest {
     locations: HashMap<String, Location>,
     /// Mistakes found while reading, reported with those found at build.
     problems: Vec<ManifestProblem>,
+    /// The `mcp_servers` section, in file order.
+    servers: Vec<McpServerEntry>,
+}
+
+/// One entry of a registry file's `mcp_servers` section: an MCP server
+/// whose tools the registry offers beside its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpServerEntry {
+    /// The server's name: its key in `mcp_servers`.
+    pub name: String,
+    /// How to reach it, as written, less `prefix`: `{command, args, env}`
+    /// for a server to spawn, `{url, headers}` for one reached over
+    /// streamable HTTP (the shape MCP hosts use; an MCP client checks it).
+    pub config: Value,
+    /// A prefix for the names of the server's tools (`prefix:`), if any.
+    pub prefix: Option<String>,
+    /// Where the entry starts.
+    pub location: Location,
 }
 
 #[derive(Debug, Clone)]
@@ -137,6 +168,7 @@ impl Manifest {
             entries: Vec::new(),
             locations: HashMap::new(),
             problems: Vec::new(),
+            servers: Vec::new(),
         };
         let Some(root) = root.as_mapping() else {
             return Err(fail(vec![problem(
@@ -145,14 +177,34 @@ impl Manifest {
             )]));
         };
         for (key, _) in root.iter() {
-            if !matches!(key.as_str(), "tools" | "$schema") {
+            if !matches!(key.as_str(), "tools" | "mcp_servers" | "$schema") {
+                let suggestion =
+                    crate::names::closest(key.as_str(), ["tools", "mcp_servers"].into_iter())
+                        .map(|s| format!("did you mean \"{s}\"? "))
+                        .unwrap_or_default();
                 problems.push(problem(
                     key.span().start(),
-                    format!("unknown key \"{}\"; the file has a `tools` list (and optionally `$schema`)", key.as_str()),
+                    format!(
+                        "unknown key \"{}\"; {suggestion}the file has a `tools` list and an `mcp_servers` mapping (and optionally `$schema`)",
+                        crate::quote::name(key.as_str())
+                    ),
                 ));
             }
         }
+        match root.get_node("mcp_servers") {
+            None => {}
+            Some(Node::Mapping(servers)) => {
+                for (name, server) in servers.iter() {
+                    manifest.read_server(name.as_str(), server, &mut problems);
+                }
+            }
+            Some(other) => problems.push(problem(
+                other.span().start(),
+                "`mcp_servers` must be a mapping from each server's name to how to reach it",
+            )),
+        }
         match root.get_node("tools") {
+            None if root.get_node("mcp_servers").is_some() => {}
             None => problems.push(problem(root.span().start(), "missing the `tools` list")),
             Some(Node::Sequence(tools)) => {
                 for (index, item) in tools.iter().enumerate() {
@@ -241,6 +293,70 @@ impl Manifest {
             entry.config = Some((value, location(config.span().start())));
         }
         self.entries.push(entry);
+    }
+
+    fn read_server(&mut self, name: &str, node: &Node, problems: &mut Vec<ManifestProblem>) {
+        let at = location(node.span().start());
+        let valid = !name.is_empty()
+            && name.len() <= 64
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !valid {
+            problems.push(ManifestProblem {
+                location: Some(at),
+                message: format!(
+                    "MCP server \"{}\": a server's name is 1 to 64 letters, digits, `_` or `-`",
+                    crate::quote::name(name)
+                ),
+            });
+            return;
+        }
+        if !matches!(node, Node::Mapping(_)) {
+            problems.push(ManifestProblem {
+                location: Some(at),
+                message: format!(
+                    "MCP server \"{name}\" must be a mapping: `command` (with `args`, `env`) or `url` (with `headers`)"
+                ),
+            });
+            return;
+        }
+        let pointer = format!("/mcp_servers/{name}");
+        let mut config = to_json(node, &pointer, &mut self.locations);
+        let prefix = match config.as_object_mut().and_then(|c| c.remove("prefix")) {
+            None => None,
+            Some(Value::String(prefix)) => Some(prefix),
+            Some(_) => {
+                problems.push(ManifestProblem {
+                    location: self.location_of(&format!("{pointer}/prefix")),
+                    message: format!("MCP server \"{name}\": `prefix` is text"),
+                });
+                None
+            }
+        };
+        self.servers.push(McpServerEntry {
+            name: name.to_owned(),
+            config,
+            prefix,
+            location: at,
+        });
+    }
+
+    /// The file's `mcp_servers` entries, in file order.
+    pub fn mcp_servers(&self) -> &[McpServerEntry] {
+        &self.servers
+    }
+
+    /// Where the value at `pointer` was written: a JSON pointer into the
+    /// file as JSON, such as `/mcp_servers/everything/args/0` or
+    /// `/tools/2/config/max_results`.
+    pub fn location_of(&self, pointer: &str) -> Option<Location> {
+        self.locations.get(pointer).copied()
+    }
+
+    /// The name the file goes by in messages (its path).
+    pub fn source(&self) -> &str {
+        &self.source
     }
 
     /// The names of the tools the file enables, in file order.
@@ -432,10 +548,44 @@ pub fn schema() -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://tool-runtime.invalid/registry-file.schema.json",
         "title": "Tool registry file",
-        "description": "Which linked #[tool]s to enable, their aliases and their configuration.",
+        "description": "Which linked #[tool]s to enable, their aliases and their configuration, and the MCP servers whose tools are offered too.",
         "type": "object",
         "properties": {
             "$schema": {"type": "string", "description": "The schema this file follows, for editors."},
+            "mcp_servers": {
+                "type": "object",
+                "description": "MCP servers whose tools the registry offers too, by name, in the shape MCP hosts use.",
+                "propertyNames": {"pattern": "^[a-zA-Z0-9_-]{1,64}$"},
+                "additionalProperties": {
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "description": "A server to spawn, speaking MCP on its stdin and stdout.",
+                            "properties": {
+                                "type": {"enum": ["stdio"]},
+                                "command": {"type": "string", "description": "The program to run."},
+                                "args": {"type": "array", "items": {"type": "string"}, "description": "Its arguments."},
+                                "env": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Environment variables set for it."},
+                                "prefix": {"type": "string", "description": "A prefix for the names of its tools."}
+                            },
+                            "required": ["command"],
+                            "additionalProperties": false
+                        },
+                        {
+                            "type": "object",
+                            "description": "A server reached over streamable HTTP.",
+                            "properties": {
+                                "type": {"enum": ["http", "streamable-http", "streamableHttp"]},
+                                "url": {"type": "string", "description": "The endpoint, such as http://127.0.0.1:3001/mcp."},
+                                "headers": {"type": "object", "additionalProperties": {"type": "string"}, "description": "HTTP headers sent with every request."},
+                                "prefix": {"type": "string", "description": "A prefix for the names of its tools."}
+                            },
+                            "required": ["url"],
+                            "additionalProperties": false
+                        }
+                    ]
+                }
+            },
             "tools": {
                 "type": "array",
                 "description": "The tools to enable.",
@@ -463,7 +613,7 @@ pub fn schema() -> Value {
                 }
             }
         },
-        "required": ["tools"],
+        "anyOf": [{"required": ["tools"]}, {"required": ["mcp_servers"]}],
         "additionalProperties": false
     })
 }
