@@ -2,8 +2,9 @@
 //! a user runs it: arguments in, stdout, stderr and the exit code out.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
@@ -77,12 +78,18 @@ fn list_prints_a_table_of_the_tools() {
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     let header: Vec<&str> = lines[0].split_whitespace().collect();
-    assert_eq!(header, ["NAME", "DESCRIPTION", "PARAMETERS"]);
+    assert_eq!(header, ["NAME", "SOURCE", "DESCRIPTION", "PARAMETERS"]);
     let convert = lines
         .iter()
         .find(|line| line.starts_with("convert_length "))
         .expect("a convert_length row");
     assert!(convert.contains("Convert a length from one unit to another."));
+    // A linked tool's source is the module that defines it.
+    assert_eq!(
+        convert.split_whitespace().nth(1),
+        Some("examples"),
+        "{convert}"
+    );
     assert!(convert.ends_with("value, from, to"), "{convert}");
     let weather = lines
         .iter()
@@ -139,6 +146,7 @@ fn list_json_describes_each_tool_for_programs() {
     assert_eq!(params[0]["type"], "number");
     assert!(params.iter().all(|p| p["required"] == true));
     assert_eq!(convert["configurable"], false);
+    assert_eq!(convert["source"], "examples");
 
     let document = find("process_document");
     let key_terms = document["parameters"]
@@ -704,4 +712,270 @@ fn call_file_read_outside_the_root_is_refused() {
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.starts_with("refused path \"../etc/passwd\""), "{text}");
     assert!(!text.contains("root:x:"), "{text}");
+}
+
+// ------------------------------------------------ MCP servers (the proxy)
+
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("examples sits in the workspace")
+}
+
+/// Node and the entry point of the MCP reference server
+/// (`@modelcontextprotocol/server-everything`), from `tests/mcp/node.sh`,
+/// which installs them on its first run. When they cannot be set up the
+/// tests fail: they do not skip.
+fn everything() -> &'static (String, String) {
+    static EVERYTHING: OnceLock<(String, String)> = OnceLock::new();
+    EVERYTHING.get_or_init(|| {
+        let output = Command::new("bash")
+            .arg(workspace().join("tests/mcp/node.sh"))
+            .current_dir(workspace())
+            .output()
+            .expect("tests/mcp/node.sh runs");
+        assert!(
+            output.status.success(),
+            "tests/mcp/node.sh failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+        let value = |key: &str| -> PathBuf {
+            let line = printed
+                .lines()
+                .find_map(|line| line.strip_prefix(&format!("{key}=")))
+                .unwrap_or_else(|| panic!("tests/mcp/node.sh printed no {key}: {printed}"));
+            PathBuf::from(line.trim_matches('\''))
+        };
+        let node = value("MCP_NODE");
+        let server =
+            value("MCP_NODE_MODULES").join("@modelcontextprotocol/server-everything/dist/index.js");
+        assert!(server.exists(), "{} is missing", server.display());
+        (
+            node.to_string_lossy().into_owned(),
+            server.to_string_lossy().into_owned(),
+        )
+    })
+}
+
+/// A registry file in a scratch folder; the folder goes with the value.
+fn registry_file(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let path = dir.path().join("tools.yaml");
+    std::fs::write(&path, text).expect("the registry file is written");
+    (dir, path.to_string_lossy().into_owned())
+}
+
+/// Two linked tools and server-everything over stdio, its tools' names
+/// prefixed with `everything_`.
+fn proxy_file() -> (tempfile::TempDir, String) {
+    let (node, server) = everything();
+    registry_file(&format!(
+        "tools:\n  - convert_length\n  - calculator\nmcp_servers:\n  everything:\n    \
+         command: {}\n    args: [{}, stdio]\n    prefix: everything_\n",
+        json!(node),
+        json!(server)
+    ))
+}
+
+#[test]
+fn list_shows_local_and_remote_tools_with_their_sources() {
+    let (_dir, file) = proxy_file();
+    let output = run(&["--registry", &file, "list"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0], ["NAME", "SOURCE", "DESCRIPTION", "PARAMETERS"]);
+    let source = |name: &str| {
+        rows.iter()
+            .find(|row| row[0] == name)
+            .unwrap_or_else(|| panic!("{name} is listed:\n{text}"))[1]
+    };
+    assert_eq!(source("convert_length"), "examples");
+    assert_eq!(source("calculator"), "tool_builtin::calculator");
+    assert_eq!(source("everything_echo"), "mcp:everything");
+    assert_eq!(source("everything_get-sum"), "mcp:everything");
+    // The remote tools' parameters come from their input schemas.
+    let echo = text
+        .lines()
+        .find(|line| line.starts_with("everything_echo "))
+        .unwrap();
+    assert!(echo.ends_with("  message"), "{echo}");
+    // Only the tools the file names are local: no other linked tool.
+    assert!(!text.contains("weather_forecast"), "{text}");
+
+    let listed = json_out(&run(&["--registry", &file, "list", "--json"]));
+    let tools = listed.as_array().expect("an array");
+    let echo = tools
+        .iter()
+        .find(|tool| tool["name"] == "everything_echo")
+        .expect("everything_echo in the JSON list");
+    assert_eq!(echo["source"], "mcp:everything");
+    assert_eq!(echo["parameters"][0]["name"], "message");
+    assert_eq!(echo["parameters"][0]["required"], true);
+    let convert = tools
+        .iter()
+        .find(|tool| tool["name"] == "convert_length")
+        .expect("convert_length in the JSON list");
+    assert_eq!(convert["source"], "examples");
+}
+
+#[test]
+fn a_file_with_only_mcp_servers_offers_no_local_tool() {
+    let (node, server) = everything();
+    let (_dir, file) = registry_file(&format!(
+        "mcp_servers:\n  everything:\n    command: {}\n    args: [{}, stdio]\n",
+        json!(node),
+        json!(server)
+    ));
+    let listed = run(&["--registry", &file, "list", "--json"]);
+    assert_eq!(code(&listed), 0, "{}", stderr(&listed));
+    let listed = json_out(&listed);
+    let tools = listed.as_array().expect("an array");
+    assert!(tools.iter().any(|tool| tool["name"] == "echo"));
+    for tool in tools {
+        assert_eq!(tool["source"], "mcp:everything", "{}", tool["name"]);
+    }
+}
+
+#[test]
+fn call_reaches_a_remote_tool_through_its_server() {
+    let (_dir, file) = proxy_file();
+    let output = run(&[
+        "--registry",
+        &file,
+        "call",
+        "everything_echo",
+        "--args",
+        r#"{"message": "hello through the proxy"}"#,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        json_out(&output)["content"],
+        json!([{"text": "Echo: hello through the proxy"}])
+    );
+
+    // The server's progress is shown as a local tool's is.
+    let output = run(&[
+        "--registry",
+        &file,
+        "call",
+        "everything_trigger-long-running-operation",
+        "--args",
+        r#"{"duration": 0.4, "steps": 2}"#,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let progress = stderr(&output);
+    assert!(progress.contains("[progress  50%]"), "{progress}");
+    assert!(progress.contains("[progress 100%]"), "{progress}");
+    assert!(
+        json_out(&output)["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Long running operation completed."),
+        "{}",
+        stdout(&output)
+    );
+
+    // Arguments the remote tool's schema rejects are a usage error.
+    let output = run(&[
+        "--registry",
+        &file,
+        "call",
+        "everything_echo",
+        "--args",
+        r#"{"mesage": "hi"}"#,
+    ]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(stderr(&output).contains("invalid arguments for everything_echo: message"));
+}
+
+#[test]
+fn mistakes_in_mcp_servers_are_reported_at_their_place_all_at_once() {
+    let (_dir, file) = registry_file(
+        "tools:
+  - convert_length
+mcp_servers:
+  everything:
+    command: node
+    cwd: /tmp
+  both:
+    command: node
+    url: http://127.0.0.1:1/mcp
+  wrong:
+    command: node
+    args: -y
+",
+    );
+    let output = run(&["--registry", &file, "list"]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    let text = stderr(&output);
+    assert!(
+        text.contains(&format!(
+            "{file}:6:5: MCP server \"everything\": unknown key `cwd`"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "{file}:8:5: MCP server \"both\": an MCP server's configuration has both `command` and `url`"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "{file}:12:5: MCP server \"wrong\": invalid type: string \"-y\", expected a sequence"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_server_that_cannot_be_reached_is_an_error_naming_it() {
+    let (_dir, file) = registry_file(
+        "tools: [convert_length]\nmcp_servers:\n  gone:\n    command: /no/such/mcp-server\n",
+    );
+    let output = run(&["--registry", &file, "list"]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    let text = stderr(&output);
+    assert!(
+        text.contains(&format!("error: {file}:3:3: MCP server `gone`: ")),
+        "{text}"
+    );
+    assert!(text.contains("/no/such/mcp-server"), "{text}");
+
+    // A local tool is called without the servers.
+    let output = run(&[
+        "--registry",
+        &file,
+        "call",
+        "convert_length",
+        "--args",
+        r#"{"value": 1, "from": "mile", "to": "kilometre"}"#,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+}
+
+#[test]
+fn two_servers_with_the_same_tool_names_need_a_prefix() {
+    let (node, server) = everything();
+    let entry = format!(
+        "    command: {}\n    args: [{}, stdio]\n",
+        json!(node),
+        json!(server)
+    );
+    let (_dir, file) = registry_file(&format!("mcp_servers:\n  one:\n{entry}  two:\n{entry}"));
+    let output = run(&["--registry", &file, "list"]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(
+        text.contains(&format!("{file}:5:3: MCP server \"two\"")),
+        "{text}"
+    );
+    assert!(text.contains("prefix"), "{text}");
 }

@@ -8,7 +8,9 @@ use tool_runtime::Provider;
 use tool_runtime::providers;
 
 use crate::Tools;
-use crate::output::{clip, parameter_list, pretty, print_out, summary, table, type_label};
+use crate::output::{
+    clip, parameter_list, parameters, pretty, print_out, summary, table, type_label,
+};
 
 pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
     let registry = &tools.registry;
@@ -19,16 +21,15 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
             .specs()
             .map(|spec| {
                 let schema = spec.input_schema();
-                let parameters: Vec<Value> = spec
-                    .params
-                    .iter()
-                    .map(|param| {
-                        let property = &schema["properties"][param.name];
+                let parameters: Vec<Value> = parameters(spec)
+                    .into_iter()
+                    .map(|(name, required, description)| {
+                        let property = &schema["properties"][name.as_str()];
                         let mut entry = Map::new();
-                        entry.insert("name".into(), param.name.into());
+                        entry.insert("name".into(), name.into());
                         entry.insert("type".into(), type_label(property).into());
-                        entry.insert("required".into(), param.required.into());
-                        entry.insert("description".into(), param.description.into());
+                        entry.insert("required".into(), required.into());
+                        entry.insert("description".into(), description.into());
                         if let Some(default) = property.get("default") {
                             entry.insert("default".into(), default.clone());
                         }
@@ -43,6 +44,7 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
                 let mcp = providers::mcp::tool(spec);
                 json!({
                     "name": spec.name,
+                    "source": tools.source(spec),
                     "title": spec.title,
                     "description": spec.description,
                     "parameters": parameters,
@@ -60,12 +62,14 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
     }
     let mut rows = vec![vec![
         "NAME".to_owned(),
+        "SOURCE".to_owned(),
         "DESCRIPTION".to_owned(),
         "PARAMETERS".to_owned(),
     ]];
     rows.extend(registry.specs().map(|spec| {
         vec![
             spec.name.to_string(),
+            tools.source(spec),
             clip(&summary(&spec.description), 72),
             parameter_list(spec),
         ]

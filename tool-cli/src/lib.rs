@@ -69,13 +69,16 @@
 //!   loopback address (`tool-mcp`'s feature of the same name). Without it
 //!   `serve` speaks stdio only.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
-use tool_runtime::manifest::Manifest;
+#[cfg(not(feature = "mcp-client"))]
+use tool_runtime::manifest::ManifestProblem;
+use tool_runtime::manifest::{Manifest, ManifestError};
 use tool_runtime::names;
 use tool_runtime::{Registry, RegistryProblem, ToolSpec};
 
@@ -85,6 +88,8 @@ mod call;
 mod command;
 mod inspect;
 mod output;
+#[cfg(feature = "mcp-client")]
+mod proxy;
 mod serve;
 
 /// The exit code of a tool that ran and returned an error result.
@@ -172,24 +177,82 @@ where
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(EXIT_USAGE));
         }
     };
-    let tools = match &cli.registry {
-        Some(path) => match Manifest::from_path(path).and_then(|file| file.build()) {
-            Ok(registry) => Tools {
-                registry,
-                excluded: Vec::new(),
-            },
-            Err(error) => return usage_error(format!("bad registry file: {error}")),
+    let mut tools = match &cli.registry {
+        Some(path) => match load(path) {
+            Ok(tools) => tools,
+            Err(code) => return code,
         },
-        None => Tools { registry, excluded },
+        None => Tools::new(registry, excluded),
     };
     match cli.command {
-        Command::List { json } => inspect::list(&tools, json),
-        Command::Schema { name, format } => inspect::schema(&tools, name.as_deref(), format),
-        Command::Call(call_args) => call::call(&tools, call_args).await,
-        Command::Config { name, json } => inspect::config(&tools, &name, json),
         Command::Serve(serve_args) => {
             tools.note_excluded();
-            serve::serve(tools.registry, &program, serve_args).await
+            serve::serve(tools, &program, serve_args).await
+        }
+        command => {
+            // A call of a local tool needs no MCP server.
+            let local = matches!(&command, Command::Call(args) if tools.registry.resolve(&args.name).is_some());
+            if !local && let Err(code) = tools.reach().await {
+                return code;
+            }
+            let code = match command {
+                Command::List { json } => inspect::list(&tools, json),
+                Command::Schema { name, format } => {
+                    inspect::schema(&tools, name.as_deref(), format)
+                }
+                Command::Call(call_args) => call::call(&tools, call_args).await,
+                Command::Config { name, json } => inspect::config(&tools, &name, json),
+                Command::Serve(_) => unreachable!("served above"),
+            };
+            tools.close().await;
+            code
+        }
+    }
+}
+
+/// The tools of the registry file at `path`, or the exit code of the
+/// message listing every mistake in it (its `mcp_servers` entries
+/// included).
+fn load(path: &Path) -> Result<Tools, ExitCode> {
+    let manifest = Manifest::from_path(path)
+        .map_err(|error| usage_error(format!("bad registry file: {error}")))?;
+    let (registry, mut problems) = match manifest.build() {
+        Ok(registry) => (Some(registry), Vec::new()),
+        Err(error) => (None, error.problems),
+    };
+    #[cfg(feature = "mcp-client")]
+    let remotes = {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let (remotes, more) = proxy::servers(&manifest, &text);
+        problems.extend(more);
+        remotes
+    };
+    #[cfg(not(feature = "mcp-client"))]
+    problems.extend(manifest.mcp_servers().iter().map(|entry| ManifestProblem {
+        location: Some(entry.location),
+        message: format!(
+            "MCP server \"{}\": this program is built without tool-cli's `mcp-client` \
+             feature, so it cannot reach MCP servers",
+            entry.name
+        ),
+    }));
+    match registry {
+        Some(registry) if problems.is_empty() => {
+            #[cfg_attr(not(feature = "mcp-client"), allow(unused_mut))]
+            let mut tools = Tools::new(registry, Vec::new());
+            #[cfg(feature = "mcp-client")]
+            {
+                tools.remotes = remotes;
+            }
+            Ok(tools)
+        }
+        _ => {
+            problems.sort_by_key(|problem| problem.location.map(|at| (at.line, at.column)));
+            let error = ManifestError {
+                source: manifest.source().to_owned(),
+                problems,
+            };
+            Err(usage_error(format!("bad registry file: {error}")))
         }
     }
 }
@@ -199,9 +262,68 @@ where
 pub(crate) struct Tools {
     pub(crate) registry: Registry,
     pub(crate) excluded: Vec<RegistryProblem>,
+    /// The MCP server each remote tool comes from, by tool name.
+    pub(crate) sources: BTreeMap<String, String>,
+    /// The registry file's MCP servers.
+    #[cfg(feature = "mcp-client")]
+    pub(crate) remotes: Vec<proxy::Remote>,
+    /// The clients of the servers reached.
+    #[cfg(feature = "mcp-client")]
+    clients: Vec<tool_mcp::client::McpClient>,
 }
 
 impl Tools {
+    fn new(registry: Registry, excluded: Vec<RegistryProblem>) -> Self {
+        Tools {
+            registry,
+            excluded,
+            sources: BTreeMap::new(),
+            #[cfg(feature = "mcp-client")]
+            remotes: Vec::new(),
+            #[cfg(feature = "mcp-client")]
+            clients: Vec::new(),
+        }
+    }
+
+    /// Reaches the registry file's MCP servers and adds their tools, or
+    /// returns the exit code of the message saying which cannot be reached.
+    async fn reach(&mut self) -> Result<(), ExitCode> {
+        #[cfg(feature = "mcp-client")]
+        if !self.remotes.is_empty() {
+            match proxy::reach(self.registry.clone(), &self.remotes).await {
+                Ok(reached) => {
+                    self.registry = reached.registry;
+                    self.sources = reached.sources;
+                    self.clients = reached.clients;
+                }
+                Err(proxy::Failure::Unreachable(messages)) => {
+                    for message in messages {
+                        eprintln!("error: {message}");
+                    }
+                    return Err(ExitCode::from(EXIT_TOOL_ERROR));
+                }
+                Err(proxy::Failure::Refused(message)) => return Err(usage_error(message)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Stops the MCP servers reached (a spawned one is killed).
+    async fn close(self) {
+        #[cfg(feature = "mcp-client")]
+        proxy::close_all(self.clients).await;
+    }
+
+    /// Where the tool `spec` comes from: `mcp:SERVER` for a tool of an MCP
+    /// server, the module path of a linked tool, else `local`.
+    pub(crate) fn source(&self, spec: &ToolSpec) -> String {
+        match self.sources.get(spec.name.as_ref()) {
+            Some(server) => format!("mcp:{server}"),
+            None if spec.location.module.is_empty() => "local".to_owned(),
+            None => spec.location.module.to_owned(),
+        }
+    }
+
     /// Says on stderr which linked tools are left out, and why.
     pub(crate) fn note_excluded(&self) {
         for problem in &self.excluded {

@@ -37,18 +37,56 @@ pub(crate) fn summary(description: &str) -> String {
         .join(" ")
 }
 
+/// The parameters of a tool: its name, whether it is required, its
+/// description. A tool defined at run time (an MCP server's, say) has no
+/// parameter list; its input schema's properties are read instead.
+pub(crate) fn parameters(spec: &ToolSpec) -> Vec<(String, bool, String)> {
+    if !spec.params.is_empty() {
+        return spec
+            .params
+            .iter()
+            .map(|param| {
+                (
+                    param.name.to_owned(),
+                    param.required,
+                    param.description.to_owned(),
+                )
+            })
+            .collect();
+    }
+    let schema = spec.input_schema();
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| {
+            properties
+                .iter()
+                .map(|(name, property)| {
+                    let description = property
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    (
+                        name.clone(),
+                        required.contains(&name.as_str()),
+                        description.to_owned(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The parameters of a tool, optional ones marked with `?`.
 pub(crate) fn parameter_list(spec: &ToolSpec) -> String {
-    let names: Vec<String> = spec
-        .params
-        .iter()
-        .map(|param| {
-            if param.required {
-                param.name.to_owned()
-            } else {
-                format!("{}?", param.name)
-            }
-        })
+    let names: Vec<String> = parameters(spec)
+        .into_iter()
+        .map(|(name, required, _)| if required { name } else { format!("{name}?") })
         .collect();
     if names.is_empty() {
         "-".to_owned()

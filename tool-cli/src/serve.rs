@@ -1,19 +1,36 @@
 //! The `serve` command: the tools over MCP, on stdio or (feature `http`)
-//! streamable HTTP on a loopback address, with tool-mcp's server.
+//! streamable HTTP on a loopback address, with tool-mcp's server. With a
+//! registry file's MCP servers (feature `mcp-client`), their tools are
+//! served too, and follow the servers' lists.
 
 use std::process::ExitCode;
 
 use tool_mcp::server::McpServer;
-use tool_runtime::Registry;
+use tool_runtime::LiveRegistry;
 
+use crate::Tools;
 use crate::command::ServeArgs;
-#[cfg(feature = "http")]
+#[cfg(any(feature = "http", feature = "mcp-client"))]
 use crate::usage_error;
 
-/// Serves `registry` over MCP as the server named `program`: on stdio, or
-/// on the loopback address of `--http`.
-pub(crate) async fn serve(registry: Registry, program: &str, args: ServeArgs) -> ExitCode {
-    let server = McpServer::new(registry).with_implementation(program, env!("CARGO_PKG_VERSION"));
+/// Serves `tools` over MCP as the server named `program`: on stdio, or on
+/// the loopback address of `--http`.
+pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitCode {
+    let live = LiveRegistry::new(tools.registry.clone());
+    #[cfg(feature = "mcp-client")]
+    let following = match crate::proxy::follow(&live, &tools.remotes).await {
+        Ok(following) => following,
+        Err(message) => return usage_error(message),
+    };
+    let server = McpServer::new(live).with_implementation(program, env!("CARGO_PKG_VERSION"));
+    let code = serve_on(server, args).await;
+    #[cfg(feature = "mcp-client")]
+    following.stop().await;
+    drop(tools);
+    code
+}
+
+async fn serve_on(server: McpServer, args: ServeArgs) -> ExitCode {
     #[cfg(feature = "http")]
     if let Some(address) = args.http {
         return serve_http(server, address).await;

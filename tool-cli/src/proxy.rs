@@ -1,0 +1,358 @@
+//! The MCP servers of a registry file (`mcp_servers`, feature
+//! `mcp-client`): their entries checked (every mistake at its line and
+//! column), the servers reached with tool-mcp's client, and their tools
+//! put beside the local ones.
+//!
+//! - `list`, `schema`, `config` and `call` (of a tool that is not local)
+//!   reach every server first, all at once; a server that cannot be reached
+//!   stops the command with an error naming it (exit code 1).
+//! - `serve` serves the local tools and those of every server reached at
+//!   startup; a server that cannot be reached is reported on stderr and
+//!   tried again in the background (1 s doubling to 30 s), its tools served
+//!   once it answers. A server's later tool list changes reach the served
+//!   registry, and its clients get `notifications/tools/list_changed`.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::task::JoinHandle;
+use tool_mcp::client::{ImportOptions, McpClient, McpClientError, McpServerConfig};
+use tool_runtime::manifest::{Location, Manifest, ManifestProblem};
+use tool_runtime::{DynamicTool, LiveRegistry, Registry, Tool};
+
+/// The keys an MCP server's entry may have, besides `prefix` (which the
+/// manifest takes out).
+const KEYS: [&str; 6] = ["command", "args", "env", "url", "headers", "type"];
+
+/// One MCP server of the registry file, its entry checked.
+#[derive(Debug, Clone)]
+pub(crate) struct Remote {
+    /// Its name (its key in `mcp_servers`).
+    pub(crate) name: String,
+    config: McpServerConfig,
+    options: ImportOptions,
+    /// `FILE:LINE:COLUMN` of its name, for messages.
+    pub(crate) at: String,
+}
+
+/// The servers of `manifest`, and the mistakes in their entries, each at
+/// its line and column. `text` is the file's text, to point at keys
+/// rather than at their values.
+pub(crate) fn servers(manifest: &Manifest, text: &str) -> (Vec<Remote>, Vec<ManifestProblem>) {
+    let mut remotes = Vec::new();
+    let mut problems = Vec::new();
+    for entry in manifest.mcp_servers() {
+        let name = &entry.name;
+        let pointer = format!("/mcp_servers/{name}");
+        let name_at = key_location(text, entry.location, name).unwrap_or(entry.location);
+        let config = match serde_path_to_error::deserialize::<_, McpServerConfig>(&entry.config) {
+            Ok(config) => config,
+            Err(error) => {
+                let location = error_location(manifest, text, &pointer, &entry.config, &error)
+                    .unwrap_or(name_at);
+                problems.push(ManifestProblem {
+                    location: Some(location),
+                    message: format!("MCP server \"{name}\": {}", error.inner()),
+                });
+                continue;
+            }
+        };
+        let mut options = ImportOptions::new();
+        if let Some(prefix) = &entry.prefix {
+            options = options.with_prefix(prefix.clone());
+        }
+        remotes.push(Remote {
+            name: name.clone(),
+            config,
+            options,
+            at: format!("{}:{}:{}", manifest.source(), name_at.line, name_at.column),
+        });
+    }
+    (remotes, problems)
+}
+
+/// Where the mistake `error` in a server's entry is: the key its path
+/// names, else a key its message names (an unknown one first).
+fn error_location(
+    manifest: &Manifest,
+    text: &str,
+    pointer: &str,
+    config: &Value,
+    error: &serde_path_to_error::Error<serde_json::Error>,
+) -> Option<Location> {
+    let path: Vec<String> = error
+        .path()
+        .iter()
+        .filter_map(|segment| match segment {
+            serde_path_to_error::Segment::Map { key } => Some(key.clone()),
+            serde_path_to_error::Segment::Seq { index } => Some(index.to_string()),
+            _ => None,
+        })
+        .collect();
+    if let [key] = path.as_slice() {
+        let at = manifest.location_of(&format!("{pointer}/{key}"))?;
+        return Some(key_location(text, at, key).unwrap_or(at));
+    }
+    if !path.is_empty() {
+        return manifest.location_of(&format!("{pointer}/{}", path.join("/")));
+    }
+    let keys = config.as_object()?;
+    let message = error.inner().to_string();
+    let named: Vec<&str> = message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|name| keys.contains_key(*name))
+        .collect();
+    let key = named
+        .iter()
+        .find(|name| !KEYS.contains(name))
+        .or(named.first())?;
+    let at = manifest.location_of(&format!("{pointer}/{key}"))?;
+    Some(key_location(text, at, key).unwrap_or(at))
+}
+
+/// Where the key `key` whose value is at `value` was written: the last
+/// `key:` (or `"key":`) before the value.
+fn key_location(text: &str, value: Location, key: &str) -> Option<Location> {
+    // The value's byte offset: its line's start plus its column in chars.
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(value.line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let line = text.get(line_start..)?;
+    let column: usize = line
+        .chars()
+        .take(value.column.saturating_sub(1))
+        .map(char::len_utf8)
+        .sum();
+    let before = text.get(..line_start + column)?;
+    let mut search = before;
+    while let Some(found) = search.rfind(key) {
+        let rest = before[found + key.len()..].trim_start_matches(['"', '\'']);
+        let starts = before[..found]
+            .chars()
+            .next_back()
+            .is_none_or(|c| c.is_whitespace() || matches!(c, '"' | '\'' | '{' | ','));
+        if starts && rest.trim_start_matches([' ', '\t']).starts_with(':') {
+            let start = before[..found]
+                .strip_suffix(['"', '\''])
+                .map_or(found, str::len);
+            let line = before[..start].matches('\n').count() + 1;
+            let line_begin = before[..start].rfind('\n').map_or(0, |i| i + 1);
+            let column = before[line_begin..start].chars().count() + 1;
+            return Some(Location { line, column });
+        }
+        search = &before[..found];
+    }
+    None
+}
+
+/// A client for `remote`, or the error saying why it could not be reached.
+async fn connect(remote: &Remote) -> Result<McpClient, McpClientError> {
+    McpClient::connect(remote.name.clone(), remote.config.clone()).await
+}
+
+/// The message of a server whose tools cannot join the registry.
+fn refused(remote: &Remote, error: impl std::fmt::Display) -> String {
+    format!(
+        "{}: MCP server \"{}\": its tools cannot join the registry: {error}; \
+         give the server a `prefix` for its tools' names",
+        remote.at, remote.name
+    )
+}
+
+/// The message for a tool of `remote` named like one `live` has already
+/// (a local tool, or another server's): the registry would replace that
+/// tool rather than offer both.
+fn collision(live: &LiveRegistry, remote: &Remote, tools: &[DynamicTool]) -> Option<String> {
+    let registry = live.snapshot();
+    let name = tools
+        .iter()
+        .map(|tool| tool.spec().name.to_string())
+        .find(|name| registry.resolve(name).is_some())?;
+    Some(refused(
+        remote,
+        format!("its tool \"{name}\" has the name of a tool already there"),
+    ))
+}
+
+/// The servers reached, their tools put into a registry beside the local
+/// ones (for one command, not followed).
+pub(crate) struct Reached {
+    pub(crate) registry: Registry,
+    /// The server each remote tool comes from, by tool name.
+    pub(crate) sources: BTreeMap<String, String>,
+    pub(crate) clients: Vec<McpClient>,
+}
+
+/// Why the servers' tools could not be had.
+pub(crate) enum Failure {
+    /// A server could not be reached (messages, each naming the server).
+    Unreachable(Vec<String>),
+    /// A server's tools collide with others.
+    Refused(String),
+}
+
+/// Reaches every server in `remotes` at once and returns `registry` with
+/// their tools added.
+pub(crate) async fn reach(registry: Registry, remotes: &[Remote]) -> Result<Reached, Failure> {
+    let attempts = futures_util::future::join_all(remotes.iter().map(connect)).await;
+    let mut clients = Vec::new();
+    let mut failures = Vec::new();
+    for (remote, attempt) in remotes.iter().zip(attempts) {
+        match attempt {
+            Ok(client) => clients.push((remote, client)),
+            Err(error) => failures.push(format!("{}: {error}", remote.at)),
+        }
+    }
+    if !failures.is_empty() {
+        close_all(clients.into_iter().map(|(_, client)| client)).await;
+        return Err(Failure::Unreachable(failures));
+    }
+    let live = LiveRegistry::new(registry);
+    let mut sources = BTreeMap::new();
+    for (remote, client) in &clients {
+        let tools = client.tools(&remote.options);
+        if let Some(message) = collision(&live, remote, &tools) {
+            close_all(clients.into_iter().map(|(_, client)| client)).await;
+            return Err(Failure::Refused(message));
+        }
+        for tool in &tools {
+            sources.insert(tool.spec().name.to_string(), remote.name.clone());
+        }
+        let added = tools
+            .into_iter()
+            .map(|tool| Arc::new(tool) as Arc<dyn Tool>);
+        if let Err(error) = live.update(added, &[]) {
+            let message = refused(remote, error);
+            close_all(clients.into_iter().map(|(_, client)| client)).await;
+            return Err(Failure::Refused(message));
+        }
+    }
+    Ok(Reached {
+        registry: (*live.snapshot()).clone(),
+        sources,
+        clients: clients.into_iter().map(|(_, client)| client).collect(),
+    })
+}
+
+/// Stops the servers (a spawned one is killed).
+pub(crate) async fn close_all(clients: impl IntoIterator<Item = McpClient>) {
+    futures_util::future::join_all(clients.into_iter().map(|client| async move {
+        client.close().await;
+    }))
+    .await;
+}
+
+/// The servers followed into a live registry for `serve`.
+pub(crate) struct Following {
+    tasks: Vec<JoinHandle<()>>,
+    clients: Vec<McpClient>,
+}
+
+impl Following {
+    /// Stops following the servers, and stops them.
+    pub(crate) async fn stop(self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+        for task in self.tasks {
+            let _ = task.await;
+        }
+        close_all(self.clients).await;
+    }
+}
+
+/// Reaches every server in `remotes` at once and keeps `live` in step with
+/// their tool lists; a server that cannot be reached is reported on stderr
+/// and tried again in the background. A server whose tools collide with
+/// others at startup is an error.
+pub(crate) async fn follow(live: &LiveRegistry, remotes: &[Remote]) -> Result<Following, String> {
+    let attempts = futures_util::future::join_all(remotes.iter().map(connect)).await;
+    let mut following = Following {
+        tasks: Vec::new(),
+        clients: Vec::new(),
+    };
+    for (remote, attempt) in remotes.iter().zip(attempts) {
+        match attempt {
+            Ok(client) => {
+                if let Some(message) = collision(live, remote, &client.tools(&remote.options)) {
+                    following.clients.push(client);
+                    following.stop().await;
+                    return Err(message);
+                }
+                match client.sync_into(live.clone(), remote.options.clone()) {
+                    Ok(task) => {
+                        following.tasks.push(task);
+                        following.clients.push(client);
+                    }
+                    Err(error) => {
+                        following.clients.push(client);
+                        let message = refused(remote, error);
+                        following.stop().await;
+                        return Err(message);
+                    }
+                }
+            }
+            Err(error) => {
+                eprintln!(
+                    "warning: {}: {error}\nwarning: serving without the tools of MCP server \
+                     \"{}\" for now; trying again in the background",
+                    remote.at, remote.name
+                );
+                following
+                    .tasks
+                    .push(tokio::spawn(retry(remote.clone(), live.clone())));
+            }
+        }
+    }
+    Ok(following)
+}
+
+/// Tries to reach `remote` until it answers (1 s doubling to 30 s between
+/// attempts), then follows its tools into `live` until aborted.
+async fn retry(remote: Remote, live: LiveRegistry) {
+    let mut wait = Duration::from_secs(1);
+    loop {
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_secs(30));
+        let client = match connect(&remote).await {
+            Ok(client) => client,
+            Err(error) => {
+                eprintln!("warning: {}: {error}; trying again in {wait:?}", remote.at);
+                continue;
+            }
+        };
+        match client.sync_into(live, remote.options.clone()) {
+            Ok(task) => {
+                eprintln!(
+                    "note: MCP server \"{}\" answered; its tools are served",
+                    remote.name
+                );
+                // Aborting this task aborts the following and drops the
+                // client: the server stops.
+                let mut following = AbortOnDrop(task);
+                let _ = (&mut following.0).await;
+                drop(client);
+            }
+            Err(error) => {
+                eprintln!("error: {}", refused(&remote, error));
+                client.close().await;
+            }
+        }
+        return;
+    }
+}
+
+/// A task aborted when this is dropped.
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
