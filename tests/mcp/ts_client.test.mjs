@@ -45,7 +45,7 @@ const sdk = (path) =>
 const { Client } = await sdk('client/index.js');
 const { StdioClientTransport } = await sdk('client/stdio.js');
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
-const { McpError, ErrorCode } = await sdk('types.js');
+const { McpError, ErrorCode, ToolListChangedNotificationSchema } = await sdk('types.js');
 const { AjvJsonSchemaValidator } = await sdk('validation/ajv-provider.js');
 
 // Long enough for a debug build on a loaded machine; only a hang reaches it.
@@ -264,10 +264,10 @@ function accepts(port) {
 }
 
 // `toolbox serve --http` on a free loopback port, once it accepts
-// connections.
-async function startHttpServer() {
+// connections; `before` are arguments ahead of `serve` (`--registry FILE`).
+async function startHttpServer(before = []) {
   const port = await freePort();
-  const child = spawn(TOOLBOX, ['serve', '--http', `127.0.0.1:${port}`], {
+  const child = spawn(TOOLBOX, [...before, 'serve', '--http', `127.0.0.1:${port}`], {
     env: serverEnv,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -434,6 +434,155 @@ for (const [kind, start] of Object.entries(transports)) {
         [],
         `printed during the run:\n${lines.join('\n')}`,
       );
+    });
+  });
+}
+
+// ------------------------------------------------------------ the proxy
+//
+// `toolbox --registry FILE serve`, whose registry file names MCP servers, is
+// one MCP server with the local tools and theirs: the SDK's client talks to
+// toolbox, which talks to the reference server (server-everything, Node)
+// and to a small Python SDK server (tests/mcp/python_server.py). The file
+// is written here, with the absolute paths of this Node, the reference
+// server's entry point and the virtual environment's Python
+// (MCP_PYTHON, which tests/mcp/run.sh sets).
+
+const everythingEntry = join(
+  nodeModules,
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
+const python = resolve(
+  process.env.MCP_PYTHON || join(here, '..', '..', 'target', 'mcp-venv', 'bin', 'python'),
+);
+const proxyDir = mkdtempSync(join(tmpdir(), 'toolbox-ts-proxy-'));
+const proxyFile = join(proxyDir, 'tools.yaml');
+writeFileSync(
+  proxyFile,
+  [
+    'tools:',
+    '  - convert_length',
+    'mcp_servers:',
+    '  everything:',
+    `    command: ${JSON.stringify(process.execPath)}`,
+    `    args: [${JSON.stringify(everythingEntry)}, stdio]`,
+    '    prefix: everything_',
+    '  python:',
+    `    command: ${JSON.stringify(python)}`,
+    `    args: [${JSON.stringify(join(here, 'python_server.py'))}]`,
+    '    prefix: py_',
+    '',
+  ].join('\n'),
+);
+
+after(() => rmSync(proxyDir, { recursive: true, force: true }));
+
+const proxyTransports = {
+  stdio: async () => ({
+    transport: new StdioClientTransport({
+      command: TOOLBOX,
+      args: ['--registry', proxyFile, 'serve'],
+      env: serverEnv,
+      stderr: 'inherit',
+    }),
+    stop: async () => {},
+  }),
+  'streamable HTTP': async () => {
+    const server = await startHttpServer(['--registry', proxyFile]);
+    return { transport: new StreamableHTTPClientTransport(server.url), stop: server.stop };
+  },
+};
+
+for (const [kind, start] of Object.entries(proxyTransports)) {
+  describe(`TypeScript SDK client through toolbox as an MCP proxy over ${kind}`, { timeout: TIMEOUT }, () => {
+    let client;
+    let transport;
+    let stop;
+    // Each `notifications/tools/list_changed` the proxy sends.
+    const changes = [];
+
+    before(async () => {
+      ({ transport, stop } = await start());
+      client = new Client({ name: 'toolbox-ts-proxy-test', version: '1.0.0' });
+      client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => {
+        changes.push(notification);
+      });
+      await client.connect(transport);
+    });
+
+    after(async () => {
+      if (client) {
+        if (transport instanceof StreamableHTTPClientTransport) {
+          await transport.terminateSession();
+        }
+        await client.close();
+      }
+      if (stop) await stop();
+    });
+
+    test('tools/list has the local tools and those of both servers', async () => {
+      assert.ok(client.getServerCapabilities().tools.listChanged, 'the proxy announces listChanged');
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      for (const name of ['convert_length', 'everything_echo', 'everything_get-sum', 'py_add', 'py_register_tool']) {
+        assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+      }
+      // Only the linked tools the file names.
+      assert.ok(!names.includes('weather_forecast'), names.join(', '));
+      const echo = tools.find((tool) => tool.name === 'everything_echo');
+      assert.equal(echo.description, 'Echoes back the input string');
+      assert.deepEqual(echo.inputSchema.required, ['message']);
+    });
+
+    test('a remote tool is called through the proxy', async () => {
+      const echoed = await client.callTool({
+        name: 'everything_echo',
+        arguments: { message: 'through the proxy' },
+      });
+      assert.notEqual(echoed.isError, true, textOf(echoed));
+      assert.equal(textOf(echoed), 'Echo: through the proxy');
+
+      const sum = await client.callTool({ name: 'py_add', arguments: { a: 2, b: 40 } });
+      assert.notEqual(sum.isError, true, textOf(sum));
+      assert.equal(textOf(sum), '2 + 40 = 42');
+    });
+
+    test("a remote tool's arguments are checked against its schema", async () => {
+      const result = await client.callTool({ name: 'everything_echo', arguments: { message: 7 } });
+      assert.equal(result.isError, true, textOf(result));
+      assert.match(textOf(result), /invalid arguments for everything_echo/);
+    });
+
+    test('a local tool is called as before', async () => {
+      const result = await client.callTool({
+        name: 'convert_length',
+        arguments: { value: 1, from: 'mile', to: 'kilometre' },
+      });
+      assert.notEqual(result.isError, true, textOf(result));
+      assert.equal(textOf(result), '1 mile = 1.6093 kilometre');
+    });
+
+    test("a server's new tool reaches the proxy's clients with list_changed", async () => {
+      const name = `late_${kind === 'stdio' ? 'stdio' : 'http'}`;
+      const before = changes.length;
+      const registered = await client.callTool({ name: 'py_register_tool', arguments: { name } });
+      assert.equal(textOf(registered), `registered ${name}`);
+      const deadline = Date.now() + 20_000;
+      let names = [];
+      while (Date.now() < deadline) {
+        if (changes.length > before) {
+          names = (await client.listTools()).tools.map((tool) => tool.name);
+          if (names.includes(`py_${name}`)) break;
+        }
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      assert.ok(changes.length > before, 'no notifications/tools/list_changed from the proxy');
+      assert.ok(names.includes(`py_${name}`), `py_${name} in ${names.join(', ')}`);
+      const result = await client.callTool({ name: `py_${name}`, arguments: {} });
+      assert.equal(textOf(result), `I am ${name}`);
     });
   });
 }
