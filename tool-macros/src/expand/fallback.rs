@@ -36,7 +36,7 @@ pub fn tool(tool: &ToolFn) -> TokenStream {
             #[automatically_derived]
             impl __tool_rt::Tool for #ident {
                 fn spec(&self) -> &__tool_rt::ToolSpec {
-                    &Self::SPEC
+                    const { &Self::SPEC }
                 }
 
                 fn call<'__tool>(

@@ -56,7 +56,7 @@ pub fn shim(tool: &ToolFn) -> TokenStream {
         #[automatically_derived]
         impl __tool_rt::Tool for #struct_ident {
             fn spec(&self) -> &__tool_rt::ToolSpec {
-                &Self::SPEC
+                const { &Self::SPEC }
             }
 
             fn call<'__tool>(

@@ -38,9 +38,7 @@ pub fn spec(tool: &ToolFn) -> TokenStream {
                 location: __tool_rt::location(::core::module_path!(), ::core::file!(), #line),
                 #(#options)*
                 input_schema: __tool_rt::SchemaSource::Generated(|| __TOOL_SCHEMAS.input(Self::SPEC.params)),
-                output_schema: __tool_rt::SchemaSource::Generated(|| {
-                    __TOOL_SCHEMAS.output(|| __tool_rt::Kind::<#output_ty>::NEW.output_schema())
-                }),
+                output_schema: __tool_rt::SchemaSource::Generated(|| __TOOL_SCHEMAS.output(|| __tool_rt::Kind::<#output_ty>::NEW.output_schema())),
                 #defaults
             };
         }
