@@ -9,11 +9,17 @@
 // SDK prints no warning about the schemas (its JSON Schema validator warns
 // about formats it does not know, for one).
 //
-//   TOOLBOX=target/debug/toolbox MCP_NODE_MODULES=target/mcp-node/node_modules \
-//     node --test tests/mcp/ts_client.test.mjs
+// Then, for each transport, `toolbox --registry FILE serve` as an MCP proxy
+// (its file names server-everything and tests/mcp/python_server.py): local
+// and remote tools listed and called, and a remote server's new tool
+// announced to the SDK's client with `notifications/tools/list_changed`.
 //
-// tests/mcp/run.sh installs Node and the SDK (tests/mcp/node.sh), builds the
-// binary and sets both variables. Needs python3 for `python_exec`.
+//   TOOLBOX=target/debug/toolbox MCP_NODE_MODULES=target/mcp-node/node_modules \
+//     MCP_PYTHON=target/mcp-venv/bin/python node --test tests/mcp/ts_client.test.mjs
+//
+// tests/mcp/run.sh installs Node and the SDK (tests/mcp/node.sh) and the
+// Python SDK (tests/mcp/venv.sh), builds the binary and sets the variables.
+// Needs python3 for `python_exec`.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -57,17 +57,46 @@
 //! ```
 //!
 //! Exit codes: `0` success; `1` ([`EXIT_TOOL_ERROR`]) the tool ran and
-//! returned an error result (or `serve` stopped on an error); `2`
+//! returned an error result (or `serve` stopped on an error, or an MCP
+//! server of the registry file could not be reached); `2`
 //! ([`EXIT_USAGE`]) a usage or argument error (an unknown subcommand or
 //! tool, arguments that are not a JSON object or that the tool rejects, a
 //! bad registry file). Results and listings go to stdout, messages,
 //! progress and trace lines to stderr. The guide is `docs/cli.md`.
+//!
+//! # MCP servers: an aggregating proxy
+//!
+//! A registry file (`--registry FILE`) may name MCP servers in its
+//! `mcp_servers` section. Every command then offers their tools beside the
+//! linked tools the file names, and `serve` is one MCP server for both:
+//!
+//! - `list` shows where each tool comes from (`SOURCE`, and `source` in
+//!   `--json`): the module path of a linked tool, `local` for one made in
+//!   code, `mcp:SERVER` for a server's.
+//! - `call NAME` of a remote tool checks its arguments against the
+//!   server's input schema and calls it through `tool-mcp`'s client; the
+//!   server's progress is shown like a local tool's. A local tool's call
+//!   starts no server.
+//! - `serve` (stdio or `--http`) serves a live registry that follows each
+//!   server's tool list: when it changes, the proxy's clients get
+//!   `notifications/tools/list_changed`.
+//! - Mistakes in `mcp_servers` (an unknown key, both `command` and `url`,
+//!   a value of the wrong type) are reported with the rest of the file's,
+//!   each at its line and column (exit code 2). A server's tool named like
+//!   another tool is an error too: give the server a `prefix`.
+//! - A server that cannot be reached at startup fails `list`, `schema`,
+//!   `config` and the `call` of a remote tool with an error naming it
+//!   (exit code 1). `serve` warns instead, serves the other tools, and
+//!   keeps trying that server in the background (1 s doubling to 30 s).
 //!
 //! # Features
 //!
 //! - `http` (default): `serve --http ADDR`, MCP over streamable HTTP on a
 //!   loopback address (`tool-mcp`'s feature of the same name). Without it
 //!   `serve` speaks stdio only.
+//! - `mcp-client` (default): the MCP servers of a registry file, with
+//!   `tool-mcp`'s client (`tool-mcp`'s `client` feature). Without it a
+//!   registry file that names MCP servers is refused.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;

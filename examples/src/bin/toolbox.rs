@@ -7,6 +7,16 @@
 //! cargo run -p examples --bin toolbox -- call convert_length --args '{"value":1,"from":"mile","to":"kilometre"}'
 //! cargo run -p examples --bin toolbox -- serve            # MCP on stdio
 //! ```
+//!
+//! With a registry file that names MCP servers it is an aggregating proxy:
+//! their tools are listed, called and served beside the local ones
+//! (`docs/cli.md`).
+//!
+//! ```sh
+//! cargo run -p examples --bin toolbox -- --registry examples/proxy/tools.yaml list
+//! cargo run -p examples --bin toolbox -- --registry examples/proxy/tools.yaml call everything_echo --args '{"message":"hi"}'
+//! cargo run -p examples --bin toolbox -- --registry examples/proxy/tools.yaml serve
+//! ```
 
 use std::process::ExitCode;
 
