@@ -979,3 +979,138 @@ fn two_servers_with_the_same_tool_names_need_a_prefix() {
     );
     assert!(text.contains("prefix"), "{text}");
 }
+
+/// A child process killed when dropped.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn serve_keeps_trying_a_server_and_announces_its_tools_once_it_answers() {
+    let (node, server) = everything();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let (_dir, file) = registry_file(&format!(
+        "tools: [convert_length]\nmcp_servers:\n  later:\n    url: http://127.0.0.1:{port}/mcp\n    prefix: later_\n"
+    ));
+    let mut child = toolbox(&["--registry", &file, "serve"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolbox serve starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Lines from the server, read on a thread so a wait can time out.
+    let (lines_tx, lines) = std::sync::mpsc::channel::<Value>();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+            let Ok(line) = line else { break };
+            let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                break;
+            };
+            if lines_tx.send(message).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let mut wait_for = |what: &dyn Fn(&Value) -> bool| -> Value {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let message = lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no such message from the proxy; seen: {seen:?}"));
+            if what(&message) {
+                return message;
+            }
+            seen.push(message);
+        }
+    };
+    let send = |stdin: &mut std::process::ChildStdin, message: Value| {
+        writeln!(stdin, "{message}").expect("the proxy reads its stdin");
+    };
+    let names = |answer: &Value| -> Vec<String> {
+        answer["result"]["tools"]
+            .as_array()
+            .expect("a tool list")
+            .iter()
+            .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
+            .collect()
+    };
+
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "cli-test", "version": "1"}}}),
+    );
+    wait_for(&|message| message["id"] == 1);
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    );
+    // The server is not there yet: the local tool alone.
+    assert_eq!(
+        names(&wait_for(&|message| message["id"] == 2)),
+        ["convert_length"]
+    );
+
+    let _server = Killed(
+        Command::new(node)
+            .arg(server)
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("server-everything starts"),
+    );
+    wait_for(&|message| message["method"] == "notifications/tools/list_changed");
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+    );
+    let listed = names(&wait_for(&|message| message["id"] == 3));
+    assert!(listed.contains(&"convert_length".to_owned()), "{listed:?}");
+    assert!(listed.contains(&"later_echo".to_owned()), "{listed:?}");
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "later_echo", "arguments": {"message": "at last"}}}),
+    );
+    let answer = wait_for(&|message| message["id"] == 4);
+    assert_eq!(
+        answer["result"]["content"],
+        json!([{"type": "text", "text": "Echo: at last"}])
+    );
+
+    drop(stdin);
+    let output = child.wait_with_output().expect("toolbox serve ends");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        text.contains(&format!("warning: {file}:3:3: MCP server `later`: ")),
+        "{text}"
+    );
+    assert!(
+        text.contains("serving without the tools of MCP server \"later\" for now"),
+        "{text}"
+    );
+    assert!(
+        text.contains("MCP server \"later\" answered; its tools are served"),
+        "{text}"
+    );
+}
