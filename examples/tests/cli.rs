@@ -1114,3 +1114,23 @@ fn serve_keeps_trying_a_server_and_announces_its_tools_once_it_answers() {
         "{text}"
     );
 }
+
+#[test]
+fn the_example_proxy_file_is_valid() {
+    // A local tool's call starts no MCP server, so `npx` is not needed; the
+    // whole file, its `mcp_servers` included, is checked first.
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("proxy/tools.yaml");
+    let output = run(&[
+        "--registry",
+        file.to_str().unwrap(),
+        "call",
+        "convert_length",
+        "--args",
+        r#"{"value": 1, "from": "mile", "to": "kilometre"}"#,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        json_out(&output)["content"][0]["text"],
+        "1 mile = 1.6093 kilometre"
+    );
+}

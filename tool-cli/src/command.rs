@@ -9,11 +9,12 @@ use tool_runtime::Provider;
 #[derive(Debug, Parser)]
 #[command(
     about = "Lists, describes, calls and serves the tools linked into this program.",
-    after_help = "Exit codes: 0 success, 1 the tool returned an error result, 2 a usage or argument error."
+    after_help = "Exit codes: 0 success, 1 the tool returned an error result (or an MCP server of the registry file could not be reached), 2 a usage or argument error."
 )]
 pub(crate) struct Cli {
     /// Build the registry from this registry file (YAML or JSON) instead of
-    /// offering every linked tool.
+    /// offering every linked tool; the tools of the MCP servers it names
+    /// (`mcp_servers`) are offered too.
     #[arg(long, global = true, value_name = "FILE")]
     pub(crate) registry: Option<PathBuf>,
     #[command(subcommand)]
