@@ -336,6 +336,7 @@ impl FromMeta for TypeArg {
         match expr {
             syn::Expr::Path(path) if path.qself.is_none() => {
                 Ok(TypeArg(syn::Type::Path(syn::TypePath {
+                    attrs: Vec::new(),
                     qself: None,
                     path: path.path.clone(),
                 })))

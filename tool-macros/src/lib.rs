@@ -11,6 +11,10 @@
 //! 4. `expand` emits code from the model alone, or, when `Errors` holds
 //!    any, the errors beside stand-ins that keep the rest of the crate
 //!    compiling.
+//!
+//! `stream!` and `try_stream!` (module `stream`) are function-like macros
+//! that `tool_runtime`'s macros of the same names call with the runtime's
+//! path.
 
 mod attr;
 mod docs;
@@ -20,6 +24,7 @@ mod item;
 mod meta;
 mod model;
 mod parse;
+mod stream;
 mod validate;
 
 use proc_macro::TokenStream;
@@ -35,4 +40,19 @@ pub fn toolset(args: TokenStream, input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::tool(args.into(), input.into()).into()
+}
+
+/// The body of `tool_runtime::stream!`: the first token tree is a group
+/// holding the runtime's path.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __stream(input: TokenStream) -> TokenStream {
+    stream::expand(input.into(), false).into()
+}
+
+/// The body of `tool_runtime::try_stream!`, as for `__stream`.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __try_stream(input: TokenStream) -> TokenStream {
+    stream::expand(input.into(), true).into()
 }

@@ -132,7 +132,7 @@ pub fn toolset(args: TokenStream, block: &ImplBlock, errors: &mut Errors) -> Too
     Toolset {
         self_ty,
         krate: krate.unwrap_or_else(|| syn::parse_quote!(::tool_runtime)),
-        trait_path: header.trait_.as_ref().map(|(_, path, _)| path.clone()),
+        trait_path: header.trait_.as_ref().map(|(path, _)| path.clone()),
         generics: (!header.generics.params.is_empty())
             .then(|| header.generics.params.to_token_stream()),
         tools,
@@ -242,7 +242,10 @@ fn shape(sig: &syn::Signature) -> FnShape {
     };
     FnShape {
         constness: sig.constness.map(|token| token.span),
-        unsafety: sig.unsafety.map(|token| token.span),
+        unsafety: match &sig.safety {
+            syn::Safety::Unsafe(token) => Some(token.span),
+            _ => None,
+        },
         abi: sig.abi.as_ref().map(Spanned::span),
         variadic: sig.variadic.as_ref().map(Spanned::span),
         generics,
@@ -250,15 +253,13 @@ fn shape(sig: &syn::Signature) -> FnShape {
 }
 
 fn read_receiver(receiver: &syn::Receiver) -> Receiver {
-    let form = if receiver.reference.is_some()
-        && receiver.mutability.is_none()
-        && receiver.colon_token.is_none()
-    {
-        ReceiverForm::Shared
-    } else if receiver.mutability.is_some() {
-        ReceiverForm::Mut
-    } else {
-        ReceiverForm::Other
+    let form = match &receiver.kind {
+        syn::ReceiverKind::Reference(_, _, None) if receiver.mutability.is_none() => {
+            ReceiverForm::Shared
+        }
+        syn::ReceiverKind::Reference(_, _, Some(_)) => ReceiverForm::Mut,
+        _ if receiver.mutability.is_some() => ReceiverForm::Mut,
+        _ => ReceiverForm::Other,
     };
     Receiver {
         tokens: receiver.to_token_stream(),

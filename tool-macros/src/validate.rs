@@ -259,15 +259,77 @@ fn argument(param: &Param, arg: &ArgParam, errors: &mut Errors) {
 }
 
 fn contains_impl_trait(ty: &Type) -> bool {
-    struct Finder(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Finder {
-        fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
-            self.0 = true;
-        }
+    find_type(ty, &mut |ty| matches!(ty, Type::ImplTrait(_))).is_some()
+}
+
+/// The first type inside `ty` (itself included, outer before inner, left
+/// to right) for which `found` holds.
+fn find_type<'a>(ty: &'a Type, found: &mut impl FnMut(&'a Type) -> bool) -> Option<&'a Type> {
+    if found(ty) {
+        return Some(ty);
     }
-    let mut finder = Finder(false);
-    syn::visit::visit_type(&mut finder, ty);
-    finder.0
+    match ty {
+        Type::Array(array) => find_type(&array.elem, found),
+        Type::Group(group) => find_type(&group.elem, found),
+        Type::Paren(paren) => find_type(&paren.elem, found),
+        Type::Ptr(ptr) => find_type(&ptr.elem, found),
+        Type::Reference(reference) => find_type(&reference.elem, found),
+        Type::Slice(slice) => find_type(&slice.elem, found),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(|ty| find_type(ty, found)),
+        Type::Path(path) => path
+            .qself
+            .iter()
+            .find_map(|qself| find_type(&qself.ty, found))
+            .or_else(|| find_in_path(&path.path, found)),
+        Type::ImplTrait(bounds) => find_in_bounds(bounds.bounds.iter(), found),
+        Type::TraitObject(bounds) => find_in_bounds(bounds.bounds.iter(), found),
+        Type::FnPtr(bare) => bare
+            .inputs
+            .iter()
+            .find_map(|arg| find_type(&arg.ty, found))
+            .or_else(|| match &bare.output {
+                syn::ReturnType::Type(_, ty) => find_type(ty, found),
+                syn::ReturnType::Default => None,
+            }),
+        _ => None,
+    }
+}
+
+fn find_in_path<'a>(
+    path: &'a syn::Path,
+    found: &mut impl FnMut(&'a Type) -> bool,
+) -> Option<&'a Type> {
+    path.segments
+        .iter()
+        .find_map(|segment| match &segment.arguments {
+            PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
+                syn::GenericArgument::Type(ty) => find_type(ty, found),
+                syn::GenericArgument::AssocType(assoc) => find_type(&assoc.ty, found),
+                syn::GenericArgument::Constraint(constraint) => {
+                    find_in_bounds(constraint.bounds.iter(), found)
+                }
+                _ => None,
+            }),
+            PathArguments::Parenthesized(args) => args
+                .inputs
+                .iter()
+                .find_map(|arg| find_type(&arg.ty, found))
+                .or_else(|| match &args.output {
+                    syn::ReturnType::Type(_, ty) => find_type(ty, found),
+                    syn::ReturnType::Default => None,
+                }),
+            PathArguments::None => None,
+        })
+}
+
+fn find_in_bounds<'a>(
+    mut bounds: impl Iterator<Item = &'a syn::TypeParamBound>,
+    found: &mut impl FnMut(&'a Type) -> bool,
+) -> Option<&'a Type> {
+    bounds.find_map(|bound| match bound {
+        syn::TypeParamBound::Trait(bound) => find_in_path(&bound.path, found),
+        _ => None,
+    })
 }
 
 /// Two parameters may not share a schema name (after `rename`).
@@ -460,17 +522,10 @@ fn owned_param_type(ty: &Type, errors: &mut Errors) {
 }
 
 fn first_reference(ty: &Type) -> Option<&syn::TypeReference> {
-    struct Finder<'a>(Option<&'a syn::TypeReference>);
-    impl<'ast> syn::visit::Visit<'ast> for Finder<'ast> {
-        fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
-            if self.0.is_none() {
-                self.0 = Some(reference);
-            }
-        }
+    match find_type(ty, &mut |ty| matches!(ty, Type::Reference(_)))? {
+        Type::Reference(reference) => Some(reference),
+        _ => None,
     }
-    let mut finder = Finder(None);
-    syn::visit::visit_type(&mut finder, ty);
-    finder.0
 }
 
 /// What the macro can tell about a type from how it is written. Only

@@ -724,3 +724,10 @@ pub fn assert_tool_return<T: ToolReturn + ?Sized>() {}
 
 /// Compile-time check that an error type can become an error result.
 pub fn assert_tool_error<E: ToolErrorType + ?Sized>() {}
+
+// ---------------------------------------------------------------------------
+// `stream!` and `try_stream!`.
+// ---------------------------------------------------------------------------
+
+pub use crate::stream::{GeneratorStream, channel as stream_channel, next as stream_next};
+pub use tool_macros::{__stream as stream_macro, __try_stream as try_stream_macro};

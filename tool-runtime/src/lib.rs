@@ -125,15 +125,12 @@ pub mod quote;
 mod registry;
 pub mod schema;
 mod spec;
+mod stream;
 mod tool;
 
 #[doc(hidden)]
 pub mod __private;
 
-/// Writes a streaming tool's body like a generator: `yield` each item,
-/// `.await` in between (from `async-stream`). `try_stream!` is the same
-/// for `Result` items, with `?`.
-pub use async_stream::{stream, try_stream};
 pub use context::approval::{Approval, ApprovalRequest, Approver};
 pub use context::extract::{Extension, State};
 pub use context::{FromToolContext, ToolContext};
@@ -146,7 +143,9 @@ pub use invoke::policy::ErrorDetail;
 pub use providers::{Provider, ProviderError};
 #[cfg(feature = "files")]
 pub use registry::manifest;
-pub use registry::{GlobalReport, LiveRegistry, Registry, RegistryBuilder, RegistryError, RegistryProblem};
+pub use registry::{
+    GlobalReport, LiveRegistry, Registry, RegistryBuilder, RegistryError, RegistryProblem,
+};
 #[doc(inline)]
 pub use schema::strict;
 pub use spec::args::MAX_ARGUMENT_DEPTH;
