@@ -782,11 +782,29 @@ async fn a_live_registry_follows_the_servers_tool_list() {
         .await
         .expect("connects");
     let live = LiveRegistry::new(Registry::builder().build().unwrap());
+    // A local tool with the name one of the server's tools will take: it
+    // stays, and the server's is left out.
+    let local = tool_runtime::DynamicTool::builder(
+        "py_divide",
+        "A local tool.",
+        json!({"type": "object", "properties": {}}),
+    )
+    .handler(|_, _| Ok::<_, tool_runtime::ToolError>("local divide"))
+    .build()
+    .unwrap();
+    live.insert(local).unwrap();
     let mut changes = live.subscribe();
     let following = python
         .sync_into(live.clone(), ImportOptions::new().with_prefix("py_"))
         .expect("imports");
     assert!(live.snapshot().contains("py_add"));
+    let kept = live
+        .invoke(
+            ToolUse::new("0", "py_divide", json!({})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert_eq!(kept.text_content(), "local divide");
     assert!(changes.has_changed().unwrap());
     changes.borrow_and_update();
 
@@ -808,10 +826,13 @@ async fn a_live_registry_follows_the_servers_tool_list() {
     assert_eq!(result.text_content(), "I am fresh");
     assert!(live.snapshot().contains("py_add"));
 
-    // Importing the same tools again replaces them.
+    // Importing the same tools again takes over none of them.
+    let version = live.version();
     let again = python
         .sync_into(live.clone(), ImportOptions::new().with_prefix("py_"))
-        .expect("replaces");
+        .expect("imports nothing new");
+    assert!(live.snapshot().contains("py_add"));
+    assert!(live.version() <= version + 1);
     again.abort();
     following.abort();
 }

@@ -18,9 +18,10 @@ impl McpClient {
     /// see.
     ///
     /// The first import happens before this returns, and fails when the
-    /// registry refuses it (a name that collides with a tool already there;
-    /// a prefix avoids that). Later refusals are logged (`tracing`) and
-    /// leave the registry as it was. The returned task runs until the
+    /// registry refuses it (an alias that collides, say). A tool whose name
+    /// the registry already has (a local tool, another server's) is left
+    /// out, never replaced, with a warning (`tracing`); a prefix avoids
+    /// that. Later refusals are logged and leave the registry as it was. The returned task runs until the
     /// client is closed; abort it to stop following the server (the tools
     /// stay). It holds a clone of the client.
     ///
@@ -73,7 +74,26 @@ impl McpClient {
         options: &ImportOptions,
         before: &BTreeSet<String>,
     ) -> Result<BTreeSet<String>, RegistryError> {
-        let tools = self.tools(options);
+        // A new name that the registry already has (a local tool, or
+        // another server's) is not taken over: that tool stays, and this
+        // one is left out, with a warning.
+        let current = live.snapshot();
+        let tools: Vec<_> = self
+            .tools(options)
+            .into_iter()
+            .filter(|tool| {
+                let name = &*tool.spec().name;
+                let taken = !before.contains(name) && current.resolve(name).is_some();
+                if taken {
+                    tracing::warn!(
+                        server = %self.name(),
+                        tool = name,
+                        "the registry already has a tool of this name; the server's is left out (give the server a prefix)"
+                    );
+                }
+                !taken
+            })
+            .collect();
         let names: BTreeSet<String> = tools
             .iter()
             .map(|tool| tool.spec().name.to_string())
