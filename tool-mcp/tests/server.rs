@@ -504,3 +504,64 @@ async fn calls_running_through_a_change_finish_with_their_tool() {
     let (answer, _) = client.call(200, json!({"name": "slow"})).await;
     assert_eq!(answer["result"]["content"][0]["text"], "replaced");
 }
+
+/// This process's TCP socket from `local` to `peer`: a duplicate of its
+/// descriptor, found among the process's descriptors.
+#[cfg(all(unix, feature = "http"))]
+fn socket_of(
+    local: std::net::SocketAddr,
+    peer: std::net::SocketAddr,
+) -> Option<std::net::TcpStream> {
+    use std::os::fd::BorrowedFd;
+    (0..4096).find_map(|fd| {
+        // SAFETY: the descriptor is only borrowed to duplicate it; one that
+        // is not open fails to duplicate, and a duplicate that is no socket
+        // has no addresses.
+        let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+        let stream = std::net::TcpStream::from(borrowed.try_clone_to_owned().ok()?);
+        (stream.local_addr().ok() == Some(local) && stream.peer_addr().ok() == Some(peer))
+            .then_some(stream)
+    })
+}
+
+#[cfg(all(unix, feature = "http"))]
+#[tokio::test]
+async fn http_connections_are_served_with_tcp_nodelay() {
+    use tokio::io::AsyncReadExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let shutdown = tool_runtime::CancellationToken::new();
+    let server = tokio::spawn(McpServer::new(registry()).serve_http(listener, shutdown.clone()));
+    let mut client = tokio::net::TcpStream::connect(address).await.unwrap();
+    client
+        .write_all(b"GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    // The answer: the server has accepted the connection and serves it.
+    let mut response = Vec::new();
+    while !response.windows(4).any(|w| w == b"\r\n\r\n") {
+        let mut chunk = [0; 1024];
+        let read = tokio::time::timeout(Duration::from_secs(30), client.read(&mut chunk))
+            .await
+            .expect("the server answers")
+            .unwrap();
+        assert_ne!(read, 0, "the server closed the connection");
+        response.extend_from_slice(&chunk[..read]);
+    }
+    assert!(response.starts_with(b"HTTP/1.1 404"));
+
+    let (client_address, server_address) =
+        (client.local_addr().unwrap(), client.peer_addr().unwrap());
+    let accepted =
+        socket_of(server_address, client_address).expect("the server's end of the connection");
+    assert!(
+        accepted.nodelay().unwrap(),
+        "TCP_NODELAY is off on the accepted connection"
+    );
+    // The check tells one from the other: the client's end has it off.
+    let connected = socket_of(client_address, server_address).expect("the client's end");
+    assert!(!connected.nodelay().unwrap());
+
+    shutdown.cancel();
+    server.await.unwrap().unwrap();
+}

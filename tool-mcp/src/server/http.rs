@@ -52,6 +52,12 @@ pub(super) async fn serve(
                 continue;
             }
         };
+        // A response goes out in several small writes (headers, then each
+        // SSE event); with Nagle's algorithm the later ones wait for the
+        // client's delayed ACK, some 40 ms a call.
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "TCP_NODELAY could not be set on a connection");
+        }
         let service = service.clone();
         let shutdown = shutdown.clone();
         tokio::spawn(async move {
