@@ -63,15 +63,18 @@ use arc_swap::ArcSwap;
 use futures_util::StreamExt;
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ResultType, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tool_runtime::providers::{self, Provider};
-use tool_runtime::{LiveRegistry, Registry, ToolContext, ToolErrorKind, ToolEvent, ToolUse};
+use tool_runtime::providers;
+use tool_runtime::{
+    Content, LiveRegistry, Registry, ToolContext, ToolErrorKind, ToolEvent, ToolResult, ToolSpec,
+    ToolUse,
+};
 
 #[cfg(feature = "http")]
 pub use http::MCP_PATH;
@@ -284,17 +287,7 @@ impl McpServer {
             let data = serde_json::json!({"tool": tool_use.name});
             return Err(ErrorData::invalid_params(result.text_content(), Some(data)));
         }
-        let rendered = providers::render_result(Provider::Mcp, &tool_use, &result, spec);
-        let mut answer: CallToolResult = serde_json::from_value(rendered).map_err(|error| {
-            ErrorData::internal_error(
-                format!(
-                    "the result of {} could not be rendered: {error}",
-                    tool_use.name
-                ),
-                None,
-            )
-        })?;
-        answer.result_type = Some(ResultType::COMPLETE);
+        let answer = call_tool_result(&result, spec);
         Ok(answer)
     }
 }
@@ -316,12 +309,7 @@ struct Listed {
 
 impl Listed {
     fn of(registry: Arc<Registry>) -> Self {
-        let tools: Vec<Tool> = registry
-            .render(Provider::Mcp)
-            .get("tools")
-            .and_then(Value::as_array)
-            .map(|tools| tools.iter().map(to_mcp_tool).collect())
-            .unwrap_or_default();
+        let tools: Vec<Tool> = registry.specs().map(to_mcp_tool).collect();
         Listed {
             registry,
             tools: tools.into(),
@@ -333,28 +321,70 @@ impl Listed {
 /// when no change comes.
 const WATCH_IDLE: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// One `tools/list` entry of [`providers::mcp::tool`] as rmcp's type.
-fn to_mcp_tool(rendered: &Value) -> Tool {
-    match serde_json::from_value::<Tool>(rendered.clone()) {
-        Ok(tool) => tool,
-        Err(error) => {
+/// One `tools/list` entry, the [`providers::mcp::tool`] shape as rmcp's
+/// type, made from the spec directly (not through JSON: the server then
+/// links no deserializer for it).
+fn to_mcp_tool(spec: &ToolSpec) -> Tool {
+    let input_schema = match spec.input_schema() {
+        Value::Object(schema) => schema.clone(),
+        _ => {
             // Only a hand-written tool with a non-object schema gets here.
-            let name = rendered
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            tracing::warn!(tool = %name, %error, "listing a tool with an empty input schema");
-            let description = rendered
-                .get("description")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
+            tracing::warn!(
+                tool = %spec.name,
+                "listing a tool with an empty input schema: its input schema is not an object"
+            );
             let mut schema = Map::new();
             schema.insert("type".into(), "object".into());
-            Tool::new(name, description, Arc::new(schema))
+            schema
         }
+    };
+    let mut tool = Tool::new(
+        spec.name.to_string(),
+        spec.description.to_string(),
+        Arc::new(input_schema),
+    );
+    if let Some(Value::Object(schema)) = providers::mcp::output_schema(spec) {
+        tool = tool.with_raw_output_schema(Arc::new(schema));
     }
+    let hints = &spec.annotations;
+    if spec.title.is_some()
+        || hints.read_only.is_some()
+        || hints.destructive.is_some()
+        || hints.idempotent.is_some()
+        || hints.open_world.is_some()
+    {
+        let mut annotations = ToolAnnotations::new();
+        annotations.title = spec.title.as_deref().map(str::to_owned);
+        annotations.read_only_hint = hints.read_only;
+        annotations.destructive_hint = hints.destructive;
+        annotations.idempotent_hint = hints.idempotent;
+        annotations.open_world_hint = hints.open_world;
+        tool = tool.with_annotations(annotations);
+    }
+    if let Some(title) = &spec.title {
+        tool = tool.with_title(title.to_string());
+    }
+    tool
+}
+
+/// The [`providers::mcp::call_tool_result`] shape as rmcp's type, made
+/// directly.
+fn call_tool_result(result: &ToolResult, spec: Option<&ToolSpec>) -> CallToolResult {
+    let content = result
+        .content
+        .iter()
+        .map(|part| match part {
+            Content::Text(text) => ContentBlock::text(text.clone()),
+            Content::Json(value) => ContentBlock::text(value.to_string()),
+        })
+        .collect();
+    let mut answer = if result.is_error() {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    answer.structured_content = providers::mcp::structured_content(result, spec);
+    answer
 }
 
 impl rmcp::ServerHandler for McpServer {

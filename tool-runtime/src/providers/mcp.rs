@@ -213,7 +213,10 @@ pub fn call_tool_result(result: &ToolResult, spec: Option<&ToolSpec>) -> Value {
     Value::Object(out)
 }
 
-fn structured_content(result: &ToolResult, spec: Option<&ToolSpec>) -> Option<Value> {
+/// A result's `structuredContent` (see [`call_tool_result`]): `None` when
+/// the call failed, `spec` is unknown or has no output schema, or the
+/// result does not hold exactly one value.
+pub fn structured_content(result: &ToolResult, spec: Option<&ToolSpec>) -> Option<Value> {
     let schema = spec?.output_schema()?;
     if result.is_error() || result.content.len() != 1 {
         return None;
