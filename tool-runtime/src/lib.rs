@@ -143,9 +143,9 @@ pub use invoke::policy::ErrorDetail;
 pub use providers::{Provider, ProviderError};
 #[cfg(feature = "files")]
 pub use registry::manifest;
-pub use registry::{
-    GlobalReport, LiveRegistry, Registry, RegistryBuilder, RegistryError, RegistryProblem,
-};
+#[cfg(feature = "live")]
+pub use registry::LiveRegistry;
+pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 #[doc(inline)]
 pub use schema::strict;
 pub use spec::args::MAX_ARGUMENT_DEPTH;

@@ -1,4 +1,5 @@
-//! [`LiveRegistry`]: a registry whose tools change while it serves calls.
+//! [`LiveRegistry`]: a registry whose tools change while it serves calls
+//! (feature `live`).
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -35,32 +36,32 @@ use crate::tool::{Tool, ToolRef};
 /// use serde_json::json;
 /// use tool_runtime::{tool, LiveRegistry, Registry, ToolContext, ToolUse};
 ///
-/// /// Says hello.
+/// /// Says hi.
 /// #[tool]
-/// fn hello() -> &'static str {
-///     "hello"
+/// fn say_hi() -> &'static str {
+///     "hi"
 /// }
 ///
-/// /// Says goodbye.
+/// /// Says bye.
 /// #[tool]
-/// fn goodbye() -> &'static str {
-///     "goodbye"
+/// fn say_bye() -> &'static str {
+///     "bye"
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let live = LiveRegistry::new(Registry::builder().tool(HelloTool).build().unwrap());
+/// let live = LiveRegistry::new(Registry::builder().tool(SayHiTool).build().unwrap());
 /// let mut changes = live.subscribe();
 ///
-/// live.insert(GoodbyeTool).unwrap();
+/// live.insert(SayByeTool).unwrap();
 /// assert!(changes.has_changed().unwrap());
-/// assert_eq!(live.snapshot().names().collect::<Vec<_>>(), ["goodbye", "hello"]);
+/// assert_eq!(live.snapshot().names().collect::<Vec<_>>(), ["say_bye", "say_hi"]);
 ///
 /// let ctx = ToolContext::new();
-/// let result = live.invoke(ToolUse::new("1", "goodbye", json!({})), &ctx).await;
-/// assert_eq!(result.text_content(), "goodbye");
+/// let result = live.invoke(ToolUse::new("1", "say_bye", json!({})), &ctx).await;
+/// assert_eq!(result.text_content(), "bye");
 ///
-/// assert!(live.remove("hello"));
-/// assert!(live.invoke(ToolUse::new("2", "hello", json!({})), &ctx).await.is_error());
+/// assert!(live.remove("say_hi"));
+/// assert!(live.invoke(ToolUse::new("2", "say_hi", json!({})), &ctx).await.is_error());
 /// # });
 /// ```
 #[derive(Clone)]

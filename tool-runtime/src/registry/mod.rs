@@ -14,6 +14,7 @@ use serde_json::Value;
 mod builder;
 pub(crate) mod config;
 mod error;
+#[cfg(feature = "live")]
 mod live;
 #[cfg(feature = "files")]
 pub mod manifest;
@@ -34,6 +35,7 @@ use crate::spec::result::{ToolResult, ToolUse};
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolRef};
 
+#[cfg(feature = "live")]
 pub use live::LiveRegistry;
 
 /// The link-time registration `#[tool]` emits for each tool.
@@ -351,6 +353,7 @@ impl Registry {
     /// allowlist, strictness and aliases given in code, the kept tools'
     /// configurations, and fresh renderings. A new tool that declares a
     /// configuration takes it from its defaults and the environment.
+    #[cfg(feature = "live")]
     pub(crate) fn with_changes(
         &self,
         added: Vec<ToolRef>,
