@@ -565,3 +565,115 @@ async fn http_connections_are_served_with_tcp_nodelay() {
     shutdown.cancel();
     server.await.unwrap().unwrap();
 }
+
+/// Writes `line` as it is, and its newline, then reads the server's next
+/// message: the answer to a line that is no readable request.
+async fn answer_to_raw(client: &mut Client, line: &[u8]) -> Value {
+    client.writer.write_all(line).await.unwrap();
+    client.writer.write_all(b"\n").await.unwrap();
+    client.writer.flush().await.unwrap();
+    client.next().await
+}
+
+/// Asserts `answer` is the JSON-RPC error `code` for request `id`, and that
+/// the server still answers a call.
+async fn assert_error_and_serving(client: &mut Client, answer: &Value, code: i64, id: Value) {
+    assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+    assert_eq!(answer["id"], id, "{answer}");
+    assert_eq!(answer["error"]["code"], code, "{answer}");
+    assert!(answer["error"]["message"].is_string(), "{answer}");
+    assert!(answer.get("result").is_none(), "{answer}");
+    let (good, _) = client
+        .call(99, json!({"name": "add", "arguments": {"a": 40, "b": 2}}))
+        .await;
+    assert_eq!(good["result"]["structuredContent"], json!({"result": 42}));
+}
+
+#[tokio::test]
+async fn a_line_that_is_not_json_is_a_parse_error_with_its_id() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let answer = answer_to_raw(
+        &mut client,
+        br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","#,
+    )
+    .await;
+    assert_error_and_serving(&mut client, &answer, -32700, json!(5)).await;
+    // No id to be found: null. A string id is found as it is.
+    let answer = answer_to_raw(&mut client, b"{not json").await;
+    assert_error_and_serving(&mut client, &answer, -32700, Value::Null).await;
+    let answer = answer_to_raw(
+        &mut client,
+        br#"{"params":{"id":3},"id" : "req \"7\"","method":"tools/call",}"#,
+    )
+    .await;
+    assert_error_and_serving(&mut client, &answer, -32700, json!("req \"7\"")).await;
+}
+
+#[tokio::test]
+async fn invalid_utf8_is_a_parse_error_with_its_id() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let answer = answer_to_raw(
+        &mut client,
+        b"{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"a\":\"\xff\xfe\"}}}",
+    )
+    .await;
+    assert_error_and_serving(&mut client, &answer, -32700, json!(6)).await;
+}
+
+#[tokio::test]
+async fn a_lone_surrogate_escape_is_a_parse_error_with_its_id() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let answer = answer_to_raw(
+        &mut client,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"weather_forecast","arguments":{"city":"\ud800"}}}"#,
+    )
+    .await;
+    assert_error_and_serving(&mut client, &answer, -32700, json!(1)).await;
+}
+
+#[tokio::test]
+async fn nesting_deeper_than_the_parser_allows_is_a_parse_error_with_its_id() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"add","arguments":{{"a":{}{}}}}}}}"#,
+        "[".repeat(1000),
+        "]".repeat(1000)
+    );
+    let answer = answer_to_raw(&mut client, deep.as_bytes()).await;
+    assert_error_and_serving(&mut client, &answer, -32700, json!(7)).await;
+}
+
+#[tokio::test]
+async fn a_line_longer_than_the_limit_is_a_parse_error_and_skipped() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    // 16 MiB of string: the line is over the limit with its head and tail.
+    let mut long = br#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"add","arguments":{"a":""#.to_vec();
+    long.resize(long.len() + 16 * 1024 * 1024, b'x');
+    long.extend_from_slice(br#""}}}"#);
+    let answer = answer_to_raw(&mut client, &long).await;
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("longer than 16777216 bytes"), "{message}");
+    assert_error_and_serving(&mut client, &answer, -32700, json!(8)).await;
+}
+
+#[tokio::test]
+async fn arguments_that_are_not_an_object_are_invalid_params() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    for (id, arguments) in [(11, json!("a=1")), (12, json!([1, 2])), (13, json!(5))] {
+        let (answer, _) = client
+            .call(id, json!({"name": "add", "arguments": arguments}))
+            .await;
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains("arguments must be an object"), "{message}");
+        assert_error_and_serving(&mut client, &answer, -32602, json!(id)).await;
+    }
+}
+
+#[tokio::test]
+async fn json_that_is_no_json_rpc_message_is_an_invalid_request() {
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let answer = answer_to_raw(&mut client, b"[1, 2, 3]").await;
+    assert_error_and_serving(&mut client, &answer, -32600, Value::Null).await;
+    let answer = answer_to_raw(&mut client, br#"{"jsonrpc":"2.0","id":14}"#).await;
+    assert_error_and_serving(&mut client, &answer, -32600, json!(14)).await;
+}

@@ -54,6 +54,7 @@
 
 #[cfg(feature = "http")]
 mod http;
+mod stdio;
 
 use std::io;
 use std::sync::Arc;
@@ -186,7 +187,7 @@ impl McpServer {
     /// transport: one JSON-RPC message per line) until the client closes
     /// stdin. Nothing else may write to stdout meanwhile.
     pub async fn serve_stdio(self) -> io::Result<()> {
-        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+        stdio::serve_stdio(self).await
     }
 
     /// Serves one client over a byte stream pair (newline-delimited
@@ -196,11 +197,7 @@ impl McpServer {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let running = rmcp::serve_server(self, (reader, writer))
-            .await
-            .map_err(io::Error::other)?;
-        running.waiting().await.map_err(io::Error::other)?;
-        Ok(())
+        stdio::serve(self, reader, writer).await
     }
 
     /// Serves MCP clients over streamable HTTP on `listener`, at the path
