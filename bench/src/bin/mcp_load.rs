@@ -1,0 +1,351 @@
+//! Throughput of an MCP server: a load generator for `toolbox serve` (or any
+//! server with the example tools), over stdio or streamable HTTP.
+//!
+//! Every request is a `tools/call` of `convert_length` from metres to
+//! metres with the request's number as the value, so each answer can be
+//! checked against its request: an answer that does not come is *lost*,
+//! one that is not the expected text (or is an error, or answers no
+//! request sent, or a request twice) is *wrong*.
+//!
+//! - `stdio`: spawns the server command, handshakes, then keeps `WINDOW`
+//!   requests in flight on its stdin (one write each), matching the answers
+//!   on its stdout to their requests by id.
+//! - `http`: `CONNECTIONS` clients, each on its own keep-alive connection
+//!   and MCP session, each sending its calls one after another (POST, the
+//!   answer as JSON or as an SSE stream).
+//!
+//! ```sh
+//! cargo build --release -p examples --bin toolbox -p bench --bin mcp_load
+//! target/release/mcp_load stdio [--requests N] [--window N] -- target/release/toolbox serve
+//! target/release/toolbox serve --http 127.0.0.1:8931 &
+//! target/release/mcp_load http [--requests N] [--connections N] http://127.0.0.1:8931/mcp
+//! ```
+//!
+//! Prints one line: requests, seconds, requests a second, lost, wrong.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// The request for call `id`.
+fn call(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": "convert_length",
+        "arguments": {"value": id, "from": "metre", "to": "metre"}
+    }})
+}
+
+/// Whether `answer` is the right one for call `id`.
+fn is_right(id: u64, answer: &Value) -> bool {
+    let expected = format!("{id} metre = {:.4} metre", id as f64);
+    answer["result"]["isError"] == false && answer["result"]["content"][0]["text"] == expected
+}
+
+fn initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "mcp_load", "version": "1"}
+    }})
+}
+
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+/// The outcome of a run.
+#[derive(Default)]
+struct Tally {
+    answered: AtomicU64,
+    wrong: AtomicU64,
+}
+
+fn report(requests: u64, elapsed: Duration, tally: &Tally) {
+    let answered = tally.answered.load(Ordering::Relaxed);
+    let seconds = elapsed.as_secs_f64();
+    println!(
+        "requests {requests}  seconds {seconds:.3}  req/s {:.0}  lost {}  wrong {}",
+        answered as f64 / seconds,
+        requests.saturating_sub(answered),
+        tally.wrong.load(Ordering::Relaxed),
+    );
+}
+
+struct Options {
+    requests: u64,
+    window: u64,
+    connections: u64,
+    rest: Vec<String>,
+}
+
+fn options(args: &[String]) -> Result<Options, Error> {
+    let mut options = Options {
+        requests: 100_000,
+        window: 64,
+        connections: 16,
+        rest: Vec::new(),
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut number =
+            || -> Result<u64, Error> { Ok(args.next().ok_or("a number is missing")?.parse()?) };
+        match arg.as_str() {
+            "--requests" => options.requests = number()?,
+            "--window" => options.window = number()?.max(1),
+            "--connections" => options.connections = number()?.max(1),
+            "--" => {
+                options.rest.extend(args.cloned());
+                break;
+            }
+            _ => options.rest.push(arg.clone()),
+        }
+    }
+    Ok(options)
+}
+
+fn main() -> Result<(), Error> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: mcp_load stdio [--requests N] [--window N] -- COMMAND...\n       mcp_load http [--requests N] [--connections N] URL";
+    let (mode, rest) = args.split_first().ok_or(usage)?;
+    let options = options(rest)?;
+    match mode.as_str() {
+        "stdio" => stdio(&options),
+        "http" => http(&options),
+        _ => Err(usage.into()),
+    }
+}
+
+/// Pipelined calls over a spawned server's stdin and stdout.
+fn stdio(options: &Options) -> Result<(), Error> {
+    let (program, arguments) = options.rest.split_first().ok_or("no server command")?;
+    let mut child = Command::new(program)
+        .args(arguments)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()?;
+    let mut input = child.stdin.take().ok_or("no stdin")?;
+    let mut output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+
+    writeln!(input, "{}", initialize())?;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if output.read_line(&mut line)? == 0 {
+            return Err("the server ended before answering initialize".into());
+        }
+        if serde_json::from_str::<Value>(&line)?.get("id") == Some(&json!(0)) {
+            break;
+        }
+    }
+    writeln!(input, "{INITIALIZED}")?;
+
+    let requests = options.requests;
+    let tally = Arc::new(Tally::default());
+    // A slot in the window: taken for each request sent, given back for
+    // each answer.
+    let (take, give) = mpsc::sync_channel::<()>(options.window as usize);
+    let start = Instant::now();
+    let reader = {
+        let tally = Arc::clone(&tally);
+        std::thread::spawn(move || -> Result<(), Error> {
+            let mut seen = vec![false; requests as usize + 1];
+            let mut line = String::new();
+            while tally.answered.load(Ordering::Relaxed) < requests {
+                line.clear();
+                if output.read_line(&mut line)? == 0 {
+                    break;
+                }
+                let answer: Value = serde_json::from_str(&line)?;
+                let Some(id) = answer.get("id") else {
+                    continue; // a notification
+                };
+                tally.answered.fetch_add(1, Ordering::Relaxed);
+                let fresh = id
+                    .as_u64()
+                    .filter(|&id| (1..=requests).contains(&id))
+                    .is_some_and(|id| !std::mem::replace(&mut seen[id as usize], true));
+                if !fresh || !is_right(id.as_u64().unwrap_or(0), &answer) {
+                    tally.wrong.fetch_add(1, Ordering::Relaxed);
+                }
+                if give.recv().is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        })
+    };
+    for id in 1..=requests {
+        if take.send(()).is_err() {
+            break; // the reader is gone
+        }
+        let mut request = call(id).to_string();
+        request.push('\n');
+        input.write_all(request.as_bytes())?;
+    }
+    drop(take);
+    reader.join().map_err(|_| "the reader panicked")??;
+    let elapsed = start.elapsed();
+    drop(input);
+    child.wait()?;
+    report(requests, elapsed, &tally);
+    Ok(())
+}
+
+/// Concurrent sessions over streamable HTTP, each on a connection of its
+/// own, each calling one call after another.
+fn http(options: &Options) -> Result<(), Error> {
+    let url = options.rest.first().ok_or("no URL")?;
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or("the URL is not http://")?;
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let path = if path.is_empty() { "/" } else { path };
+    let tally = Arc::new(Tally::default());
+    let per_connection = options.requests / options.connections;
+    let requests = per_connection * options.connections;
+    let mut sessions = Vec::new();
+    for _ in 0..options.connections {
+        sessions.push(Session::open(authority, path)?);
+    }
+    let start = Instant::now();
+    let workers: Vec<_> = sessions
+        .into_iter()
+        .enumerate()
+        .map(|(n, mut session)| {
+            let tally = Arc::clone(&tally);
+            std::thread::spawn(move || -> Result<(), Error> {
+                let first = n as u64 * per_connection + 1;
+                for id in first..first + per_connection {
+                    let answers = session.post(&call(id).to_string())?;
+                    let answer = answers
+                        .into_iter()
+                        .find(|answer| answer.get("id") == Some(&json!(id)));
+                    if let Some(answer) = answer {
+                        tally.answered.fetch_add(1, Ordering::Relaxed);
+                        if !is_right(id, &answer) {
+                            tally.wrong.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+                Ok(())
+            })
+        })
+        .collect();
+    for worker in workers {
+        worker.join().map_err(|_| "a client panicked")??;
+    }
+    report(requests, start.elapsed(), &tally);
+    Ok(())
+}
+
+/// One MCP session on one keep-alive HTTP/1.1 connection.
+struct Session {
+    stream: BufReader<TcpStream>,
+    authority: String,
+    path: String,
+    id: Option<String>,
+}
+
+impl Session {
+    fn open(authority: &str, path: &str) -> Result<Self, Error> {
+        let stream = TcpStream::connect(authority)?;
+        // The client's own writes are whole requests; no need to wait.
+        stream.set_nodelay(true)?;
+        let mut session = Session {
+            stream: BufReader::new(stream),
+            authority: authority.to_owned(),
+            path: path.to_owned(),
+            id: None,
+        };
+        session.post(&initialize().to_string())?;
+        if session.id.is_none() {
+            return Err("the server gave no Mcp-Session-Id".into());
+        }
+        session.post(INITIALIZED)?;
+        Ok(session)
+    }
+
+    /// POSTs `body`; the JSON-RPC messages of the answer.
+    fn post(&mut self, body: &str) -> Result<Vec<Value>, Error> {
+        let mut request = format!(
+            "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+            self.path,
+            self.authority,
+            body.len()
+        );
+        if let Some(id) = &self.id {
+            request.push_str(&format!(
+                "Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-06-18\r\n"
+            ));
+        }
+        request.push_str("\r\n");
+        request.push_str(body);
+        self.stream.get_mut().write_all(request.as_bytes())?;
+
+        let mut line = String::new();
+        self.stream.read_line(&mut line)?;
+        let status: u16 = line
+            .split(' ')
+            .nth(1)
+            .ok_or("no HTTP status line")?
+            .parse()?;
+        let (mut length, mut chunked) = (None, false);
+        loop {
+            line.clear();
+            self.stream.read_line(&mut line)?;
+            let header = line.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            let (name, value) = header.split_once(':').ok_or("a malformed header")?;
+            let value = value.trim();
+            match name.to_ascii_lowercase().as_str() {
+                "content-length" => length = Some(value.parse::<usize>()?),
+                "transfer-encoding" => chunked = value.eq_ignore_ascii_case("chunked"),
+                "mcp-session-id" => self.id = Some(value.to_owned()),
+                _ => {}
+            }
+        }
+        let mut body = Vec::new();
+        if chunked {
+            loop {
+                line.clear();
+                self.stream.read_line(&mut line)?;
+                let size =
+                    usize::from_str_radix(line.trim_end().split(';').next().unwrap_or(""), 16)?;
+                let start = body.len();
+                body.resize(start + size, 0);
+                self.stream.read_exact(&mut body[start..])?;
+                line.clear();
+                self.stream.read_line(&mut line)?; // the chunk's CRLF
+                if size == 0 {
+                    break;
+                }
+            }
+        } else if let Some(length) = length {
+            body.resize(length, 0);
+            self.stream.read_exact(&mut body)?;
+        }
+        if !(200..300).contains(&status) {
+            return Err(format!("HTTP {status}: {}", String::from_utf8_lossy(&body)).into());
+        }
+        let body = String::from_utf8(body)?;
+        let trimmed = body.trim_start();
+        if trimmed.starts_with('{') {
+            return Ok(vec![serde_json::from_str(trimmed)?]);
+        }
+        // An SSE stream: the data of each event.
+        Ok(body
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter_map(|data| serde_json::from_str(data.trim()).ok())
+            .collect())
+    }
+}
