@@ -10,6 +10,13 @@
 # before it is measured. Prints the sizes as built and stripped, and the
 # ratios ours / rmcp's.
 #
+# A third build, `rmcp-ordered`, is the rmcp server again with serde_json's
+# and schemars' `preserve_order`, which tool-runtime turns on (its schemas
+# keep their properties in declaration order; without it rmcp lists them in
+# alphabetical order): the same dependency features as ours, for reference.
+# Its ratio is printed on a line of its own; the headline ratio is against
+# plain rmcp.
+#
 #   scripts/binary-size.sh
 #   SRC=/path/to/checkout scripts/binary-size.sh   # tool-runtime and tool-mcp from another copy
 #
@@ -18,7 +25,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SRC="${SRC:-$ROOT}"
 OUT="$ROOT/target/binary-size"
-mkdir -p "$OUT/ours/src" "$OUT/rmcp/src"
+mkdir -p "$OUT/ours/src" "$OUT/rmcp/src" "$OUT/rmcp-ordered/src"
 
 rmcp_version=$(awk '/^name = "rmcp"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")
 
@@ -108,6 +115,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 RS
 
+# The same server, with the dependency features tool-runtime turns on.
+sed -e 's/^name = "rmcp-server"$/name = "rmcp-ordered"/' \
+    -e 's/^schemars = "1"$/schemars = { version = "1", features = ["preserve_order"] }\
+serde_json = { version = "1", features = ["preserve_order"] }/' \
+    "$OUT/rmcp/Cargo.toml" >"$OUT/rmcp-ordered/Cargo.toml"
+cp "$OUT/rmcp/src/main.rs" "$OUT/rmcp-ordered/src/main.rs"
+
 # Session: initialize, initialized, call add(2, 3).
 session='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"size","version":"0"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
@@ -117,10 +131,17 @@ size_of() { stat -c %s "$1"; }
 kib() { echo "scale=1; $1 / 1024" | bc; }
 
 declare -A built stripped
-for crate in ours rmcp; do
+for crate in ours rmcp rmcp-ordered; do
     cp "$ROOT/Cargo.lock" "$OUT/$crate/Cargo.lock"
-    (cd "$OUT/$crate" && CARGO_TARGET_DIR="$OUT/target-$crate" cargo build --release --quiet)
-    bin="$OUT/target-$crate/release/$([ "$crate" = ours ] && echo ours || echo rmcp-server)"
+    case "$crate" in
+        ours) target="$OUT/target-ours" name=ours ;;
+        rmcp) target="$OUT/target-rmcp" name=rmcp-server ;;
+        # Shares rmcp's target directory: only what the features change is
+        # built again.
+        rmcp-ordered) target="$OUT/target-rmcp" name=rmcp-ordered ;;
+    esac
+    (cd "$OUT/$crate" && CARGO_TARGET_DIR="$target" cargo build --release --quiet)
+    bin="$target/release/$name"
     # A working server: the call's answer holds 5.
     answer=$( { printf '%s\n' "$session"; sleep 1; } | timeout 10 "$bin" 2>/dev/null | grep '"id":2' || true)
     case "$answer" in
@@ -130,8 +151,11 @@ for crate in ours rmcp; do
     strip -o "$bin.stripped" "$bin"
     built[$crate]=$(size_of "$bin")
     stripped[$crate]=$(size_of "$bin.stripped")
-    printf '%-5s as built %8s KiB, stripped %8s KiB\n' "$crate" "$(kib "${built[$crate]}")" "$(kib "${stripped[$crate]}")"
+    printf '%-12s as built %8s KiB, stripped %8s KiB\n' "$crate" "$(kib "${built[$crate]}")" "$(kib "${stripped[$crate]}")"
 done
 printf 'rmcp %s; ours / rmcp: as built %.2fx, stripped %.2fx\n' "$rmcp_version" \
     "$(echo "${built[ours]} / ${built[rmcp]}" | bc -l)" \
     "$(echo "${stripped[ours]} / ${stripped[rmcp]}" | bc -l)"
+printf 'ours / rmcp-ordered: as built %.2fx, stripped %.2fx\n' \
+    "$(echo "${built[ours]} / ${built[rmcp-ordered]}" | bc -l)" \
+    "$(echo "${stripped[ours]} / ${stripped[rmcp-ordered]}" | bc -l)"

@@ -407,7 +407,7 @@ What remains above the plain crate, by `cargo build --timings` of the one-tool c
 # the figures here when running it again.
 BINARY_SIZE = """## A one-tool MCP server's binary
 
-The same MCP server over stdio, one tool `add(a: i64, b: i64)`, built in release twice: with tool-runtime and tool-mcp (`#[tool] fn add`, `McpServer::new(registry).serve_stdio()`, tool-mcp without its default features, which stdio does not need), and with rmcp alone (`#[tool_router(server_handler)]` on an impl with one `#[tool]` method taking `Parameters<AddArgs>`, served with `rmcp::transport::stdio()`, as rmcp's README shows). Both use rmcp 3.11.0 (the workspace's lock file), Tokio with `macros` and `rt-multi-thread`, and the default release profile, each in its own target directory; each binary must answer a `tools/call` before it is measured.
+The same MCP server over stdio, one tool `add(a: i64, b: i64)`, built in release twice: with tool-runtime and tool-mcp (`#[tool] fn add`, `McpServer::new(registry).serve_stdio()`, tool-mcp without its default features, which stdio does not need), and with rmcp alone (`#[tool_router(server_handler)]` on an impl with one `#[tool]` method taking `Parameters<AddArgs>`, served with `rmcp::transport::stdio()`, as rmcp's README shows). Both use rmcp 3.11.0 (the workspace's lock file), Tokio with the same features (`macros` and `rt-multi-thread` asked for; the same set once unified), and the default release profile (no debug info, `panic = "unwind"`, 16 codegen units, no LTO), each in its own target directory; each binary must answer a `tools/call` before it is measured. A third build, `rmcp-ordered`, is the rmcp server with serde_json's and schemars' `preserve_order`, which tool-runtime turns on so that schemas keep their properties in declaration order (rmcp's own server lists them in alphabetical order): the same dependency features as ours.
 
 ```sh
 scripts/binary-size.sh                 # crates in target/binary-size/; SRC=/path/to/checkout for another copy
@@ -415,10 +415,19 @@ scripts/binary-size.sh                 # crates in target/binary-size/; SRC=/pat
 
 | server | as built | stripped |
 | --- | ---: | ---: |
-| tool-runtime + tool-mcp | 1.30x | 1.33x |
+| tool-runtime + tool-mcp | 1.35x (5,578 KiB) | 1.38x (4,211 KiB) |
+| rmcp with `preserve_order` | 1.05x (4,352 KiB) | 1.06x (3,255 KiB) |
 | rmcp alone | 1.00x (4,129 KiB) | 1.00x (3,063 KiB) |
 
-Both binaries hold the same dependencies but for tool-runtime's few (regex-lite, inventory, serde_path_to_error, foldhash, arc-swap, and async-stream, which it has since dropped) and rmcp's `base64`; the difference is code. By symbol size, the largest parts of it are tool-runtime's provider formats (64 KiB: the MCP listing and, reachable through the same `Provider` dispatch, OpenAI's, Anthropic's and Gemini's) and its strict-schema converter (52 KiB), regex-lite (40 KiB), `preserve_order`'s indexmap (32 KiB), the registry (29 KiB), argument checking with its worded errors (23 KiB), and the generic code (core, alloc, serde, serde_json) these instantiate. None of it is behind a Cargo feature that the server could leave off, so no manifest change shrinks it; making the provider formats other than MCP's, and the strict-schema converter, optional features of tool-runtime would.
+The comparison is like with like in its build: same profile, same panic strategy, no debug info in either, the same Tokio features. Ours is still larger. Between the previous figure (4,063 KiB, 1.33x) and this one the server got a stdio transport of its own (bounded lines, answers to malformed requests), roughly 170 KiB, and lost the provider formats (below), roughly 80 KiB with their unwind tables.
+
+Where the 1,148 KiB go, from `nm --size-sort` of both binaries (function bytes; `.eh_frame` and `.gcc_except_table`, which grow with the code, add about a fifth on top):
+
+- `preserve_order` in serde_json and schemars: 192 KiB (the `rmcp-ordered` row). Every `serde_json::Map` becomes an `IndexMap`, so each drop, clone and (de)serializer of a map or a `Value` in rmcp's model grows too, not only indexmap itself. It stays: property order is what tool-runtime's schemas promise.
+- tool-runtime's own code: 166 KiB, of which the strict-schema converter is 53 KiB (referenced by registry building, which checks strict tools, whether or not a registry has any), argument checking with its worded errors and constraints 33 KiB, the registry, its builder and name index 43 KiB, the call path 19 KiB; plus regex-lite (48 KiB, for `pattern` constraints), strsim, serde_path_to_error, arc-swap and inventory.
+- Generic code instantiated for the server and its transport: symbols naming the stdio transport add up to 148 KiB (part of it in place of rmcp's transport's own instantiations); 88 KiB of drop glue names tool-mcp's types, most of it the futures of rmcp's request handler around `McpServer`, in up to five copies (one per codegen unit that drops one); and Tokio's task machinery, instantiated for each spawned future type twice (for the current-thread and the multi-thread scheduler).
+
+What changed: the MCP server no longer goes through `Registry::render(Provider::Mcp)` and `providers::render_result`, whose `match` on every provider linked OpenAI's, Anthropic's, Bedrock's, Gemini's and the XML renderers into every server (62 KiB), nor through JSON and `serde_json::from_value` to rmcp's `Tool` and `CallToolResult` (their deserializers over `Value`). It builds rmcp's `Tool` from the spec (with `providers::mcp::output_schema`) and `CallToolResult` from the result (with `providers::mcp::structured_content`), the same shapes as before. What would take more off, none of it behind a feature a server could leave off today: strict-schema checking referenced only when a tool or the registry asks for strict mode (a change to registry building), and `pattern` constraints compiled only for tools that have one.
 """
 
 
