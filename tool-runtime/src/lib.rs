@@ -141,10 +141,10 @@ pub use events::{Progress, ToolCallStream, ToolEvent, TraceEntry};
 pub use futures_core::Stream;
 pub use invoke::policy::ErrorDetail;
 pub use providers::{Provider, ProviderError};
-#[cfg(feature = "files")]
-pub use registry::manifest;
 #[cfg(feature = "live")]
 pub use registry::LiveRegistry;
+#[cfg(feature = "files")]
+pub use registry::manifest;
 pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 #[doc(inline)]
 pub use schema::strict;
