@@ -186,6 +186,7 @@ impl Reporter {
                 };
                 self.line(format!("[partial] {text}"));
             }
+            ToolEvent::Log { level, message } => self.line(format!("[{level}] {message}")),
             _ => {}
         }
     }

@@ -677,3 +677,74 @@ async fn json_that_is_no_json_rpc_message_is_an_invalid_request() {
     let answer = answer_to_raw(&mut client, br#"{"jsonrpc":"2.0","id":14}"#).await;
     assert_error_and_serving(&mut client, &answer, -32600, json!(14)).await;
 }
+
+/// Logs at three levels, then answers.
+#[tool]
+fn chatty(ctx: &ToolContext) -> &'static str {
+    ctx.log(tool_runtime::LogLevel::Debug, "looking around");
+    ctx.log(tool_runtime::LogLevel::Info, "found 3 things");
+    ctx.log(tool_runtime::LogLevel::Warning, "one looks odd");
+    "done"
+}
+
+/// The `notifications/message` among `messages`, as (level, data, logger).
+fn logs_of(messages: &[Value]) -> Vec<(String, String, String)> {
+    messages
+        .iter()
+        .filter(|m| m["method"] == "notifications/message")
+        .map(|m| {
+            let params = &m["params"];
+            (
+                params["level"].as_str().unwrap_or_default().to_owned(),
+                params["data"].as_str().unwrap_or_default().to_owned(),
+                params["logger"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_tools_log_reaches_the_client_at_the_level_it_set() {
+    let registry = Registry::builder().tool(ChattyTool).build().unwrap();
+    let (mut client, init) = Client::start(McpServer::new(registry)).await;
+    assert!(
+        init["result"]["capabilities"]["logging"].is_object(),
+        "{init}"
+    );
+
+    // Until the client sets a level, every message is sent.
+    let (answer, before) = client.call(1, json!({"name": "chatty"})).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "done");
+    let levels: Vec<String> = logs_of(&before)
+        .into_iter()
+        .map(|(level, ..)| level)
+        .collect();
+    assert_eq!(levels, ["debug", "info", "warning"]);
+    assert_eq!(
+        logs_of(&before)[1],
+        (
+            "info".to_owned(),
+            "found 3 things".to_owned(),
+            "chatty".to_owned()
+        )
+    );
+
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
+            "params": {"level": "warning"}}),
+        )
+        .await;
+    let (set, _) = client.response(2).await;
+    assert!(set.get("error").is_none(), "{set}");
+    let (_, before) = client.call(3, json!({"name": "chatty"})).await;
+    let kept: Vec<(String, String, String)> = logs_of(&before);
+    assert_eq!(
+        kept,
+        [(
+            "warning".to_owned(),
+            "one looks odd".to_owned(),
+            "chatty".to_owned()
+        )]
+    );
+}

@@ -135,7 +135,7 @@ pub use context::approval::{Approval, ApprovalRequest, Approver};
 pub use context::extract::{Extension, State};
 pub use context::{FromToolContext, ToolContext};
 pub use events::record::{CallStatus, ToolCallRecord};
-pub use events::{Progress, ToolCallStream, ToolEvent, TraceEntry};
+pub use events::{LogLevel, Progress, ToolCallStream, ToolEvent, TraceEntry};
 /// The trait a streaming tool's return type implements
 /// (`fn f(..) -> impl Stream<Item = T>`).
 pub use futures_core::Stream;

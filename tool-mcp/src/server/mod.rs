@@ -54,10 +54,12 @@
 
 #[cfg(feature = "http")]
 mod http;
+mod logging;
 mod stdio;
 
 use std::io;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use arc_swap::ArcSwap;
 
@@ -73,8 +75,8 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tool_runtime::providers;
 use tool_runtime::{
-    Content, LiveRegistry, Registry, ToolContext, ToolErrorKind, ToolEvent, ToolResult, ToolSpec,
-    ToolUse,
+    Content, LiveRegistry, LogLevel, Registry, ToolContext, ToolErrorKind, ToolEvent, ToolResult,
+    ToolSpec, ToolUse,
 };
 
 #[cfg(feature = "http")]
@@ -85,7 +87,8 @@ pub use http::MCP_PATH;
 /// each does).
 ///
 /// Cheap to clone: clones share the registry and the rendered tool list.
-#[derive(Clone)]
+/// Each clone serves one session (the HTTP transport clones the server for
+/// each), so the logging level a client sets is the clone's own.
 pub struct McpServer {
     registry: LiveRegistry,
     /// Every tool of the registry in the `tools/list` shape, in name order,
@@ -94,6 +97,23 @@ pub struct McpServer {
     implementation: Implementation,
     instructions: Option<String>,
     context: ToolContext,
+    /// The least severe level of log message this session's client wants
+    /// (`logging/setLevel`), as a `LogLevel`'s position; every level until
+    /// the client sets one.
+    log_level: AtomicU8,
+}
+
+impl Clone for McpServer {
+    fn clone(&self) -> Self {
+        Self {
+            registry: self.registry.clone(),
+            tools: Arc::clone(&self.tools),
+            implementation: self.implementation.clone(),
+            instructions: self.instructions.clone(),
+            context: self.context.clone(),
+            log_level: AtomicU8::new(LogLevel::Debug as u8),
+        }
+    }
 }
 
 impl McpServer {
@@ -117,6 +137,7 @@ impl McpServer {
             implementation: Implementation::new("tool-mcp", env!("CARGO_PKG_VERSION")),
             instructions: None,
             context: ToolContext::new(),
+            log_level: AtomicU8::new(LogLevel::Debug as u8),
         }
     }
 
@@ -261,6 +282,11 @@ impl McpServer {
                         tracing::debug!(%error, "a progress notification could not be sent");
                     }
                 }
+                Some(ToolEvent::Log { level, message }) => {
+                    if (level as u8) >= self.log_level.load(Ordering::Relaxed) {
+                        logging::send(&context.peer, level, &tool_use.name, message).await;
+                    }
+                }
                 Some(ToolEvent::Result(result)) => break result,
                 Some(_) => {}
                 None => {
@@ -385,8 +411,10 @@ fn call_tool_result(result: &ToolResult, spec: Option<&ToolSpec>) -> CallToolRes
 }
 
 impl rmcp::ServerHandler for McpServer {
+    #[allow(deprecated)] // `enable_logging`: see the `logging` module
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
+            .enable_logging()
             .enable_tools()
             .enable_tool_list_changed()
             .build();
@@ -410,6 +438,19 @@ impl rmcp::ServerHandler for McpServer {
         let tool = listed.registry.resolve(name)?;
         let name = &*tool.spec().name;
         listed.tools.iter().find(|tool| tool.name == name).cloned()
+    }
+
+    #[allow(deprecated)] // see the `logging` module
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.store(
+            logging::runtime_level(request.level) as u8,
+            Ordering::Relaxed,
+        );
+        Ok(())
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -390,6 +390,23 @@ impl ToolContext {
         self.progress_handle().progress(fraction, message);
     }
 
+    /// Logs a message at `level`; see [`Progress::log`].
+    ///
+    /// ```
+    /// use tool_runtime::{tool, LogLevel, ToolContext};
+    ///
+    /// /// Cleans the cache.
+    /// #[tool]
+    /// fn clean(ctx: &ToolContext) -> &'static str {
+    ///     ctx.log(LogLevel::Notice, "removed 3 stale entries");
+    ///     "clean"
+    /// }
+    /// # let _ = CleanTool;
+    /// ```
+    pub fn log(&self, level: crate::events::LogLevel, message: impl Into<String>) {
+        self.progress_handle().log(level, message);
+    }
+
     /// Adds a timestamped trace entry; see [`Progress::trace`].
     pub fn trace(&self, step: impl Into<String>, message: impl Into<String>) {
         self.progress_handle().trace(step, message);

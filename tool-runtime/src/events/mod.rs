@@ -56,8 +56,62 @@ pub enum ToolEvent {
         /// The output as JSON (text is a JSON string).
         value: Value,
     },
+    /// A log message from the tool ([`Progress::log`]); an MCP server sends
+    /// it to the client as `notifications/message`.
+    Log {
+        /// How severe it is.
+        level: LogLevel,
+        /// What the tool says.
+        message: String,
+    },
     /// The call's final result; always the last event.
     Result(ToolResult),
+}
+
+/// How severe a log message is: the eight levels of syslog (RFC 5424),
+/// which MCP's logging uses, least severe first, so levels compare by
+/// severity (`LogLevel::Warning > LogLevel::Info`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    /// Detail for debugging.
+    Debug,
+    /// Normal operation.
+    Info,
+    /// Normal but significant.
+    Notice,
+    /// Something may be wrong.
+    Warning,
+    /// Something failed.
+    Error,
+    /// A critical condition.
+    Critical,
+    /// Action must be taken at once.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevel {
+    /// The level's name as MCP writes it (`"warning"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+}
+
+impl fmt::Display for LogLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One timestamped entry of a call's trace.
@@ -194,6 +248,25 @@ impl Progress {
             step,
             message,
         }));
+    }
+
+    /// Logs a message at `level`. It always goes to `tracing` (the
+    /// `tool_log` event, at the nearest tracing level: `notice` as info,
+    /// `critical` and above as error); when the call is watched it is also
+    /// reported as a [`ToolEvent::Log`], which an MCP server sends its
+    /// client as `notifications/message` when the level is at or above the
+    /// one the client set with `logging/setLevel`.
+    pub fn log(&self, level: LogLevel, message: impl Into<String>) {
+        let message = message.into();
+        match level {
+            LogLevel::Debug => tracing::debug!(level = %level, message = %message, "tool_log"),
+            LogLevel::Info | LogLevel::Notice => {
+                tracing::info!(level = %level, message = %message, "tool_log")
+            }
+            LogLevel::Warning => tracing::warn!(level = %level, message = %message, "tool_log"),
+            _ => tracing::error!(level = %level, message = %message, "tool_log"),
+        }
+        self.send(ToolEvent::Log { level, message });
     }
 
     /// Reports an intermediate output. A value that does not serialise to

@@ -169,7 +169,7 @@ impl ToolCallRecord {
                 self.message = Some(message.clone());
             }
             ToolEvent::Trace(entry) => self.trace.push(entry.clone()),
-            ToolEvent::Partial { .. } | ToolEvent::Result(_) => {}
+            ToolEvent::Partial { .. } | ToolEvent::Log { .. } | ToolEvent::Result(_) => {}
         }
     }
 
