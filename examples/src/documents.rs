@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use tool_runtime::{Progress, ToolError, tool};
+use tool_runtime::{LogLevel, Progress, ToolError, tool};
 
 /// What the analysis of one section found.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -46,7 +46,8 @@ pub struct DocumentSummary {
 ///
 /// Sections are separated by blank lines; a first line starting with `# `
 /// is the title and a line starting with `## ` heads a section. Reports
-/// progress and a trace of its steps while it works.
+/// progress and a trace of its steps while it works, and logs what it
+/// read.
 #[tool(timeout = "30s", read_only = true)]
 pub async fn process_document(
     /// The document's text
@@ -66,6 +67,10 @@ pub async fn process_document(
         ));
     }
     progress.progress(0.0, "splitting into sections");
+    progress.log(
+        LogLevel::Debug,
+        format!("splitting {} bytes of text", text.len()),
+    );
     let (title, sections) = split(&text);
     progress.trace(
         "split",
@@ -106,6 +111,10 @@ pub async fn process_document(
     progress.trace(
         "summarise",
         format!("{words} words; key terms: {}", key_terms.join(", ")),
+    );
+    progress.log(
+        LogLevel::Notice,
+        format!("\"{title}\": {} section(s), {words} words", analyses.len()),
     );
     progress.progress(1.0, "done");
     Ok(DocumentSummary {

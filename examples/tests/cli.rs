@@ -491,6 +491,12 @@ fn progress_and_trace_lines_go_to_stderr() {
         lines.iter().filter(|l| l.starts_with("[partial] ")).count(),
         2
     );
+    let logs: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("[debug] ") || l.starts_with("[notice] "))
+        .collect();
+    assert_eq!(logs.len(), 2, "{lines:?}");
+    assert_eq!(logs[1], "[notice] \"Notes\": 2 section(s), 4 words");
 
     let quiet = run(&["call", "process_document", "--quiet", "--args", args]);
     assert_eq!(code(&quiet), 0);

@@ -248,6 +248,35 @@ def test_no_progress_without_a_progress_token() -> None:
     run(scenario())
 
 
+# MCP's logging is deprecated in the newest protocol drafts, and the SDK warns
+# of it; clients use it today, so the server supports it.
+@pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
+def test_log_messages_arrive_at_the_level_set() -> None:
+    async def scenario() -> None:
+        logs: list[Any] = []
+
+        async def on_log(params: Any) -> None:
+            logs.append(params)
+
+        params = StdioServerParameters(command=toolbox(), args=["serve"], env=server_env())
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write, logging_callback=on_log) as client:
+                init = await client.initialize()
+                assert init.capabilities.logging is not None
+                # Every level until the client sets one: the debug line too.
+                await client.call_tool("process_document", {"text": DOCUMENT})
+                assert [log.level for log in logs] == ["debug", "notice"]
+                logs.clear()
+                await client.set_logging_level("notice")
+                result = await client.call_tool("process_document", {"text": DOCUMENT})
+                assert result.is_error is False
+        assert [log.level for log in logs] == ["notice"]
+        assert logs[0].logger == "process_document"
+        assert "section(s)" in logs[0].data
+
+    run(scenario())
+
+
 def test_auto_mode_client_lists_and_calls() -> None:
     # The SDK's high-level client negotiates the newest protocol it can.
     async def scenario() -> None:
