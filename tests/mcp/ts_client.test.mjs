@@ -51,7 +51,8 @@ const sdk = (path) =>
 const { Client } = await sdk('client/index.js');
 const { StdioClientTransport } = await sdk('client/stdio.js');
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
-const { McpError, ErrorCode, ToolListChangedNotificationSchema } = await sdk('types.js');
+const { McpError, ErrorCode, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } =
+  await sdk('types.js');
 const { AjvJsonSchemaValidator } = await sdk('validation/ajv-provider.js');
 
 // Long enough for a debug build on a loaded machine; only a hang reaches it.
@@ -431,6 +432,36 @@ for (const [kind, start] of Object.entries(transports)) {
     test('tools/list still works afterwards', async () => {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((tool) => tool.name).sort(), expectedNames);
+    });
+
+    test('log messages arrive at the level the client sets', async () => {
+      const logs = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        logs.push(notification.params);
+      });
+      // Over streamable HTTP the server sends log messages on the session's
+      // standalone stream, which may deliver them after the call's answer:
+      // wait for the number expected, then a little longer for any extra.
+      const settle = async (count) => {
+        for (let i = 0; i < 100 && logs.length < count; i++) {
+          await new Promise((done) => setTimeout(done, 20));
+        }
+        await new Promise((done) => setTimeout(done, 100));
+      };
+      const doc = { text: '# Notes\n\n## One\nFirst part.\n\n## Two\nSecond part.' };
+      // Every level until the client sets one.
+      let result = await client.callTool({ name: 'process_document', arguments: doc });
+      assert.notEqual(result.isError, true, textOf(result));
+      await settle(2);
+      assert.deepEqual(logs.map((log) => log.level), ['debug', 'notice']);
+      logs.length = 0;
+      await client.setLoggingLevel('notice');
+      result = await client.callTool({ name: 'process_document', arguments: doc });
+      assert.notEqual(result.isError, true, textOf(result));
+      await settle(1);
+      assert.deepEqual(logs.map((log) => log.level), ['notice']);
+      assert.equal(logs[0].logger, 'process_document');
+      assert.match(logs[0].data, /"Notes": 2 section\(s\), 4 words/);
     });
 
     test('the SDK printed no warnings about the schemas', () => {
