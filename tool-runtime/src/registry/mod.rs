@@ -452,17 +452,6 @@ impl Registry {
             .or_else(|| self.aliases.get(name))
     }
 
-    /// The tool with the name or alias `name`, as a handle a call can own,
-    /// and whether a call of it needs nothing of its own: no context, no
-    /// policy, no limit. (Found by position: tools are often zero-sized, so
-    /// their addresses cannot tell them apart.)
-    #[inline]
-    fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)> {
-        let i = self.position(name)?;
-        let plain = self.plain[i] && !self.settings.governs_every_call();
-        Some((self.tools[i].clone(), plain))
-    }
-
     /// Every alias and the name of the tool it stands for, in alias order.
     pub fn aliases(&self) -> Vec<(&str, &str)> {
         let mut aliases: Vec<(&str, &str)> = self
@@ -680,32 +669,6 @@ impl Registry {
         )
     }
 
-    /// The context of one call: the caller's, narrowed to the tool use, with
-    /// the tool's configuration and where its reports go.
-    #[inline]
-    fn call_context(
-        &self,
-        ctx: &ToolContext,
-        id: String,
-        tool: &dyn Tool,
-        input: Value,
-        sink: Option<Arc<crate::events::CallSink>>,
-    ) -> ToolContext {
-        let spec = tool.spec();
-        let config = match spec.config {
-            Some(_) => self.configs.get(&*spec.name).cloned(),
-            None => None,
-        };
-        ctx.for_call(CallParts {
-            id,
-            name: spec.name.clone(),
-            input,
-            config,
-            sink,
-            registry_state: Some(&self.settings.state),
-        })
-    }
-
     /// Whether a model calling with `ctx` may see the tool: inside the
     /// allowlist (by name or alias) and enabled for `ctx`. A panicking
     /// [`enabled_when`](RegistryBuilder::enabled_when) predicate hides it.
@@ -717,57 +680,6 @@ impl Registry {
             && self.settings.enabled.as_ref().is_none_or(|enabled| {
                 std::panic::catch_unwind(AssertUnwindSafe(|| enabled(spec, ctx))).unwrap_or(false)
             })
-    }
-
-    /// The error for a call to a name no tool has, or one outside the
-    /// allowlist. Its suggestions and list name only the tools the caller
-    /// may see: allowed, and enabled for `ctx`. Built only on that path.
-    fn unknown_tool(&self, name: &str, ctx: &ToolContext) -> ToolError {
-        const SHOWN: usize = 20;
-        let offered: Vec<&str> = self
-            .tools
-            .iter()
-            .map(|tool| tool.spec())
-            .filter(|spec| self.offered(spec, ctx))
-            .map(|spec| &*spec.name)
-            .collect();
-        let listed = |more: bool| {
-            let mut list = offered[..offered.len().min(SHOWN)].join(", ");
-            if more && offered.len() > SHOWN {
-                list.push_str(&format!(" and {} more", offered.len() - SHOWN));
-            }
-            list
-        };
-        // The name came from the model: quoted back escaped and cut short.
-        let shown = crate::quote::name(name);
-        if self
-            .allowlist
-            .as_ref()
-            .is_some_and(|allow| !allow.allows(name))
-        {
-            return ToolError::with_kind(
-                ToolErrorKind::NotAllowed,
-                format!(
-                    "tool \"{shown}\" is not allowed here; the tools you may call are: {}",
-                    listed(false)
-                ),
-            );
-        }
-        let mut message = format!("unknown tool \"{shown}\"");
-        // A name longer than any tool's is no typo of one, and comparing
-        // it would take time in proportion to its length.
-        let close = (name.len() <= crate::quote::MAX_NAME)
-            .then(|| crate::names::closest(name, offered.iter().copied()))
-            .flatten();
-        if let Some(close) = close {
-            message.push_str(&format!("; did you mean \"{close}\"?"));
-        }
-        if offered.is_empty() {
-            message.push_str("; no tools are available");
-        } else {
-            message.push_str(&format!("; available tools: {}", listed(true)));
-        }
-        ToolError::with_kind(ToolErrorKind::UnknownTool, message)
     }
 }
 
@@ -819,11 +731,19 @@ impl Catalog for Registry {
         Registry::resolve(self, name)
     }
 
+    /// The tool with the name or alias `name`, as a handle a call can own,
+    /// and whether a call of it needs nothing of its own: no context, no
+    /// policy, no limit. (Found by position: tools are often zero-sized, so
+    /// their addresses cannot tell them apart.)
     #[inline]
     fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)> {
-        Registry::tool_for_call(self, name)
+        let i = self.position(name)?;
+        let plain = self.plain[i] && !self.settings.governs_every_call();
+        Some((self.tools[i].clone(), plain))
     }
 
+    /// The context of one call: the caller's, narrowed to the tool use, with
+    /// the tool's configuration and where its reports go.
     #[inline]
     fn call_context(
         &self,
@@ -833,10 +753,69 @@ impl Catalog for Registry {
         input: Value,
         sink: Option<Arc<crate::events::CallSink>>,
     ) -> ToolContext {
-        Registry::call_context(self, ctx, id, tool, input, sink)
+        let spec = tool.spec();
+        let config = match spec.config {
+            Some(_) => self.configs.get(&*spec.name).cloned(),
+            None => None,
+        };
+        ctx.for_call(CallParts {
+            id,
+            name: spec.name.clone(),
+            input,
+            config,
+            sink,
+            registry_state: Some(&self.settings.state),
+        })
     }
 
+    /// The error for a call to a name no tool has, or one outside the
+    /// allowlist. Its suggestions and list name only the tools the caller
+    /// may see: allowed, and enabled for `ctx`. Built only on that path.
     fn unknown_tool(&self, name: &str, ctx: &ToolContext) -> ToolError {
-        Registry::unknown_tool(self, name, ctx)
+        const SHOWN: usize = 20;
+        let offered: Vec<&str> = self
+            .tools
+            .iter()
+            .map(|tool| tool.spec())
+            .filter(|spec| self.offered(spec, ctx))
+            .map(|spec| &*spec.name)
+            .collect();
+        let listed = |more: bool| {
+            let mut list = offered[..offered.len().min(SHOWN)].join(", ");
+            if more && offered.len() > SHOWN {
+                list.push_str(&format!(" and {} more", offered.len() - SHOWN));
+            }
+            list
+        };
+        // The name came from the model: quoted back escaped and cut short.
+        let shown = crate::quote::name(name);
+        if self
+            .allowlist
+            .as_ref()
+            .is_some_and(|allow| !allow.allows(name))
+        {
+            return ToolError::with_kind(
+                ToolErrorKind::NotAllowed,
+                format!(
+                    "tool \"{shown}\" is not allowed here; the tools you may call are: {}",
+                    listed(false)
+                ),
+            );
+        }
+        let mut message = format!("unknown tool \"{shown}\"");
+        // A name longer than any tool's is no typo of one, and comparing
+        // it would take time in proportion to its length.
+        let close = (name.len() <= crate::quote::MAX_NAME)
+            .then(|| crate::names::closest(name, offered.iter().copied()))
+            .flatten();
+        if let Some(close) = close {
+            message.push_str(&format!("; did you mean \"{close}\"?"));
+        }
+        if offered.is_empty() {
+            message.push_str("; no tools are available");
+        } else {
+            message.push_str(&format!("; available tools: {}", listed(true)));
+        }
+        ToolError::with_kind(ToolErrorKind::UnknownTool, message)
     }
 }
