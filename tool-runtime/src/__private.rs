@@ -125,27 +125,7 @@ pub fn input_schema(params: &[ParamSpec]) -> Value {
 /// tool whose attribute has errors, emitted beside the errors with an
 /// `impl Tool` whose methods never run so that code naming the tool still
 /// compiles; that crate does not build, so its spec is never read.
-pub const SPEC_DEFAULTS: ToolSpec = ToolSpec {
-    name: Cow::Borrowed(""),
-    description: Cow::Borrowed(""),
-    params: &[],
-    location: SourceLocation {
-        module: "",
-        file: "",
-        line: 0,
-    },
-    title: None,
-    annotations: ToolAnnotations::NONE,
-    strict: false,
-    timeout: None,
-    blocking: false,
-    needs_approval: false,
-    streaming: false,
-    aliases: Cow::Borrowed(&[]),
-    config: None,
-    input_schema: SchemaSource::None,
-    output_schema: SchemaSource::None,
-};
+pub const SPEC_DEFAULTS: ToolSpec = crate::spec::tool_spec::UNSET;
 
 /// A parameter with no default and no constraints, which the model must
 /// supply. Each generated `ParamSpec` takes the fields its parameter leaves

@@ -135,6 +135,30 @@ impl fmt::Debug for SchemaSource {
     }
 }
 
+/// A spec with every field empty or unset: what `ToolSpec::new` and the
+/// specs `#[tool]` emits (through `__private::SPEC_DEFAULTS`) start from.
+pub(crate) const UNSET: ToolSpec = ToolSpec {
+    name: Cow::Borrowed(""),
+    description: Cow::Borrowed(""),
+    params: &[],
+    location: SourceLocation {
+        module: "",
+        file: "",
+        line: 0,
+    },
+    title: None,
+    annotations: ToolAnnotations::NONE,
+    strict: false,
+    timeout: None,
+    blocking: false,
+    needs_approval: false,
+    streaming: false,
+    aliases: Cow::Borrowed(&[]),
+    config: None,
+    input_schema: SchemaSource::None,
+    output_schema: SchemaSource::None,
+};
+
 /// The input schema of a tool that gives none: an object with no properties.
 static NO_ARGUMENTS: LazyLock<Value> = LazyLock::new(
     || serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false}),
@@ -174,23 +198,13 @@ impl ToolSpec {
         ToolSpec {
             name: name.into(),
             description: description.into(),
-            params: &[],
             location: SourceLocation {
                 module: "",
                 file: caller.file(),
                 line: caller.line(),
             },
-            title: None,
-            annotations: ToolAnnotations::NONE,
-            strict: false,
-            timeout: None,
-            blocking: false,
-            needs_approval: false,
-            streaming: false,
-            aliases: Cow::Borrowed(&[]),
-            config: None,
             input_schema: SchemaSource::given(input_schema),
-            output_schema: SchemaSource::None,
+            ..UNSET
         }
     }
 
