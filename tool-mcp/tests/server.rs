@@ -748,3 +748,237 @@ async fn a_tools_log_reaches_the_client_at_the_level_it_set() {
         )]
     );
 }
+
+/// The answer to one HTTP/1.1 request: its status, its headers (names in
+/// lower case) and the JSON-RPC messages of its body (one JSON document, or
+/// each event of an event stream).
+#[cfg(feature = "http")]
+struct HttpAnswer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    messages: Vec<Value>,
+}
+
+#[cfg(feature = "http")]
+impl HttpAnswer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The message answering request `id`.
+    fn response(&self, id: i64) -> &Value {
+        self.messages
+            .iter()
+            .find(|message| message.get("id") == Some(&json!(id)))
+            .unwrap_or_else(|| panic!("no answer to request {id} in {:?}", self.messages))
+    }
+}
+
+/// Sends `method` (with `body`, as JSON, when given) to the MCP endpoint of
+/// the server on `address`, on a connection of its own that the server
+/// closes after answering, and reads the answer.
+#[cfg(feature = "http")]
+async fn http_request(
+    address: std::net::SocketAddr,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> HttpAnswer {
+    use tokio::io::AsyncReadExt;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut request = format!(
+        "{method} /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\
+         Accept: application/json, text/event-stream\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n",
+        address.port(),
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut raw))
+        .await
+        .expect("the server answers and closes the connection")
+        .unwrap();
+    let raw = String::from_utf8(raw).unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").expect("a complete head");
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap().split(' ').nth(1).unwrap();
+    let headers: Vec<(String, String)> = lines
+        .map(|line| {
+            let (name, value) = line.split_once(':').unwrap();
+            (name.trim().to_ascii_lowercase(), value.trim().to_owned())
+        })
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(name, value)| name == "transfer-encoding" && value.contains("chunked"));
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    let is_stream = headers
+        .iter()
+        .any(|(name, value)| name == "content-type" && value.starts_with("text/event-stream"));
+    let messages = if is_stream {
+        body.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .map(str::trim)
+            .filter(|data| !data.is_empty())
+            .map(|data| serde_json::from_str(data).unwrap())
+            .collect()
+    } else if body.trim_start().starts_with('{') {
+        vec![serde_json::from_str(&body).unwrap()]
+    } else {
+        Vec::new()
+    };
+    HttpAnswer {
+        status: status.parse().unwrap(),
+        headers,
+        messages,
+    }
+}
+
+/// The payload of a body in chunked transfer encoding.
+#[cfg(feature = "http")]
+fn dechunk(mut body: &str) -> String {
+    let mut payload = String::new();
+    loop {
+        let (size, rest) = body.split_once("\r\n").expect("a chunk size line");
+        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
+        if size == 0 {
+            return payload;
+        }
+        payload.push_str(&rest[..size]);
+        body = &rest[size + 2..];
+    }
+}
+
+#[cfg(feature = "http")]
+#[tokio::test]
+async fn stateless_instances_answer_one_clients_requests_in_turn() {
+    use tool_mcp::server::HttpOptions;
+    let shutdown = tool_runtime::CancellationToken::new();
+    let mut instances = Vec::new();
+    let mut servers = Vec::new();
+    for _ in 0..2 {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        instances.push(listener.local_addr().unwrap());
+        servers.push(tokio::spawn(McpServer::new(registry()).serve_http_with(
+            listener,
+            HttpOptions::new().stateless(true),
+            shutdown.clone(),
+        )));
+    }
+    let (a, b) = (instances[0], instances[1]);
+    let no_session = |answer: &HttpAnswer, what: &str| {
+        assert_eq!(
+            answer.header("mcp-session-id"),
+            None,
+            "{what}: a stateless server sent a session id"
+        );
+    };
+
+    // The handshake: initialize on A, the initialized notification on B.
+    let init = http_request(
+        a,
+        "POST",
+        &[],
+        Some(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"}
+            }}),
+        ),
+    )
+    .await;
+    assert_eq!(init.status, 200);
+    no_session(&init, "initialize");
+    let result = &init.response(1)["result"];
+    assert_eq!(result["protocolVersion"], "2025-06-18");
+    assert!(result["capabilities"]["tools"].is_object());
+    let version = [("MCP-Protocol-Version", "2025-06-18")];
+    let initialized = http_request(
+        b,
+        "POST",
+        &version,
+        Some(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+    )
+    .await;
+    assert_eq!(initialized.status, 202);
+    no_session(&initialized, "notifications/initialized");
+
+    // tools/list on A, then calls on B and A in turn, each answered by the
+    // instance it reached, none of which has seen the client before.
+    let list = http_request(
+        a,
+        "POST",
+        &version,
+        Some(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})),
+    )
+    .await;
+    assert_eq!(list.status, 200);
+    no_session(&list, "tools/list");
+    let names: Vec<&Value> = list.response(2)["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| &tool["name"])
+        .collect();
+    assert!(names.contains(&&json!("add")), "{names:?}");
+    for id in 3..9_i64 {
+        let instance = if id % 2 == 1 { b } else { a };
+        let call = http_request(
+            instance,
+            "POST",
+            &version,
+            Some(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "add", "arguments": {"a": id, "b": 100}}})),
+        )
+        .await;
+        assert_eq!(call.status, 200, "call {id}");
+        no_session(&call, "tools/call");
+        let result = &call.response(id)["result"];
+        assert_eq!(result["isError"], false, "call {id}: {result}");
+        assert_eq!(result["content"][0]["text"], (id + 100).to_string());
+    }
+
+    // A call's progress comes back on its own response.
+    let call = http_request(
+        b,
+        "POST",
+        &version,
+        Some(
+            &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+            "name": "wobble", "arguments": {}, "_meta": {"progressToken": "w"}}}),
+        ),
+    )
+    .await;
+    assert_eq!(call.status, 200);
+    no_session(&call, "tools/call with progress");
+    assert_eq!(call.response(9)["result"]["content"][0]["text"], "done");
+    let progress: Vec<Value> = progress_of(&call.messages)
+        .iter()
+        .map(|p| p["progress"].clone())
+        .collect();
+    assert_eq!(progress, [json!(0.5), json!(0.75), json!(1.0)]);
+
+    // No session, so no standalone stream to open.
+    let get = http_request(a, "GET", &version, None).await;
+    assert_eq!(get.status, 405);
+
+    shutdown.cancel();
+    for server in servers {
+        server.await.unwrap().unwrap();
+    }
+}

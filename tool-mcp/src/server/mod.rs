@@ -80,7 +80,7 @@ use tool_runtime::{
 };
 
 #[cfg(feature = "http")]
-pub use http::MCP_PATH;
+pub use http::{HttpOptions, MCP_PATH};
 
 /// A [`Registry`] as an MCP server: an `rmcp` [`ServerHandler`](rmcp::ServerHandler)
 /// answering `tools/list` and `tools/call` (see the [module](self) for what
@@ -228,14 +228,31 @@ impl McpServer {
     /// Requests must name a loopback host (`localhost`, `127.0.0.1` or
     /// `[::1]`) in their `Host` header, which guards a local server
     /// against DNS rebinding; bind the listener to a loopback address.
-    /// Each client gets a session (`Mcp-Session-Id`).
+    /// Each client gets a session (`Mcp-Session-Id`); to serve without
+    /// sessions, behind a load balancer, see
+    /// [`serve_http_with`](Self::serve_http_with).
     #[cfg(feature = "http")]
     pub async fn serve_http(
         self,
         listener: tokio::net::TcpListener,
         shutdown: tool_runtime::CancellationToken,
     ) -> io::Result<()> {
-        http::serve(self, listener, shutdown).await
+        self.serve_http_with(listener, HttpOptions::default(), shutdown)
+            .await
+    }
+
+    /// Serves MCP clients over streamable HTTP as
+    /// [`serve_http`](Self::serve_http) does, with `options`: with
+    /// [`HttpOptions::stateless`], no sessions, so that several instances
+    /// of the server can answer one client's requests in turn.
+    #[cfg(feature = "http")]
+    pub async fn serve_http_with(
+        self,
+        listener: tokio::net::TcpListener,
+        options: HttpOptions,
+        shutdown: tool_runtime::CancellationToken,
+    ) -> io::Result<()> {
+        http::serve(self, listener, options, shutdown).await
     }
 
     /// The `CallToolResult` for one `tools/call`, or the JSON-RPC error
