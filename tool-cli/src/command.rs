@@ -78,6 +78,13 @@ pub(crate) struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "ADDR")]
     pub(crate) http: Option<std::net::SocketAddr>,
+    /// With --http: keep no sessions (no Mcp-Session-Id), answering each
+    /// request on its own, so that several instances behind a load
+    /// balancer can share one client's requests. Nothing reaches the
+    /// client between its requests (no tools/list_changed).
+    #[cfg(feature = "http")]
+    #[arg(long, requires = "http")]
+    pub(crate) stateless: bool,
 }
 
 pub(crate) fn parse_provider(name: &str) -> Result<Provider, String> {

@@ -18,7 +18,7 @@
 //! toolbox schema [NAME] [--format openai|openai-strict|responses|anthropic|bedrock|gemini|mcp|xml]
 //! toolbox call NAME [--args JSON | --args - | --args-file PATH] [--state JSON]
 //! toolbox config NAME [--json]
-//! toolbox serve [--http 127.0.0.1:PORT]
+//! toolbox serve [--http 127.0.0.1:PORT [--stateless]]
 //! toolbox --registry tools.yaml COMMAND ...
 //! ```
 //!

@@ -33,7 +33,8 @@ pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitC
 async fn serve_on(server: McpServer, args: ServeArgs) -> ExitCode {
     #[cfg(feature = "http")]
     if let Some(address) = args.http {
-        return serve_http(server, address).await;
+        let options = tool_mcp::server::HttpOptions::new().stateless(args.stateless);
+        return serve_http(server, address, options).await;
     }
     let _ = args;
     match server.serve_stdio().await {
@@ -46,9 +47,13 @@ async fn serve_on(server: McpServer, args: ServeArgs) -> ExitCode {
 }
 
 /// Serves `server` over streamable HTTP on `address`, which must be a
-/// loopback address, until the process ends.
+/// loopback address, as `options` say, until the process ends.
 #[cfg(feature = "http")]
-async fn serve_http(server: McpServer, address: std::net::SocketAddr) -> ExitCode {
+async fn serve_http(
+    server: McpServer,
+    address: std::net::SocketAddr,
+    options: tool_mcp::server::HttpOptions,
+) -> ExitCode {
     if !address.ip().is_loopback() {
         return usage_error(format!(
             "--http {address}: only loopback addresses (127.0.0.1, [::1]) are served; \
@@ -60,12 +65,17 @@ async fn serve_http(server: McpServer, address: std::net::SocketAddr) -> ExitCod
         Err(error) => return usage_error(format!("cannot listen on {address}: {error}")),
     };
     let bound = listener.local_addr().unwrap_or(address);
+    let mode = if options.is_stateless() {
+        "stateless "
+    } else {
+        ""
+    };
     eprintln!(
-        "serving MCP over streamable HTTP at http://{bound}{}",
+        "serving MCP over {mode}streamable HTTP at http://{bound}{}",
         tool_mcp::server::MCP_PATH
     );
     let shutdown = tool_runtime::CancellationToken::new();
-    match server.serve_http(listener, shutdown).await {
+    match server.serve_http_with(listener, options, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: the MCP server stopped: {error}");
