@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# Two stateless `toolbox serve` instances behind nginx, round robin, and the
+# official TypeScript MCP SDK's client making 1,000 `tools/call`s through
+# it: every answer must be right, and each instance must have served a fair
+# share, as nginx's access log tells (the upstream of each request, with the
+# JSON-RPC method of its body).
+#
+#   tests/mcp/load-balancer.sh
+#   TOOLBOX=target/debug/toolbox tests/mcp/load-balancer.sh   # a binary built already
+#   LB_CALLS=200 tests/mcp/load-balancer.sh                   # fewer calls
+#
+# nginx comes from Debian's packages without installing it: `apt-get
+# download` and `dpkg -x` into target/lb/nginx (reused by later runs; the
+# libraries it links are fetched the same way when the machine lacks them).
+# Only when that cannot give a working nginx is it installed with
+# `apt-get install`. Node 22+ and the SDK come from tests/mcp/node.sh.
+# The instances listen on free loopback ports they pick themselves, nginx on
+# a free loopback port; its configuration, pid file, logs and temporary
+# files are under target/lb/run, kept after the run for a look. Whatever
+# the script started is stopped on every way out. Exits non-zero, saying
+# why, on any failure. Needs python3 and apt-get (with Debian's mirrors for
+# the first run).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$(pwd)"
+
+CALLS="${LB_CALLS:-1000}"
+# The least share of the calls each of the two instances must serve; round
+# robin gives each half of them.
+MIN_SHARE=0.4
+
+lb="$root/target/lb"
+run="$lb/run"
+log() { printf '%s\n' "$*" >&2; }
+die() {
+  log "tests/mcp/load-balancer.sh: $*"
+  exit 1
+}
+
+# Everything started, stopped on the way out, however the script ends.
+pids=()
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+  if [ "$status" -ne 0 ] && [ -d "$run" ]; then
+    for file in "$run"/*.log; do
+      [ -s "$file" ] || continue
+      log "--- the end of $file"
+      tail -n 20 "$file" >&2
+    done
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'log "tests/mcp/load-balancer.sh: interrupted"; exit 130' INT
+trap 'log "tests/mcp/load-balancer.sh: terminated"; exit 143' TERM
+
+# --- nginx from Debian's packages, unpacked under target/lb/nginx.
+nginx_root="$lb/nginx"
+nginx="$nginx_root/usr/sbin/nginx"
+libs="$nginx_root/lib/x86_64-linux-gnu:$nginx_root/usr/lib/x86_64-linux-gnu"
+libs="$libs:$nginx_root/lib/aarch64-linux-gnu:$nginx_root/usr/lib/aarch64-linux-gnu"
+nginx_runs() { LD_LIBRARY_PATH="$libs" "$nginx" -v >/dev/null 2>&1; }
+
+# Downloads the packages named and unpacks them into target/lb/nginx.
+unpack() {
+  local debs="$lb/debs"
+  rm -rf "$debs"
+  mkdir -p "$debs"
+  # The package lists may be missing (a fresh container): fetch them once.
+  if ! (cd "$debs" && apt-get download -qq -o APT::Sandbox::User=root "$@" >&2); then
+    log "== apt-get update"
+    apt-get update -qq >&2 || return 1
+    (cd "$debs" && apt-get download -qq -o APT::Sandbox::User=root "$@" >&2) || return 1
+  fi
+  for deb in "$debs"/*.deb; do
+    dpkg -x "$deb" "$nginx_root" || return 1
+  done
+  rm -rf "$debs"
+}
+
+if ! nginx_runs; then
+  command -v apt-get >/dev/null || die "no apt-get to fetch nginx with"
+  log "== fetching nginx from Debian's packages into $nginx_root"
+  rm -rf "$nginx_root"
+  mkdir -p "$nginx_root"
+  unpack nginx || log "apt-get download nginx failed"
+  if [ -x "$nginx" ] && ! nginx_runs; then
+    # The machine lacks a library nginx links: fetch those packages too.
+    deps="$(apt-cache depends --important nginx 2>/dev/null |
+      sed -n 's/^ *Depends: \(lib[^ ]*\|zlib[^ ]*\)$/\1/p' | sort -u)"
+    log "== nginx does not run as it is; fetching its libraries too:" $deps
+    # shellcheck disable=SC2086 # one package a word
+    unpack $deps || log "apt-get download of nginx's libraries failed"
+  fi
+  if ! nginx_runs; then
+    log "== an unpacked nginx does not run; installing Debian's nginx with apt-get"
+    rm -rf "$nginx_root"
+    # RUNLEVEL=1: the package's scripts do not start the system's nginx.
+    RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive \
+      apt-get install -y -qq --no-install-recommends nginx >&2 ||
+      die "nginx could not be installed with apt-get either"
+    nginx=/usr/sbin/nginx
+    nginx_runs || die "$nginx does not run"
+  fi
+fi
+log "== $(LD_LIBRARY_PATH="$libs" "$nginx" -v 2>&1) ($nginx)"
+
+# --- the toolbox binary, and Node with the TypeScript SDK.
+if [ -z "${TOOLBOX:-}" ]; then
+  log "== building toolbox"
+  cargo build --quiet -p examples --bin toolbox
+  target_dir="$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+  TOOLBOX="$target_dir/debug/toolbox"
+fi
+[ -x "$TOOLBOX" ] || die "no toolbox binary at $TOOLBOX"
+. tests/mcp/node.sh
+
+rm -rf "$run"
+mkdir -p "$run"
+
+# --- two stateless instances, each on a free loopback port of its own
+# choosing, which it prints on stderr.
+ports=()
+for name in a b; do
+  "$TOOLBOX" serve --http 127.0.0.1:0 --stateless </dev/null 2>"$run/toolbox-$name.log" &
+  pids+=("$!")
+  port=""
+  for _ in $(seq 300); do
+    port="$(sed -n 's|^serving MCP over stateless streamable HTTP at http://127\.0\.0\.1:\([0-9]*\)/mcp$|\1|p' \
+      "$run/toolbox-$name.log")"
+    [ -n "$port" ] && break
+    kill -0 "${pids[-1]}" 2>/dev/null || die "toolbox instance $name exited at startup"
+    sleep 0.1
+  done
+  [ -n "$port" ] || die "toolbox instance $name did not say where it listens"
+  ports+=("$port")
+done
+log "== toolbox instances on 127.0.0.1:${ports[0]} and 127.0.0.1:${ports[1]}"
+
+# --- nginx, round robin over both, on a free loopback port.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+start_nginx() {
+  local port="$1"
+  mkdir -p "$run/temp"
+  cat >"$run/nginx.conf" <<EOF
+# Written by tests/mcp/load-balancer.sh.
+daemon off;
+master_process on;
+worker_processes 1;
+pid $run/nginx.pid;
+error_log $run/nginx-error.log notice;
+events { worker_connections 256; }
+http {
+    # Each request: the instance that answered, its status, and the
+    # JSON-RPC body it carried.
+    log_format upstreams escape=json
+        '{"upstream":"\$upstream_addr","status":"\$status",'
+        '"method":"\$request_method","body":"\$request_body"}';
+    access_log $run/access.log upstreams;
+    client_body_temp_path $run/temp/client_body;
+    proxy_temp_path $run/temp/proxy;
+    fastcgi_temp_path $run/temp/fastcgi;
+    uwsgi_temp_path $run/temp/uwsgi;
+    scgi_temp_path $run/temp/scgi;
+
+    upstream toolbox {
+        server 127.0.0.1:${ports[0]};
+        server 127.0.0.1:${ports[1]};
+        keepalive 16;
+    }
+    server {
+        listen 127.0.0.1:$port;
+        location /mcp {
+            proxy_pass http://toolbox;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            # The instances accept only loopback names in Host.
+            proxy_set_header Host localhost;
+            # Progress and log messages stream as they come.
+            proxy_buffering off;
+        }
+    }
+}
+EOF
+  LD_LIBRARY_PATH="$libs" "$nginx" -p "$run" -e "$run/nginx-error.log" -c "$run/nginx.conf" &
+  pids+=("$!")
+  local pid="$!"
+  for _ in $(seq 100); do
+    if python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
+      "$port" 2>/dev/null; then
+      return 0
+    fi
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+# A port found free may be taken before nginx binds it: try another.
+started=""
+for _ in 1 2 3; do
+  port="$(free_port)"
+  if start_nginx "$port"; then
+    started=yes
+    break
+  fi
+done
+[ -n "$started" ] || die "nginx did not start (see $run/nginx-error.log)"
+url="http://127.0.0.1:$port/mcp"
+log "== nginx on $url"
+
+# --- the client: the TypeScript SDK's, through the balancer.
+log "== $CALLS tools/call through the balancer (TypeScript SDK, Node $("$MCP_NODE" --version))"
+# In the background, so that a signal reaches the trap at once.
+"$MCP_NODE" tests/mcp/lb_client.mjs "$url" "$CALLS" >"$run/client.out" &
+pids+=("$!")
+wait "$!" || die "the client failed"
+summary="$(cat "$run/client.out")"
+
+# --- what nginx saw: who answered what.
+python3 - "$run/access.log" "$CALLS" "$MIN_SHARE" "127.0.0.1:${ports[0]}" \
+  "127.0.0.1:${ports[1]}" "$summary" <<'EOF' || die "the balancer's log does not show the calls shared fairly"
+import json, sys
+
+log, calls, min_share, a, b, summary = sys.argv[1:]
+calls, min_share, summary = int(calls), float(min_share), json.loads(summary)
+served = {a: 0, b: 0}
+handshake = []
+problems = []
+for number, line in enumerate(open(log), 1):
+    entry = json.loads(line)
+    upstream = entry["upstream"]
+    method = entry["method"]
+    if entry["body"]:
+        method = json.loads(entry["body"]).get("method", "(response)")
+    if len(handshake) < 4:
+        handshake.append(f"{method} -> {upstream}")
+    if upstream not in served:
+        problems.append(f"line {number}: {method} answered by {upstream!r}, not one instance")
+        continue
+    if method == "tools/call":
+        if entry["status"] != "200":
+            problems.append(f"line {number}: tools/call got HTTP {entry['status']}")
+        served[upstream] += 1
+total = sum(served.values())
+if total != calls:
+    problems.append(f"the log shows {total} tools/call, the client made {calls}")
+for upstream, count in served.items():
+    if count < min_share * calls:
+        problems.append(f"{upstream} served {count} of {calls} calls, under {min_share:.0%}")
+print(f"first requests: {'; '.join(handshake)}")
+print(f"tools/call served: {a} {served[a]}, {b} {served[b]}; "
+      f"{calls} calls in {summary['seconds']:.2f} s ({calls / summary['seconds']:.0f}/s)")
+for problem in problems:
+    print(f"problem: {problem}", file=sys.stderr)
+sys.exit(1 if problems else 0)
+EOF
+log "== load balancer test passed"
