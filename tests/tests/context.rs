@@ -316,3 +316,135 @@ async fn a_new_injectable_type_is_one_trait_impl() {
     assert_eq!(result.error_kind, Some(ToolErrorKind::MissingContext));
     assert_eq!(result.text_content(), "no locale in the state");
 }
+
+// ------------------------------------------- requests to the calling client
+
+mod client_requests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use tool_runtime::{
+        ClientFuture, ClientRequests, Elicitation, ElicitationRequest, SamplingRequest,
+        SamplingResponse,
+    };
+
+    /// A client that answers every request from a script and keeps what it
+    /// was asked.
+    #[derive(Default)]
+    struct ScriptedClient {
+        sampled: Mutex<Vec<SamplingRequest>>,
+        elicited: Mutex<Vec<ElicitationRequest>>,
+        answers: Mutex<Vec<Elicitation<Value>>>,
+    }
+
+    impl ClientRequests for ScriptedClient {
+        fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
+            let prompt = request.messages[0]
+                .content
+                .as_text()
+                .unwrap_or_default()
+                .to_owned();
+            self.sampled.lock().unwrap().push(request);
+            Box::pin(
+                async move { Ok(SamplingResponse::new("scripted", format!("echo: {prompt}"))) },
+            )
+        }
+
+        fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
+            self.elicited.lock().unwrap().push(request);
+            let answer = self.answers.lock().unwrap().remove(0);
+            Box::pin(async move { Ok(answer) })
+        }
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    struct Contact {
+        /// Your name
+        name: String,
+        /// How many copies
+        copies: u32,
+        /// A note, if any
+        note: Option<String>,
+    }
+
+    /// Asks the model, then the user.
+    #[tool]
+    async fn ask_both(ctx: &ToolContext, prompt: String) -> Result<String, ToolError> {
+        let answer = ctx
+            .sample(
+                SamplingRequest::new(prompt)
+                    .max_tokens(50)
+                    .system_prompt("Be brief"),
+            )
+            .await?;
+        let contact = ctx.elicit::<Contact>("Who are you?").await?;
+        Ok(format!(
+            "{} / {}",
+            answer.text().unwrap_or_default(),
+            match contact {
+                Elicitation::Accepted(contact) => format!("{} x{}", contact.name, contact.copies),
+                other => other.action().to_owned(),
+            }
+        ))
+    }
+
+    fn call(prompt: &str) -> ToolUse {
+        ToolUse::new("c", "ask_both", json!({"prompt": prompt}))
+    }
+
+    #[tokio::test]
+    async fn a_tool_asks_the_client_in_its_context_and_reads_typed_answers() {
+        let registry = Registry::builder().tool(AskBothTool).build().unwrap();
+        let client = Arc::new(ScriptedClient::default());
+        client.answers.lock().unwrap().extend([
+            Elicitation::Accepted(json!({"name": "Ada", "copies": 2})),
+            Elicitation::Declined,
+            Elicitation::Accepted(json!({"name": "Ada", "copies": "two"})),
+        ]);
+        let ctx = ToolContext::new().with_client(client.clone());
+
+        let result = registry.invoke(call("hi"), &ctx).await;
+        assert_eq!(result.text_content(), "echo: hi / Ada x2");
+        let result = registry.invoke(call("again"), &ctx).await;
+        assert_eq!(result.text_content(), "echo: again / decline");
+        // An answer that does not fit the type: an error result naming it.
+        let result = registry.invoke(call("third"), &ctx).await;
+        assert!(result.is_error());
+        assert!(
+            result
+                .text_content()
+                .starts_with("the user's answer does not match the requested schema"),
+            "{}",
+            result.text_content()
+        );
+
+        let sampled = client.sampled.lock().unwrap();
+        assert_eq!(sampled.len(), 3);
+        assert_eq!(sampled[0].max_tokens, 50);
+        assert_eq!(sampled[0].system_prompt.as_deref(), Some("Be brief"));
+        // The requested schema is the type's, with the optional field's
+        // plain type (MCP's requested schemas have no `null`).
+        let elicited = client.elicited.lock().unwrap();
+        assert_eq!(elicited[0].message, "Who are you?");
+        let schema = &elicited[0].requested_schema;
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["properties"]["name"]["description"], "Your name");
+        assert_eq!(schema["properties"]["note"]["type"], "string");
+        assert_eq!(schema["required"], json!(["name", "copies"]));
+        assert!(schema.get("$schema").is_none(), "{schema}");
+    }
+
+    #[tokio::test]
+    async fn without_a_client_the_tool_gets_a_client_unavailable_error() {
+        let registry = Registry::builder().tool(AskBothTool).build().unwrap();
+        let result = registry.invoke(call("hi"), &ToolContext::new()).await;
+        assert_eq!(result.error_kind, Some(ToolErrorKind::ClientUnavailable));
+        assert!(
+            result
+                .text_content()
+                .starts_with("sampling is not available"),
+            "{}",
+            result.text_content()
+        );
+    }
+}

@@ -1482,3 +1482,118 @@ fn every_rendering_of_every_tool_is_one_every_client_accepts() {
         );
     }
 }
+
+// ------------------------------------------------------ media in results
+
+/// A result with text, an image, audio, an embedded PDF, an embedded text
+/// resource and a resource link.
+fn media_result() -> (ToolUse, ToolResult) {
+    use tool_runtime::{Audio, Content, Image, Resource, ResourceLink};
+    let content = vec![
+        Content::text("Here is the chart:"),
+        Image::png([1u8, 2, 3]).into(),
+        Audio::wav([0u8; 4]).into(),
+        Resource::blob("file:///reports/q3 report.pdf", "application/pdf", [7u8]).into(),
+        Resource::text("test://notes", "text/plain", "note").into(),
+        ResourceLink::new("file:///big.csv", "big.csv")
+            .with_mime_type("text/csv")
+            .into(),
+    ];
+    let call = ToolUse::new("call-9", "chart", json!({}));
+    (call, ToolResult::success("call-9", content))
+}
+
+#[test]
+fn media_results_go_where_each_provider_accepts_them_and_as_text_elsewhere() {
+    let (call, result) = media_result();
+    let render = |provider| providers::render_result(provider, &call, &result, None);
+    let audio = "[audio/wav audio, 4 bytes]";
+    let notes = "[resource test://notes, text/plain]\nnote";
+    let link = "[resource link: big.csv <file:///big.csv>, text/csv]";
+
+    // MCP: every kind as its own block.
+    assert_eq!(
+        render(Provider::Mcp)["content"],
+        json!([
+            {"type": "text", "text": "Here is the chart:"},
+            {"type": "image", "data": "AQID", "mimeType": "image/png"},
+            {"type": "audio", "data": "AAAAAA==", "mimeType": "audio/wav"},
+            {"type": "resource", "resource": {"uri": "file:///reports/q3 report.pdf", "mimeType": "application/pdf", "blob": "Bw=="}},
+            {"type": "resource", "resource": {"uri": "test://notes", "mimeType": "text/plain", "text": "note"}},
+            {"type": "resource_link", "uri": "file:///big.csv", "name": "big.csv", "mimeType": "text/csv"},
+        ])
+    );
+    // Anthropic: image and document blocks, the rest as text.
+    assert_eq!(
+        render(Provider::Anthropic)["content"],
+        json!([
+            {"type": "text", "text": "Here is the chart:"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AQID"}},
+            {"type": "text", "text": audio},
+            {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "Bw=="}},
+            {"type": "text", "text": notes},
+            {"type": "text", "text": link},
+        ])
+    );
+    // Bedrock: image and document blocks with their format, the rest as text.
+    assert_eq!(
+        render(Provider::Bedrock)["toolResult"]["content"],
+        json!([
+            {"text": "Here is the chart:"},
+            {"image": {"format": "png", "source": {"bytes": "AQID"}}},
+            {"text": audio},
+            {"document": {"format": "pdf", "name": "q3 report", "source": {"bytes": "Bw=="}}},
+            {"text": notes},
+            {"text": link},
+        ])
+    );
+    // OpenAI Responses: input items, images and files as data URLs.
+    assert_eq!(
+        render(Provider::OpenAiResponses)["output"],
+        json!([
+            {"type": "input_text", "text": "Here is the chart:"},
+            {"type": "input_image", "image_url": "data:image/png;base64,AQID"},
+            {"type": "input_text", "text": audio},
+            {"type": "input_file", "filename": "q3 report.pdf", "file_data": "data:application/pdf;base64,Bw=="},
+            {"type": "input_text", "text": notes},
+            {"type": "input_text", "text": link},
+        ])
+    );
+    // Gemini: image and PDF as inline data parts, the rest in the output.
+    let response = &render(Provider::Gemini)["functionResponse"];
+    assert_eq!(
+        response["response"],
+        json!({"output": ["Here is the chart:", audio, notes, link]})
+    );
+    assert_eq!(
+        response["parts"],
+        json!([
+            {"inlineData": {"mimeType": "image/png", "data": "AQID"}},
+            {"inlineData": {"mimeType": "application/pdf", "data": "Bw=="}},
+        ])
+    );
+    // OpenAI Chat and XML: text only, every block's stand-in.
+    let text = format!(
+        "Here is the chart:\n[image/png image, 3 bytes]\n{audio}\n\
+         [resource file:///reports/q3 report.pdf, application/pdf, 1 byte]\n{notes}\n{link}"
+    );
+    assert_eq!(render(Provider::OpenAiChat)["content"], json!(text));
+    let xml = render(Provider::Xml);
+    assert!(
+        xml.as_str().unwrap().contains("[image/png image, 3 bytes]"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn text_only_results_render_as_before() {
+    let call = ToolUse::new("c", "t", json!({}));
+    let result = ToolResult::text("c", "plain");
+    let responses = providers::render_result(Provider::OpenAiResponses, &call, &result, None);
+    assert_eq!(responses["output"], json!("plain"));
+    let gemini = providers::render_result(Provider::Gemini, &call, &result, None);
+    assert!(
+        gemini["functionResponse"].get("parts").is_none(),
+        "{gemini}"
+    );
+}

@@ -45,7 +45,7 @@ fn json_of(result: &ToolResult) -> &Value {
     assert_eq!(result.content.len(), 1, "{result:?}");
     match &result.content[0] {
         Content::Json(value) => value,
-        Content::Text(text) => panic!("expected JSON content, got text {text:?}"),
+        other => panic!("expected JSON content, got {other:?}"),
     }
 }
 

@@ -366,6 +366,27 @@ impl Kind<ToolOutput> {
     }
 }
 
+/// Content blocks, media and resources become a result holding them.
+macro_rules! content_output {
+    ($($ty:ty),*) => {$(
+        impl Kind<$ty> {
+            /// Converts a return value.
+            #[inline]
+            pub fn output(self, value: $ty) -> Result<ToolOutput, ToolError> {
+                Ok(ToolOutput::from(value))
+            }
+        }
+    )*};
+}
+content_output!(
+    crate::Content,
+    Vec<crate::Content>,
+    crate::Image,
+    crate::Audio,
+    crate::Resource,
+    crate::ResourceLink
+);
+
 /// Text becomes a JSON string without going through the serialiser.
 impl Kind<String> {
     /// Converts a return value.

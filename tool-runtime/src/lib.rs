@@ -132,6 +132,10 @@ mod tool;
 pub mod __private;
 
 pub use context::approval::{Approval, ApprovalRequest, Approver};
+pub use context::client::{
+    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, SamplingMessage,
+    SamplingRequest, SamplingResponse,
+};
 pub use context::extract::{Extension, State};
 pub use context::{FromToolContext, ToolContext};
 pub use events::record::{CallStatus, ToolCallRecord};
@@ -150,8 +154,11 @@ pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, Regis
 pub use schema::strict;
 pub use spec::args::MAX_ARGUMENT_DEPTH;
 pub use spec::constraints;
+pub use spec::content::{
+    Audio, Content, Image, InvalidBase64, Resource, ResourceContents, ResourceLink,
+};
 pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
-pub use spec::result::{Content, ToolOutput, ToolResult, ToolStatus, ToolUse};
+pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
 pub use spec::tool_spec::{ParamSpec, SchemaSource, SourceLocation, ToolAnnotations, ToolSpec};
 #[doc(no_inline)]
 pub use strict::StrictViolation;

@@ -9,6 +9,7 @@
 //! [`Extension`](crate::Extension), [`Progress`].
 
 pub(crate) mod approval;
+pub(crate) mod client;
 pub(crate) mod config;
 pub(crate) mod extract;
 
@@ -90,6 +91,9 @@ pub struct ToolContext {
     /// a child token costs an allocation and two locks of the parent.
     own: Option<OnceLock<Arc<Cancel>>>,
     limit: Option<Limit>,
+    /// What answers the tool's requests to the calling client, when a
+    /// server put one here.
+    client: Option<Arc<dyn client::ClientRequests>>,
 }
 
 impl Clone for ToolContext {
@@ -106,6 +110,7 @@ impl Clone for ToolContext {
             cancel: Arc::clone(&self.cancel),
             own,
             limit: self.limit,
+            client: self.client.clone(),
         }
     }
 }
@@ -445,6 +450,75 @@ impl ToolContext {
     /// (nowhere without a sink) and the registry's application state (none
     /// when empty). Built in one go: a call's context is made per call.
     #[inline]
+    /// The same context with `client` answering the tools' requests to the
+    /// client that made the call ([`sample`](Self::sample),
+    /// [`elicit`](Self::elicit)). A server sets this; see the
+    /// [`ClientRequests`](crate::ClientRequests) trait.
+    pub fn with_client(mut self, client: Arc<dyn client::ClientRequests>) -> Self {
+        self.client = Some(client);
+        self
+    }
+
+    /// What answers requests to the calling client, if anything does.
+    pub fn client(&self) -> Option<&Arc<dyn client::ClientRequests>> {
+        self.client.as_ref()
+    }
+
+    /// Asks the calling client's model for a completion
+    /// (`sampling/createMessage` over MCP): a prompt, or a
+    /// [`SamplingRequest`](crate::SamplingRequest) with more.
+    ///
+    /// A [`ClientUnavailable`](crate::ToolErrorKind::ClientUnavailable)
+    /// error when there is no such client (the call did not come through MCP,
+    /// or the client lacks the `sampling` capability).
+    pub async fn sample(
+        &self,
+        request: impl Into<client::SamplingRequest>,
+    ) -> Result<client::SamplingResponse, ToolError> {
+        match &self.client {
+            Some(client) => client.sample(request.into()).await,
+            None => Err(client::no_client("sampling")),
+        }
+    }
+
+    /// Asks the calling client's user for input of type `T`
+    /// (`elicitation/create` over MCP), showing `message`.
+    ///
+    /// The requested schema is `T`'s, which MCP allows to be an object of
+    /// strings, numbers, integers, booleans and enumerations. The answer is
+    /// [`Accepted`](crate::Elicitation::Accepted) with the user's input,
+    /// [`Declined`](crate::Elicitation::Declined) or
+    /// [`Cancelled`](crate::Elicitation::Cancelled). A
+    /// [`ClientUnavailable`](crate::ToolErrorKind::ClientUnavailable)
+    /// error when there is no such client.
+    pub async fn elicit<T>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<client::Elicitation<T>, ToolError>
+    where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema,
+    {
+        let schema = client::requested_schema::<T>();
+        let answer = self.elicit_with_schema(message, schema).await?;
+        client::read_answer(answer)
+    }
+
+    /// [`elicit`](Self::elicit) with a requested schema given as JSON; the
+    /// answer is the user's input as JSON.
+    pub async fn elicit_with_schema(
+        &self,
+        message: impl Into<String>,
+        requested_schema: Value,
+    ) -> Result<client::Elicitation<Value>, ToolError> {
+        match &self.client {
+            Some(client) => {
+                let request = client::ElicitationRequest::new(message, requested_schema);
+                client.elicit(request).await
+            }
+            None => Err(client::no_client("elicitation")),
+        }
+    }
+
     pub(crate) fn for_call(&self, call: CallParts) -> Self {
         let CallParts {
             id,
@@ -469,6 +543,7 @@ impl ToolContext {
             cancel: self.call_token(),
             own: Some(OnceLock::new()),
             limit: None,
+            client: self.client.clone(),
         }
     }
 

@@ -10,7 +10,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::spec::result::{Content, ToolResult, ToolUse};
+use crate::spec::content::{Content, ResourceContents};
+use crate::spec::result::{ToolResult, ToolUse};
 use crate::spec::tool_spec::ToolSpec;
 
 /// A Messages API tool: `{"name", "description", "input_schema"}`.
@@ -53,29 +54,44 @@ pub fn parse_tool_uses(body: &Value) -> Result<Vec<ToolUse>, ProviderError> {
 /// A `tool_result` content block:
 /// `{"type": "tool_result", "tool_use_id", "content": [{"type": "text", "text"}], "is_error": true}`.
 ///
-/// Each content block becomes a text block (JSON as compact JSON text);
-/// `content` is left out when the result has none, and `is_error` when
-/// the call succeeded.
+/// Text and JSON become text blocks (JSON as compact JSON text); a PNG,
+/// JPEG, GIF or WebP image an `image` block with a base64 source, and an
+/// embedded PDF a `document` block, the kinds Anthropic accepts in a tool
+/// result. Anything else becomes a text block holding its
+/// [stand-in](Content::stand_in). `content` is left out when the result has
+/// none, and `is_error` when the call succeeded.
 pub fn tool_result(result: &ToolResult) -> Value {
     let mut block = Map::new();
     block.insert("type".into(), "tool_result".into());
     block.insert("tool_use_id".into(), result.tool_use_id.clone().into());
     if !result.content.is_empty() {
-        let content = result
-            .content
-            .iter()
-            .map(|part| {
-                let text = match part {
-                    Content::Text(text) => text.clone(),
-                    Content::Json(value) => value.to_string(),
-                };
-                json!({"type": "text", "text": text})
-            })
-            .collect();
+        let content = result.content.iter().map(content_block).collect();
         block.insert("content".into(), Value::Array(content));
     }
     if result.is_error() {
         block.insert("is_error".into(), true.into());
     }
     Value::Object(block)
+}
+
+/// One content block of a `tool_result`.
+fn content_block(part: &Content) -> Value {
+    let base64_source = |media_type: &str, data: &str| json!({"type": "base64", "media_type": media_type, "data": data});
+    match part {
+        Content::Text(text) => json!({"type": "text", "text": text}),
+        Content::Image(image) if super::image_format(image.mime_type()).is_some() => json!({
+            "type": "image",
+            "source": base64_source(image.mime_type(), image.base64()),
+        }),
+        Content::Resource(resource) if resource.mime_type.as_deref() == Some("application/pdf") => {
+            match &resource.contents {
+                ResourceContents::Blob(data) => json!({
+                    "type": "document",
+                    "source": base64_source("application/pdf", data),
+                }),
+                ResourceContents::Text(_) => json!({"type": "text", "text": part.stand_in()}),
+            }
+        }
+        other => json!({"type": "text", "text": other.stand_in()}),
+    }
 }

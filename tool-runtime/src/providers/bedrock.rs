@@ -8,7 +8,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::spec::result::{Content, ToolResult, ToolUse};
+use crate::spec::content::{Content, ResourceContents};
+use crate::spec::result::{ToolResult, ToolUse};
 use crate::spec::tool_spec::ToolSpec;
 
 /// A Converse tool: `{"toolSpec": {"name", "description", "inputSchema": {"json"}}}`.
@@ -60,14 +61,7 @@ pub fn parse_tool_uses(body: &Value) -> Result<Vec<ToolUse>, ProviderError> {
 /// Built field by field rather than from [`ToolResult`]'s own serialisation,
 /// so that anything else a result may carry stays out of the request.
 pub fn tool_result(result: &ToolResult) -> Value {
-    let content: Vec<Value> = result
-        .content
-        .iter()
-        .map(|part| match part {
-            Content::Text(text) => json!({"text": text}),
-            Content::Json(value) => json!({"json": value}),
-        })
-        .collect();
+    let content: Vec<Value> = result.content.iter().map(content_block).collect();
     json!({
         "toolResult": {
             "toolUseId": result.tool_use_id,
@@ -75,4 +69,61 @@ pub fn tool_result(result: &ToolResult) -> Value {
             "content": content,
         }
     })
+}
+
+/// One content block of a `toolResult`: `{"text"}`, `{"json"}`, an
+/// `{"image": {"format", "source": {"bytes"}}}` for PNG, JPEG, GIF and WebP,
+/// a `{"document": {"format": "pdf", "name", "source": {"bytes"}}}` for an
+/// embedded PDF, and the [stand-in](Content::stand_in) text of anything
+/// else (Converse has no audio block).
+fn content_block(part: &Content) -> Value {
+    match part {
+        Content::Text(text) => json!({"text": text}),
+        Content::Json(value) => json!({"json": value}),
+        Content::Image(image) => match super::image_format(image.mime_type()) {
+            Some(format) => {
+                json!({"image": {"format": format, "source": {"bytes": image.base64()}}})
+            }
+            None => json!({"text": part.stand_in()}),
+        },
+        Content::Resource(resource) => match (&resource.contents, resource.mime_type.as_deref()) {
+            (ResourceContents::Blob(data), Some("application/pdf")) => json!({
+                "document": {
+                    "format": "pdf",
+                    "name": document_name(&resource.uri),
+                    "source": {"bytes": data},
+                }
+            }),
+            _ => json!({"text": part.stand_in()}),
+        },
+        other => json!({"text": other.stand_in()}),
+    }
+}
+
+/// A document name Converse accepts (letters, digits, single spaces,
+/// hyphens, parentheses and square brackets), from the last segment of a
+/// resource's URI without its extension.
+fn document_name(uri: &str) -> String {
+    let last = uri
+        .rsplit('/')
+        .find(|segment| !segment.is_empty())
+        .unwrap_or("");
+    let stem = last.rsplit_once('.').map_or(last, |(stem, _)| stem);
+    let mut name = String::new();
+    for c in stem.chars() {
+        let c = if c.is_ascii_alphanumeric() || matches!(c, '-' | '(' | ')' | '[' | ']') {
+            c
+        } else {
+            ' '
+        };
+        if !(c == ' ' && (name.is_empty() || name.ends_with(' '))) {
+            name.push(c);
+        }
+    }
+    let name = name.trim_end();
+    if name.is_empty() {
+        "document".to_owned()
+    } else {
+        name.to_owned()
+    }
 }

@@ -40,6 +40,7 @@ use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
 use crate::schema::strict::resolve_ref;
+use crate::spec::content::{Content, ResourceContents};
 use crate::spec::result::{ToolResult, ToolUse};
 use crate::spec::tool_spec::ToolSpec;
 
@@ -478,15 +479,38 @@ pub fn parse_function_calls(body: &Value) -> Result<Vec<ToolUse>, ProviderError>
     Ok(uses)
 }
 
-/// A `functionResponse` part: `{"functionResponse": {"name", "response", "id"?}}`.
+/// A `functionResponse` part: `{"functionResponse": {"name", "response",
+/// "parts"?, "id"?}}`.
 ///
 /// The name is the call's. `response` is `{"output": value}` on success
 /// (text as a JSON string, JSON as it is, several blocks as an array) and
-/// `{"error": "text"}` on error, the keys Gemini documents. The id is sent
-/// back only when Gemini gave one (see the [module documentation](self)).
+/// `{"error": "text"}` on error, the keys Gemini documents. Images and
+/// embedded PDFs go in `parts` as `inlineData` (Gemini's multimodal function
+/// responses) and are left out of `output`; audio and other resources are
+/// in `output` as their [stand-ins](Content::stand_in). The id is sent back
+/// only when Gemini gave one (see the [module documentation](self)).
 pub fn function_response(call: &ToolUse, result: &ToolResult) -> Value {
+    let mut parts = Vec::new();
     let response = if result.is_error() {
         json!({"error": result.text_content()})
+    } else if result.has_media() {
+        let mut values = Vec::new();
+        for part in &result.content {
+            match inline_data(part) {
+                Some(data) => parts.push(json!({"inlineData": data})),
+                None => values.push(match part {
+                    Content::Text(text) => Value::String(text.clone()),
+                    Content::Json(value) => value.clone(),
+                    other => Value::String(other.stand_in()),
+                }),
+            }
+        }
+        let output = match values.len() {
+            0 => Value::Null,
+            1 => values.pop().unwrap_or(Value::Null),
+            _ => Value::Array(values),
+        };
+        json!({"output": output})
     } else {
         json!({"output": super::result_value(result)})
     };
@@ -496,7 +520,26 @@ pub fn function_response(call: &ToolUse, result: &ToolResult) -> Value {
     }
     inner.insert("name".into(), call.name.clone().into());
     inner.insert("response".into(), response);
+    if !parts.is_empty() {
+        inner.insert("parts".into(), Value::Array(parts));
+    }
     json!({"functionResponse": inner})
+}
+
+/// An image or a PDF as `{"mimeType", "data"}`; `None` for other blocks.
+fn inline_data(part: &Content) -> Option<Value> {
+    match part {
+        Content::Image(image) => {
+            Some(json!({"mimeType": image.mime_type(), "data": image.base64()}))
+        }
+        Content::Resource(resource) => match (&resource.contents, resource.mime_type.as_deref()) {
+            (ResourceContents::Blob(data), Some(mime @ "application/pdf")) => {
+                Some(json!({"mimeType": mime, "data": data}))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -19,14 +19,17 @@
 //!   schema}, "required": ["result"]}` and `structuredContent`
 //!   `{"result": value}`.
 //!
-//! A result's content becomes text blocks (JSON as compact JSON text, which
-//! is also what MCP asks servers to send next to `structuredContent` for
-//! older clients); `isError` is always stated.
+//! A result's text and JSON become text blocks (JSON as compact JSON text,
+//! which is also what MCP asks servers to send next to `structuredContent`
+//! for older clients); images, audio, embedded resources and resource links
+//! become MCP's `image`, `audio`, `resource` and `resource_link` blocks.
+//! `isError` is always stated.
 
 use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
-use crate::spec::result::{Content, ToolResult, ToolUse};
+use crate::spec::content::{Content, ResourceContents};
+use crate::spec::result::{ToolResult, ToolUse};
 use crate::spec::tool_spec::ToolSpec;
 
 /// The protocol revision these shapes follow.
@@ -193,17 +196,7 @@ pub fn parse_tool_calls(body: &Value) -> Result<Vec<ToolUse>, ProviderError> {
 /// is an object and the output schema describes one, else `{"result":
 /// value}` (see [`output_schema`]).
 pub fn call_tool_result(result: &ToolResult, spec: Option<&ToolSpec>) -> Value {
-    let content: Vec<Value> = result
-        .content
-        .iter()
-        .map(|part| {
-            let text = match part {
-                Content::Text(text) => text.clone(),
-                Content::Json(value) => value.to_string(),
-            };
-            json!({"type": "text", "text": text})
-        })
-        .collect();
+    let content: Vec<Value> = result.content.iter().map(content_block).collect();
     let mut out = Map::new();
     out.insert("content".into(), Value::Array(content));
     if let Some(structured) = structured_content(result, spec) {
@@ -211,6 +204,42 @@ pub fn call_tool_result(result: &ToolResult, spec: Option<&ToolSpec>) -> Value {
     }
     out.insert("isError".into(), result.is_error().into());
     Value::Object(out)
+}
+
+/// One block of a `CallToolResult`'s `content`, in MCP's shape: `text`
+/// (JSON as compact JSON text), `image`, `audio`, `resource` or
+/// `resource_link`.
+pub fn content_block(part: &Content) -> Value {
+    match part {
+        Content::Text(text) => json!({"type": "text", "text": text}),
+        Content::Json(value) => json!({"type": "text", "text": value.to_string()}),
+        Content::Image(image) => {
+            json!({"type": "image", "data": image.base64(), "mimeType": image.mime_type()})
+        }
+        Content::Audio(audio) => {
+            json!({"type": "audio", "data": audio.base64(), "mimeType": audio.mime_type()})
+        }
+        Content::Resource(resource) => {
+            let mut contents = Map::new();
+            contents.insert("uri".into(), resource.uri.clone().into());
+            if let Some(mime) = &resource.mime_type {
+                contents.insert("mimeType".into(), mime.clone().into());
+            }
+            match &resource.contents {
+                ResourceContents::Text(text) => contents.insert("text".into(), text.clone().into()),
+                ResourceContents::Blob(data) => contents.insert("blob".into(), data.clone().into()),
+            };
+            json!({"type": "resource", "resource": contents})
+        }
+        Content::ResourceLink(link) => {
+            let mut block = Map::new();
+            block.insert("type".into(), "resource_link".into());
+            if let Ok(Value::Object(fields)) = serde_json::to_value(link) {
+                block.extend(fields);
+            }
+            Value::Object(block)
+        }
+    }
 }
 
 /// A result's `structuredContent` (see [`call_tool_result`]): `None` when

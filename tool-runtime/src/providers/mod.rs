@@ -549,6 +549,23 @@ fn preview_text(text: &str) -> String {
     }
 }
 
+/// The short format name of an image type the providers accept in a tool
+/// result (PNG, JPEG, GIF, WebP), as Bedrock names it.
+fn image_format(mime_type: &str) -> Option<&'static str> {
+    match mime_type {
+        "image/png" => Some("png"),
+        "image/jpeg" | "image/jpg" => Some("jpeg"),
+        "image/gif" => Some("gif"),
+        "image/webp" => Some("webp"),
+        _ => None,
+    }
+}
+
+/// A `data:` URL for base64 data.
+fn data_url(mime_type: &str, base64: &str) -> String {
+    format!("data:{mime_type};base64,{base64}")
+}
+
 /// The content of a result as one JSON value: nothing is `null`, one block
 /// is its value (text as a JSON string), several are an array.
 fn result_value(result: &ToolResult) -> Value {

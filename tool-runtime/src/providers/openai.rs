@@ -16,6 +16,7 @@ use serde_json::{Map, Value, json};
 
 use super::{At, Provider, ProviderError};
 use crate::schema::strict::strict_input_schema;
+use crate::spec::content::{Content, ResourceContents};
 use crate::spec::result::{ToolResult, ToolUse};
 use crate::spec::tool_spec::ToolSpec;
 
@@ -137,6 +138,9 @@ pub fn parse_responses_calls(body: &Value) -> Result<Vec<ToolUse>, ProviderError
 
 /// A Chat Completions tool message:
 /// `{"role": "tool", "tool_call_id", "content": "text"}`.
+///
+/// A tool message carries text only, so images, audio and resources are
+/// sent as their [stand-ins](Content::stand_in).
 pub fn chat_tool_message(result: &ToolResult) -> Value {
     json!({
         "role": "tool",
@@ -147,10 +151,54 @@ pub fn chat_tool_message(result: &ToolResult) -> Value {
 
 /// A Responses API input item:
 /// `{"type": "function_call_output", "call_id", "output": "text"}`.
+///
+/// When the result holds an image or an embedded PDF, `output` is instead a
+/// list of `input_text`, `input_image` (a `data:` URL) and `input_file`
+/// items, the content kinds a function call output accepts; audio and
+/// other resources are `input_text` items holding their
+/// [stand-ins](Content::stand_in).
 pub fn responses_output(result: &ToolResult) -> Value {
+    let rich = result
+        .content
+        .iter()
+        .any(|part| responses_item(part).is_some());
+    let output = if rich {
+        Value::Array(
+            result
+                .content
+                .iter()
+                .map(|part| {
+                    responses_item(part)
+                        .unwrap_or_else(|| json!({"type": "input_text", "text": part.stand_in()}))
+                })
+                .collect(),
+        )
+    } else {
+        Value::String(result.text_content())
+    };
     json!({
         "type": "function_call_output",
         "call_id": result.tool_use_id,
-        "output": result.text_content(),
+        "output": output,
     })
+}
+
+/// An image or a PDF as a Responses API input item; `None` for a block
+/// that goes as text.
+fn responses_item(part: &Content) -> Option<Value> {
+    match part {
+        Content::Image(image) if super::image_format(image.mime_type()).is_some() => Some(json!({
+            "type": "input_image",
+            "image_url": super::data_url(image.mime_type(), image.base64()),
+        })),
+        Content::Resource(resource) => match (&resource.contents, resource.mime_type.as_deref()) {
+            (ResourceContents::Blob(data), Some(mime @ "application/pdf")) => Some(json!({
+                "type": "input_file",
+                "filename": resource.uri.rsplit('/').next().unwrap_or("document.pdf"),
+                "file_data": super::data_url(mime, data),
+            })),
+            _ => None,
+        },
+        _ => None,
+    }
 }

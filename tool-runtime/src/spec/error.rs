@@ -42,6 +42,10 @@ pub enum ToolErrorKind {
     /// business ([`ToolError::internal`]); how much of it the model reads is
     /// a registry setting ([`ErrorDetail`](crate::ErrorDetail)).
     Internal,
+    /// The tool asked the calling client for something (a completion, the
+    /// user's input) and no client could answer: the call did not come
+    /// through one, or it lacks the capability.
+    ClientUnavailable,
 }
 
 impl ToolErrorKind {
@@ -60,6 +64,7 @@ impl ToolErrorKind {
             Self::Retry => "retry",
             Self::Internal => "internal",
             Self::NotAllowed => "not_allowed",
+            Self::ClientUnavailable => "client_unavailable",
         }
     }
 }

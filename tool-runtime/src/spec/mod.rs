@@ -9,6 +9,7 @@
 pub(crate) mod args;
 pub(crate) mod config;
 pub mod constraints;
+pub(crate) mod content;
 pub(crate) mod error;
 pub(crate) mod result;
 pub(crate) mod tool_spec;

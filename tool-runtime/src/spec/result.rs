@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::spec::content::Content;
 use crate::spec::error::{ToolError, ToolErrorKind};
 
 /// A request from the model to run one tool.
@@ -40,46 +41,6 @@ pub enum ToolStatus {
     Success,
     /// The call failed; the content says why.
     Error,
-}
-
-/// One piece of a tool result's content.
-///
-/// Serialises as `{"text": "..."}` or `{"json": ...}`, the content blocks of
-/// the Bedrock Converse / Strands `toolResult`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Content {
-    /// Plain text.
-    Text(String),
-    /// A JSON value.
-    Json(Value),
-}
-
-impl Content {
-    /// The text, if this is text content.
-    pub fn as_text(&self) -> Option<&str> {
-        match self {
-            Content::Text(text) => Some(text),
-            Content::Json(_) => None,
-        }
-    }
-
-    /// Text content for a JSON string, JSON content for any other value.
-    #[inline]
-    pub fn from_value(value: Value) -> Self {
-        match value {
-            Value::String(text) => Content::Text(text),
-            other => Content::Json(other),
-        }
-    }
-
-    /// The content as a JSON value: text becomes a JSON string.
-    pub fn into_value(self) -> Value {
-        match self {
-            Content::Text(text) => Value::String(text),
-            Content::Json(value) => value,
-        }
-    }
 }
 
 /// The outcome of one tool call, as sent back to the model.
@@ -163,8 +124,9 @@ impl ToolResult {
         self.status == ToolStatus::Error
     }
 
-    /// All text content joined with newlines; JSON content is rendered as
-    /// compact JSON text.
+    /// All content as text, blocks joined with newlines: text as it is,
+    /// JSON as compact JSON text, and any other block as its
+    /// [stand-in](Content::stand_in), such as `[image/png image, 69 bytes]`.
     pub fn text_content(&self) -> String {
         let mut out = String::new();
         for (i, part) in self.content.iter().enumerate() {
@@ -173,10 +135,18 @@ impl ToolResult {
             }
             match part {
                 Content::Text(text) => out.push_str(text),
-                Content::Json(value) => out.push_str(&value.to_string()),
+                other => out.push_str(&other.stand_in()),
             }
         }
         out
+    }
+
+    /// Whether any block is something other than text or JSON: an image,
+    /// audio or a resource.
+    pub fn has_media(&self) -> bool {
+        self.content
+            .iter()
+            .any(|part| !matches!(part, Content::Text(_) | Content::Json(_)))
     }
 }
 
@@ -224,6 +194,33 @@ impl From<Value> for ToolOutput {
         ToolOutput::Value(value)
     }
 }
+
+/// One content block: a result holding it.
+impl From<Content> for ToolOutput {
+    fn from(content: Content) -> Self {
+        ToolOutput::Result(ToolResult::success("", vec![content]))
+    }
+}
+
+/// Content blocks: a result holding them, in order.
+impl From<Vec<Content>> for ToolOutput {
+    fn from(content: Vec<Content>) -> Self {
+        ToolOutput::Result(ToolResult::success("", content))
+    }
+}
+
+/// Media and resources: a result holding that one block.
+macro_rules! one_block_output {
+    ($($ty:ident),*) => {$(
+        #[doc = concat!("One [`", stringify!($ty), "`](crate::", stringify!($ty), "): a result holding it.")]
+        impl From<crate::spec::content::$ty> for ToolOutput {
+            fn from(value: crate::spec::content::$ty) -> Self {
+                ToolOutput::from(Content::from(value))
+            }
+        }
+    )*};
+}
+one_block_output!(Image, Audio, Resource, ResourceLink);
 
 /// A result built whole, kept as it is.
 impl From<ToolResult> for ToolOutput {
