@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs the MCP client tests against `toolbox serve` (stdio and streamable
 # HTTP): the official Python MCP SDK (pytest), then the official TypeScript
-# MCP SDK (Node's test runner, tests/mcp/ts_client.test.mjs).
+# MCP SDK (Node's test runner, tests/mcp/ts_client.test.mjs); then the
+# official MCP conformance suite against the `conformance-server` example
+# (tests/mcp/conformance.sh).
 #
 #   tests/mcp/run.sh [pytest arguments...]
 #   TOOLBOX=target/debug/toolbox tests/mcp/run.sh   # test a binary built already
+#   (CONFORMANCE_SERVER=target/debug/conformance-server likewise)
 #
 # Creates (or reuses) a virtual environment in target/mcp-venv with the
 # pinned Python SDK, and Node 22+ with the pinned npm packages in
@@ -22,14 +25,16 @@ venv="$(dirname "$(dirname "$MCP_PYTHON")")"
 # A binary given in TOOLBOX is used as it is (say, the one `cargo test
 # --workspace` just built, which saves building it again with other
 # features); otherwise it is built here.
-if [ -z "${TOOLBOX:-}" ]; then
-  echo "== building toolbox"
-  cargo build --quiet -p examples --bin toolbox
+# CONFORMANCE_SERVER likewise, for the conformance-server example.
+if [ -z "${TOOLBOX:-}" ] || [ -z "${CONFORMANCE_SERVER:-}" ]; then
+  echo "== building toolbox and conformance-server"
+  cargo build --quiet -p examples --bin toolbox --bin conformance-server
   target_dir="$(cargo metadata --format-version 1 --no-deps \
     | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
-  TOOLBOX="$target_dir/debug/toolbox"
+  TOOLBOX="${TOOLBOX:-$target_dir/debug/toolbox}"
+  CONFORMANCE_SERVER="${CONFORMANCE_SERVER:-$target_dir/debug/conformance-server}"
 fi
-export TOOLBOX
+export TOOLBOX CONFORMANCE_SERVER
 
 # Node and the TypeScript SDK: sets MCP_NODE and MCP_NODE_MODULES.
 . tests/mcp/node.sh
@@ -42,5 +47,8 @@ export PYTHONDONTWRITEBYTECODE=1
 
 echo "== MCP client tests: TypeScript SDK (Node $("$MCP_NODE" --version))"
 "$MCP_NODE" --test --test-reporter=spec tests/mcp/ts_client.test.mjs || status=$?
+
+# The official conformance suite against the conformance-server example.
+tests/mcp/conformance.sh || status=$?
 
 exit "$status"

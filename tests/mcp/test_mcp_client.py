@@ -13,6 +13,7 @@ The binary is the one the `TOOLBOX` environment variable names;
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import re
@@ -21,7 +22,7 @@ from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
 import pytest
-from mcp import Client, ClientSession, StdioServerParameters
+from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
@@ -356,3 +357,108 @@ def test_http_refuses_addresses_other_than_loopback() -> None:
     )
     assert done.returncode == 2
     assert "loopback" in done.stderr
+
+
+# --------------------------------------------- content, sampling, elicitation
+#
+# These talk to the `conformance-server` example (its tools are the ones the
+# MCP conformance suite calls), whose binary CONFORMANCE_SERVER names.
+
+
+def conformance_server() -> str:
+    path = os.environ.get("CONFORMANCE_SERVER", "")
+    if not path:
+        pytest.fail("set CONFORMANCE_SERVER to the built conformance-server binary (tests/mcp/run.sh does)")
+    return path
+
+
+@asynccontextmanager
+async def conformance_session(**callbacks: Any) -> AsyncIterator[ClientSession]:
+    """An initialised session with `conformance-server` over stdio."""
+    params = StdioServerParameters(command=conformance_server(), args=[], env=server_env())
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, **callbacks) as client:
+            await client.initialize()
+            yield client
+
+
+def test_an_image_result_arrives_as_an_image() -> None:
+    async def scenario() -> None:
+        async with conformance_session() as client:
+            result = await client.call_tool("test_image_content", {})
+            assert result.is_error is False
+            [block] = result.content
+            assert block.type == "image"
+            assert block.mime_type == "image/png"
+            assert base64.b64decode(block.data).startswith(b"\x89PNG\r\n\x1a\n")
+
+            mixed = await client.call_tool("test_multiple_content_types", {})
+            assert [block.type for block in mixed.content] == ["text", "image", "resource"]
+            resource = mixed.content[2].resource
+            assert str(resource.uri) == "test://mixed-content-resource"
+            assert json.loads(resource.text) == {"test": "data", "value": 123}
+
+    run(scenario())
+
+
+def test_a_sampling_request_is_answered_by_the_clients_handler() -> None:
+    async def scenario() -> None:
+        asked: list[Any] = []
+
+        async def on_sampling(context: Any, params: types.CreateMessageRequestParams) -> Any:
+            asked.append(params)
+            return types.CreateMessageResult(
+                role="assistant",
+                content=types.TextContent(type="text", text="Paris"),
+                model="test-model",
+                stop_reason="endTurn",
+            )
+
+        async with conformance_session(sampling_callback=on_sampling) as client:
+            result = await client.call_tool("test_sampling", {"prompt": "Capital of France?"})
+        assert result.is_error is False, result
+        assert text_of(result) == "LLM response: Paris"
+        [params] = asked
+        assert params.max_tokens == 100
+        [message] = params.messages
+        assert message.role == "user"
+        assert message.content.text == "Capital of France?"
+
+    run(scenario())
+
+
+def test_sampling_without_the_capability_is_an_error_result() -> None:
+    async def scenario() -> None:
+        async with conformance_session() as client:
+            result = await client.call_tool("test_sampling", {"prompt": "hi"})
+        assert result.is_error is True
+        assert "did not declare the `sampling` capability" in text_of(result)
+
+    run(scenario())
+
+
+def test_an_elicitation_accepted_and_one_declined() -> None:
+    async def scenario() -> None:
+        answers = [
+            types.ElicitResult(action="accept", content={"username": "ada", "email": "ada@example.com"}),
+            types.ElicitResult(action="decline"),
+        ]
+        asked: list[Any] = []
+
+        async def on_elicit(context: Any, params: Any) -> Any:
+            asked.append(params)
+            return answers[len(asked) - 1]
+
+        async with conformance_session(elicitation_callback=on_elicit) as client:
+            accepted = await client.call_tool("test_elicitation", {"message": "Who are you?"})
+            declined = await client.call_tool("test_elicitation", {"message": "And now?"})
+        assert text_of(accepted).startswith("User response: action=accept, content=")
+        content = json.loads(text_of(accepted).split("content=", 1)[1])
+        assert content == {"username": "ada", "email": "ada@example.com"}
+        assert text_of(declined) == "User response: action=decline, content={}"
+        assert asked[0].message == "Who are you?"
+        schema = asked[0].requested_schema
+        assert sorted(schema["required"]) == ["email", "username"]
+        assert set(schema["properties"]) == {"username", "email"}
+
+    run(scenario())

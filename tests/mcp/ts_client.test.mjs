@@ -623,3 +623,141 @@ for (const [kind, start] of Object.entries(proxyTransports)) {
     });
   });
 }
+
+// ------------------------------------------- content, sampling, elicitation
+//
+// The `conformance-server` example (the tools the MCP conformance suite
+// calls, written with #[tool]) over streamable HTTP: an image result, a
+// sampling request answered by the client's handler, elicitations accepted
+// and declined, and log messages at the level the client sets.
+
+const CONFORMANCE_SERVER = process.env.CONFORMANCE_SERVER || '';
+const { CreateMessageRequestSchema, ElicitRequestSchema } = await sdk('types.js');
+
+async function startConformanceServer() {
+  if (!CONFORMANCE_SERVER) {
+    throw new Error('set CONFORMANCE_SERVER to the built conformance-server binary (tests/mcp/run.sh does)');
+  }
+  const port = await freePort();
+  const child = spawn(CONFORMANCE_SERVER, ['--http', `127.0.0.1:${port}`], {
+    env: serverEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((done) => child.once('exit', done));
+  const deadline = Date.now() + TIMEOUT;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`conformance-server did not accept connections on port ${port}`);
+    }
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+describe('TypeScript SDK client and conformance-server over streamable HTTP', { timeout: TIMEOUT }, () => {
+  let server;
+  let client;
+  const sampled = [];
+  const elicited = [];
+  const elicitAnswers = [];
+  const logs = [];
+
+  before(async () => {
+    server = await startConformanceServer();
+    client = new Client(
+      { name: 'ts-sdk-test', version: '1.0.0' },
+      { capabilities: { sampling: {}, elicitation: {} } },
+    );
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      sampled.push(request.params);
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: 'Paris' },
+        model: 'test-model',
+        stopReason: 'endTurn',
+      };
+    });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      elicited.push(request.params);
+      return elicitAnswers.shift();
+    });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logs.push(notification.params);
+    });
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+  });
+
+  after(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  test('an image result arrives as an image block', async () => {
+    const result = await client.callTool({ name: 'test_image_content', arguments: {} });
+    assert.equal(result.isError, false);
+    assert.equal(result.content.length, 1);
+    const [image] = result.content;
+    assert.equal(image.type, 'image');
+    assert.equal(image.mimeType, 'image/png');
+    assert.deepEqual([...Buffer.from(image.data, 'base64').subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  });
+
+  test("a sampling request is answered by the client's handler", async () => {
+    const result = await client.callTool({
+      name: 'test_sampling',
+      arguments: { prompt: 'Capital of France?' },
+    });
+    assert.equal(result.isError, false, JSON.stringify(result));
+    assert.equal(result.content[0].text, 'LLM response: Paris');
+    assert.equal(sampled.length, 1);
+    assert.equal(sampled[0].maxTokens, 100);
+    assert.deepEqual(sampled[0].messages, [
+      { role: 'user', content: { type: 'text', text: 'Capital of France?' } },
+    ]);
+  });
+
+  test('an elicitation accepted, then one declined', async () => {
+    elicitAnswers.push({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } });
+    elicitAnswers.push({ action: 'decline' });
+    const accepted = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who?' } });
+    const declined = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Again?' } });
+    const text = accepted.content[0].text;
+    assert.match(text, /^User response: action=accept, content=/);
+    assert.deepEqual(JSON.parse(text.split('content=')[1]), { username: 'ada', email: 'ada@example.com' });
+    assert.equal(declined.content[0].text, 'User response: action=decline, content={}');
+    assert.equal(elicited[0].message, 'Who?');
+    assert.deepEqual(Object.keys(elicited[0].requestedSchema.properties).sort(), ['email', 'username']);
+  });
+
+  test('log messages arrive at the level the client sets', async () => {
+    const waitForLogs = async (count) => {
+      const deadline = Date.now() + 5_000;
+      while (logs.length < count && Date.now() < deadline) {
+        await new Promise((done) => setTimeout(done, 20));
+      }
+    };
+    await client.setLoggingLevel('info');
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    await waitForLogs(3);
+    assert.deepEqual(
+      logs.map((log) => [log.level, log.logger, log.data]),
+      [
+        ['info', 'test_tool_with_logging', 'Tool execution started'],
+        ['info', 'test_tool_with_logging', 'Tool processing data'],
+        ['info', 'test_tool_with_logging', 'Tool execution completed'],
+      ],
+    );
+    logs.length = 0;
+    await client.setLoggingLevel('warning');
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    await new Promise((done) => setTimeout(done, 200));
+    assert.deepEqual(logs, []);
+  });
+});

@@ -138,6 +138,7 @@
 
 #[cfg(feature = "client")]
 pub mod client;
+mod content;
 pub mod server;
 
 /// The `rmcp` crate the server is built on: its transports and its

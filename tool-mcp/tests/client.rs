@@ -281,14 +281,27 @@ async fn everything_over_stdio_lists_and_calls() {
     let output = client.call("get-sum", json!({"a": 2, "b": 3}), &ctx).await;
     assert_eq!(text(output.unwrap()), "The sum of 2 and 3 is 5.");
 
-    // An image is a text stand-in.
-    let image = text(
-        client
-            .call("get-tiny-image", json!({}), &ctx)
-            .await
-            .unwrap(),
+    // An image arrives as an image: its type and its PNG bytes.
+    let result = client
+        .call("get-tiny-image", json!({}), &ctx)
+        .await
+        .unwrap()
+        .into_result("t");
+    let image = result
+        .content
+        .iter()
+        .find_map(|part| match part {
+            Content::Image(image) => Some(image),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no image in {result:?}"));
+    assert_eq!(image.mime_type(), "image/png");
+    assert!(image.to_bytes().starts_with(b"\x89PNG\r\n"), "{image:?}");
+    assert!(
+        result.text_content().contains("[image/png image, "),
+        "{}",
+        result.text_content()
     );
-    assert!(image.contains("[image (image/png, "), "{image}");
 
     // Structured content is the JSON value.
     if names.contains(&"get-structured-content") {

@@ -51,10 +51,11 @@ impl McpTool {
 /// A `CallToolResult` as what a tool returns.
 ///
 /// - A successful result with `structuredContent` is that value (JSON).
-/// - Otherwise the content blocks, in order: text as text; images and audio
-///   as a text stand-in naming the type and size; a resource link as a
-///   text line with its URI; an embedded text resource as its URI and text;
-///   anything else as its JSON.
+/// - Otherwise the content blocks, in order, each as the runtime's own kind:
+///   text, [`Image`](tool_runtime::Image), [`Audio`](tool_runtime::Audio),
+///   [`Resource`](tool_runtime::Resource) and
+///   [`ResourceLink`](tool_runtime::ResourceLink); media whose data is not
+///   valid base64, and anything else, as its JSON.
 /// - `isError: true` is an error result with the same content (the remote's
 ///   text), of kind [`Failed`](ToolErrorKind::Failed).
 pub(crate) fn to_output(result: CallToolResult) -> ToolOutput {
@@ -65,8 +66,7 @@ pub(crate) fn to_output(result: CallToolResult) -> ToolOutput {
     let content: Vec<Content> = result
         .content
         .iter()
-        .filter_map(|block| serde_json::to_value(block).ok())
-        .map(block_to_content)
+        .map(crate::content::from_mcp)
         .collect();
     let mut output = ToolResult::success("", content);
     if is_error {
@@ -79,60 +79,4 @@ pub(crate) fn to_output(result: CallToolResult) -> ToolOutput {
         }
     }
     ToolOutput::Result(output)
-}
-
-/// One content block (as JSON) as one piece of content.
-fn block_to_content(block: Value) -> Content {
-    let str_of =
-        |value: &Value, key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
-    match block.get("type").and_then(Value::as_str) {
-        Some("text") => match str_of(&block, "text") {
-            Some(text) => Content::Text(text),
-            None => Content::Json(block),
-        },
-        Some(kind @ ("image" | "audio")) => {
-            let mime = str_of(&block, "mimeType").unwrap_or_else(|| "unknown type".into());
-            let bytes = base64_len(block.get("data"));
-            Content::Text(format!("[{kind} ({mime}, {bytes} bytes), not shown]"))
-        }
-        Some("resource_link") => {
-            let uri = str_of(&block, "uri").unwrap_or_default();
-            let mut line = format!("[resource link: {uri}");
-            if let Some(name) = str_of(&block, "name") {
-                line.push_str(&format!(" ({name})"));
-            }
-            if let Some(description) = str_of(&block, "description") {
-                line.push_str(&format!(": {description}"));
-            }
-            line.push(']');
-            Content::Text(line)
-        }
-        Some("resource") => {
-            let Some(resource) = block.get("resource") else {
-                return Content::Json(block);
-            };
-            let uri = str_of(resource, "uri").unwrap_or_default();
-            match str_of(resource, "text") {
-                Some(text) => Content::Text(format!("[resource {uri}]\n{text}")),
-                None => {
-                    let mime =
-                        str_of(resource, "mimeType").unwrap_or_else(|| "unknown type".into());
-                    let bytes = base64_len(resource.get("blob"));
-                    Content::Text(format!(
-                        "[resource {uri} ({mime}, {bytes} bytes), not shown]"
-                    ))
-                }
-            }
-        }
-        _ => Content::Json(block),
-    }
-}
-
-/// The decoded size of base64 text.
-fn base64_len(data: Option<&Value>) -> usize {
-    let text = data
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .trim_end_matches('=');
-    text.len() * 3 / 4
 }

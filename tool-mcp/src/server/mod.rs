@@ -55,28 +55,29 @@
 #[cfg(feature = "http")]
 mod http;
 mod logging;
+mod peer;
 mod stdio;
 
 use std::io;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use arc_swap::ArcSwap;
 
 use futures_util::StreamExt;
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tool_runtime::providers;
 use tool_runtime::{
-    Content, LiveRegistry, LogLevel, Registry, ToolContext, ToolErrorKind, ToolEvent, ToolResult,
-    ToolSpec, ToolUse,
+    LiveRegistry, LogLevel, Registry, ToolContext, ToolErrorKind, ToolEvent, ToolResult, ToolSpec,
+    ToolUse,
 };
 
 #[cfg(feature = "http")]
@@ -101,6 +102,9 @@ pub struct McpServer {
     /// (`logging/setLevel`), as a `LogLevel`'s position; every level until
     /// the client sets one.
     log_level: AtomicU8,
+    /// `context` with this session's client answering the tools' sampling
+    /// and elicitation requests; made on the session's first call.
+    session_context: OnceLock<ToolContext>,
 }
 
 impl Clone for McpServer {
@@ -112,6 +116,7 @@ impl Clone for McpServer {
             instructions: self.instructions.clone(),
             context: self.context.clone(),
             log_level: AtomicU8::new(LogLevel::Debug as u8),
+            session_context: OnceLock::new(),
         }
     }
 }
@@ -138,6 +143,7 @@ impl McpServer {
             instructions: None,
             context: ToolContext::new(),
             log_level: AtomicU8::new(LogLevel::Debug as u8),
+            session_context: OnceLock::new(),
         }
     }
 
@@ -268,7 +274,13 @@ impl McpServer {
         // The registry as it is when the call starts: the call and its
         // rendering use the same tools, whatever changes meanwhile.
         let registry = self.registry.snapshot();
-        let mut events = registry.stream(tool_use.clone(), &self.context);
+        let call_context = self.session_context.get_or_init(|| {
+            let client = peer::PeerClient {
+                peer: context.peer.clone(),
+            };
+            self.context.clone().with_client(Arc::new(client))
+        });
+        let mut events = registry.stream(tool_use.clone(), call_context);
         let mut last_progress = f64::NEG_INFINITY;
         let mut cancelled = false;
         let result = loop {
@@ -410,14 +422,7 @@ fn to_mcp_tool(spec: &ToolSpec) -> Tool {
 /// The [`providers::mcp::call_tool_result`] shape as rmcp's type, made
 /// directly.
 fn call_tool_result(result: &ToolResult, spec: Option<&ToolSpec>) -> CallToolResult {
-    let content = result
-        .content
-        .iter()
-        .map(|part| match part {
-            Content::Text(text) => ContentBlock::text(text.clone()),
-            Content::Json(value) => ContentBlock::text(value.to_string()),
-        })
-        .collect();
+    let content = result.content.iter().map(crate::content::to_mcp).collect();
     let mut answer = if result.is_error() {
         CallToolResult::error(content)
     } else {

@@ -1,0 +1,324 @@
+//! The tools the official MCP conformance suite
+//! (`@modelcontextprotocol/conformance`) calls in its server scenarios,
+//! written as ordinary `#[tool]` functions, served over MCP.
+//!
+//! ```text
+//! cargo run -p examples --bin conformance-server -- --http 127.0.0.1:3000
+//! npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3000/mcp
+//! cargo run -p examples --bin conformance-server            # stdio
+//! ```
+//!
+//! `tests/mcp/conformance.sh` runs the suite against it.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tool_mcp::server::McpServer;
+use tool_runtime::{
+    Audio, Content, DynamicTool, Elicitation, Image, LogLevel, Registry, Resource, SamplingRequest,
+    ToolContext, ToolError, tool,
+};
+
+/// A 1x1 red pixel, as PNG.
+const RED_PIXEL_PNG: [u8; 69] = [
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+    0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0x00,
+    0x00, 0x03, 0x01, 0x01, 0x00, 0xc9, 0xfe, 0x92, 0xef, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
+    0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// A tenth of a second of silence: 8 kHz, 8-bit mono PCM, as WAV.
+fn silence_wav() -> Vec<u8> {
+    const RATE: u32 = 8000;
+    let samples = vec![0x80u8; RATE as usize / 10];
+    let mut wav = Vec::with_capacity(44 + samples.len());
+    wav.extend_from_slice(b"RIFF");
+    wav.extend_from_slice(&(36 + samples.len() as u32).to_le_bytes());
+    wav.extend_from_slice(b"WAVEfmt ");
+    wav.extend_from_slice(&16u32.to_le_bytes()); // size of the fmt chunk
+    wav.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    wav.extend_from_slice(&1u16.to_le_bytes()); // mono
+    wav.extend_from_slice(&RATE.to_le_bytes());
+    wav.extend_from_slice(&RATE.to_le_bytes()); // bytes per second
+    wav.extend_from_slice(&1u16.to_le_bytes()); // bytes per frame
+    wav.extend_from_slice(&8u16.to_le_bytes()); // bits per sample
+    wav.extend_from_slice(b"data");
+    wav.extend_from_slice(&(samples.len() as u32).to_le_bytes());
+    wav.extend_from_slice(&samples);
+    wav
+}
+
+/// Returns a simple text response.
+#[tool]
+fn test_simple_text() -> &'static str {
+    "This is a simple text response for testing."
+}
+
+/// Returns a 1x1 red PNG image.
+#[tool]
+fn test_image_content() -> Image {
+    Image::png(RED_PIXEL_PNG)
+}
+
+/// Returns a short WAV clip.
+#[tool]
+fn test_audio_content() -> Audio {
+    Audio::wav(silence_wav())
+}
+
+/// Returns an embedded text resource.
+#[tool]
+fn test_embedded_resource() -> Resource {
+    Resource::text(
+        "test://embedded-resource",
+        "text/plain",
+        "This is an embedded resource content.",
+    )
+}
+
+/// Returns text, an image and an embedded resource.
+#[tool]
+fn test_multiple_content_types() -> Vec<Content> {
+    vec![
+        Content::text("Multiple content types test:"),
+        Image::png(RED_PIXEL_PNG).into(),
+        Resource::text(
+            "test://mixed-content-resource",
+            "application/json",
+            json!({"test": "data", "value": 123}).to_string(),
+        )
+        .into(),
+    ]
+}
+
+/// Logs three messages at info level while it runs.
+#[tool]
+async fn test_tool_with_logging(ctx: &ToolContext) -> &'static str {
+    ctx.log(LogLevel::Info, "Tool execution started");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.log(LogLevel::Info, "Tool processing data");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.log(LogLevel::Info, "Tool execution completed");
+    "Logging test completed: sent 3 log messages"
+}
+
+/// Always fails.
+#[tool]
+fn test_error_handling() -> Result<String, ToolError> {
+    Err(ToolError::new(
+        "This tool intentionally returns an error for testing",
+    ))
+}
+
+/// Reports progress at 0%, 50% and 100%.
+#[tool]
+async fn test_tool_with_progress(ctx: &ToolContext) -> &'static str {
+    ctx.progress(0.0, "started");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.progress(0.5, "half way");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.progress(1.0, "done");
+    "Progress test completed"
+}
+
+/// Asks the client's model to answer a prompt.
+#[tool]
+async fn test_sampling(
+    ctx: &ToolContext,
+    /// The prompt to send to the LLM
+    prompt: String,
+) -> Result<String, ToolError> {
+    let answer = ctx
+        .sample(SamplingRequest::new(prompt).max_tokens(100))
+        .await?;
+    Ok(format!(
+        "LLM response: {}",
+        answer.text().unwrap_or("(not text)")
+    ))
+}
+
+/// Asks the user for a username and an email address.
+#[tool]
+async fn test_elicitation(
+    ctx: &ToolContext,
+    /// The message to show the user
+    message: String,
+) -> Result<String, ToolError> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "username": {"type": "string", "description": "User's response"},
+            "email": {"type": "string", "description": "User's email address"},
+        },
+        "required": ["username", "email"],
+    });
+    let answer = ctx.elicit_with_schema(message, schema).await?;
+    Ok(format!("User response: {}", describe(&answer)))
+}
+
+/// Asks the user for values of every primitive type, each with a default.
+#[tool]
+async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> Result<String, ToolError> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "User name", "default": "John Doe"},
+            "age": {"type": "integer", "description": "User age", "default": 30},
+            "score": {"type": "number", "description": "User score", "default": 95.5},
+            "status": {
+                "type": "string",
+                "description": "User status",
+                "enum": ["active", "inactive", "pending"],
+                "default": "active",
+            },
+            "verified": {"type": "boolean", "description": "Verification status", "default": true},
+        },
+    });
+    let answer = ctx
+        .elicit_with_schema(
+            "Please review and update the form fields with defaults",
+            schema,
+        )
+        .await?;
+    Ok(format!("Elicitation completed: {}", describe(&answer)))
+}
+
+/// Asks the user to choose, with each kind of enumeration MCP has.
+#[tool]
+async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> Result<String, ToolError> {
+    let titled = |titles: [&str; 3], values: [&str; 3]| -> Vec<Value> {
+        values
+            .iter()
+            .zip(titles)
+            .map(|(value, title)| json!({"const": value, "title": title}))
+            .collect()
+    };
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "untitledSingle": {
+                "type": "string",
+                "description": "Pick one option",
+                "enum": ["option1", "option2", "option3"],
+            },
+            "titledSingle": {
+                "type": "string",
+                "description": "Pick one titled option",
+                "oneOf": titled(["First Option", "Second Option", "Third Option"], ["value1", "value2", "value3"]),
+            },
+            "legacyEnum": {
+                "type": "string",
+                "description": "Pick one (legacy titles)",
+                "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"],
+            },
+            "untitledMulti": {
+                "type": "array",
+                "description": "Pick any options",
+                "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+            },
+            "titledMulti": {
+                "type": "array",
+                "description": "Pick any titled options",
+                "items": {"anyOf": titled(["First Choice", "Second Choice", "Third Choice"], ["value1", "value2", "value3"])},
+            },
+        },
+    });
+    let answer = ctx
+        .elicit_with_schema("Please choose from the enumerations", schema)
+        .await?;
+    Ok(format!("Elicitation completed: {}", describe(&answer)))
+}
+
+/// Answers after a moment; the suite's SSE polling scenario calls it.
+#[tool]
+async fn test_reconnection() -> &'static str {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    "Reconnection test completed successfully"
+}
+
+/// `action=..., content=...` for an elicitation's answer.
+fn describe(answer: &Elicitation<Value>) -> String {
+    match answer {
+        Elicitation::Accepted(content) => format!("action=accept, content={content}"),
+        other => format!("action={}, content={{}}", other.action()),
+    }
+}
+
+/// A tool whose input schema uses JSON Schema 2020-12 keywords (`$schema`,
+/// `$defs`, `$ref`, `additionalProperties`), given as JSON.
+fn json_schema_tool() -> DynamicTool {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {
+                "type": "object",
+                "properties": {
+                    "street": {"type": "string"},
+                    "city": {"type": "string"},
+                },
+            },
+        },
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+        },
+        "additionalProperties": false,
+    });
+    DynamicTool::builder(
+        "json_schema_2020_12_tool",
+        "Tool with JSON Schema 2020-12 features",
+        schema,
+    )
+    .handler(|input, _ctx| Ok::<_, ToolError>(json!({"received": input})))
+    .build()
+    .expect("the schema is valid")
+}
+
+fn registry() -> Registry {
+    Registry::builder()
+        .tool(TestSimpleTextTool)
+        .tool(TestImageContentTool)
+        .tool(TestAudioContentTool)
+        .tool(TestEmbeddedResourceTool)
+        .tool(TestMultipleContentTypesTool)
+        .tool(TestToolWithLoggingTool)
+        .tool(TestErrorHandlingTool)
+        .tool(TestToolWithProgressTool)
+        .tool(TestSamplingTool)
+        .tool(TestElicitationTool)
+        .tool(TestElicitationSep1034DefaultsTool)
+        .tool(TestElicitationSep1330EnumsTool)
+        .tool(TestReconnectionTool)
+        .tool(json_schema_tool())
+        .build()
+        .expect("the conformance tools are set up")
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let server = McpServer::new(registry())
+        .with_implementation("tool-mcp-conformance-server", env!("CARGO_PKG_VERSION"));
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [] => server.serve_stdio().await,
+        ["--http", address] => {
+            let listener = tokio::net::TcpListener::bind(address).await?;
+            eprintln!("conformance-server: http://{}/mcp", listener.local_addr()?);
+            server
+                .serve_http(listener, tool_runtime::CancellationToken::new())
+                .await
+        }
+        _ => {
+            eprintln!("usage: conformance-server [--http ADDRESS]");
+            std::process::exit(2);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
+# pinned in tests/mcp/package.json) against the `conformance-server` example
+# over streamable HTTP: every server scenario, with the known failures of
+# tests/mcp/conformance-baseline.yml (one line of reason each). Fails on any
+# other failure and on a baseline entry that starts passing.
+#
+#   tests/mcp/conformance.sh
+#   CONFORMANCE_SERVER=target/debug/conformance-server tests/mcp/conformance.sh
+#
+# Results of each scenario (checks.json) go to target/conformance.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+# Node 22+ and the pinned packages: sets MCP_NODE and MCP_NODE_MODULES.
+. tests/mcp/node.sh
+
+if [ -z "${CONFORMANCE_SERVER:-}" ]; then
+  echo "== building conformance-server"
+  cargo build --quiet -p examples --bin conformance-server
+  target_dir="$(cargo metadata --format-version 1 --no-deps \
+    | "$MCP_NODE" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')"
+  CONFORMANCE_SERVER="$target_dir/debug/conformance-server"
+fi
+
+# A free loopback port, chosen by the kernel.
+port="$("$MCP_NODE" -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+log="$(mktemp)"
+"$CONFORMANCE_SERVER" --http "127.0.0.1:$port" 2>"$log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+
+# Wait until it listens.
+for _ in $(seq 1 100); do
+  if grep -q "http://" "$log"; then break; fi
+  if ! kill -0 "$server" 2>/dev/null; then
+    echo "conformance-server exited:" >&2; cat "$log" >&2; exit 1
+  fi
+  sleep 0.1
+done
+
+out=target/conformance
+rm -rf "$out"
+echo "== MCP conformance suite $(grep -o '"version": "[^"]*"' "$MCP_NODE_MODULES/@modelcontextprotocol/conformance/package.json") against conformance-server"
+PATH="$(dirname "$MCP_NODE"):$PATH" "$MCP_NODE_MODULES/.bin/conformance" server \
+  --url "http://127.0.0.1:$port/mcp" \
+  --suite all \
+  --expected-failures tests/mcp/conformance-baseline.yml \
+  --output-dir "$out" \
+  | grep -v '^Running client scenario\|^Results saved to\|^=== Running scenario\|^$'
