@@ -982,3 +982,34 @@ async fn stateless_instances_answer_one_clients_requests_in_turn() {
         server.await.unwrap().unwrap();
     }
 }
+
+#[tokio::test]
+async fn initialize_answers_with_the_clients_version_or_the_newest_with_initialize() {
+    for (asked, answered) in [
+        ("2024-11-05", "2024-11-05"),
+        ("2025-03-26", "2025-03-26"),
+        ("2025-06-18", "2025-06-18"),
+        ("2025-11-25", "2025-11-25"),
+        ("2099-01-01", "2025-11-25"),
+    ] {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(McpServer::new(registry()).serve_io(server_read, server_write));
+        let (read, writer) = tokio::io::split(client_end);
+        let mut client = Client {
+            writer,
+            lines: BufReader::new(read).lines(),
+        };
+        client
+            .send(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                    "protocolVersion": asked,
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "1"}
+                }}),
+            )
+            .await;
+        let (init, _) = client.response(1).await;
+        assert_eq!(init["result"]["protocolVersion"], answered, "asked {asked}");
+    }
+}
