@@ -23,14 +23,18 @@
 //! server), they are driven by Tokio's reactor rather than its blocking
 //! thread pool (rmcp's [`stdio_pipes`](rmcp::transport::stdio_pipes)).
 
+use std::borrow::Cow;
 use std::io;
 
 use rmcp::model::{
-    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, CustomRequest,
-    InitializeRequestParams, JsonRpcMessage, PaginatedRequestParams, ServerJsonRpcMessage,
+    CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, CustomRequest,
+    InitializeRequestParams, JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0,
+    PaginatedRequestParams, RequestId, RequestMetaObject, ServerJsonRpcMessage,
 };
 use rmcp::service::RoleServer;
 use rmcp::transport::Transport;
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
@@ -275,6 +279,9 @@ fn decode(line: &[u8]) -> Decoded {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Decoded::Nothing;
     }
+    if let Some(call) = decode_call(line) {
+        return Decoded::Message(call);
+    }
     let error = match serde_json::from_slice::<ClientJsonRpcMessage>(line) {
         Ok(JsonRpcMessage::Request(request)) => {
             if let ClientRequest::CustomRequest(custom) = &request.request
@@ -310,6 +317,55 @@ fn decode(line: &[u8]) -> Decoded {
         PARSE_ERROR,
         format!("parse error: {error}"),
     ))
+}
+
+/// A `tools/call` request, read straight into rmcp's types; `None` for any
+/// other line, which then takes the general path.
+///
+/// rmcp's decoder of a client message tries each kind of message and each
+/// method in turn, buffering the line and building an error for each miss:
+/// some 40,000 instructions a call, half of what the server spends on one.
+/// A call, by far the most frequent message, costs a tenth of that here.
+/// What this reads is what the general path would: the same parameters,
+/// `_meta` in the request's extensions. Anything unusual (parameters it
+/// does not know, `arguments` that are not an object) is left to the
+/// general path and its error replies.
+fn decode_call(line: &[u8]) -> Option<ClientJsonRpcMessage> {
+    #[derive(Deserialize)]
+    struct Envelope<'a> {
+        #[serde(borrow)]
+        jsonrpc: Cow<'a, str>,
+        id: RequestId,
+        #[serde(borrow)]
+        method: Cow<'a, str>,
+        #[serde(borrow)]
+        params: &'a RawValue,
+    }
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Params {
+        name: String,
+        #[serde(default)]
+        arguments: Option<JsonObject>,
+        #[serde(rename = "_meta", default)]
+        meta: Option<JsonObject>,
+    }
+    let envelope: Envelope = serde_json::from_slice(line).ok()?;
+    if envelope.jsonrpc != "2.0" || envelope.method != "tools/call" {
+        return None;
+    }
+    let params: Params = serde_json::from_str(envelope.params.get()).ok()?;
+    let mut call = CallToolRequestParams::new(params.name);
+    call.arguments = params.arguments;
+    let mut request = CallToolRequest::new(call);
+    if let Some(meta) = params.meta {
+        request.extensions.insert(RequestMetaObject::from(meta));
+    }
+    Some(JsonRpcMessage::Request(JsonRpcRequest {
+        jsonrpc: JsonRpcVersion2_0,
+        id: envelope.id,
+        request: ClientRequest::CallToolRequest(request),
+    }))
 }
 
 /// Why the params of a request that rmcp could not read as its method's
