@@ -1013,3 +1013,32 @@ async fn initialize_answers_with_the_clients_version_or_the_newest_with_initiali
         assert_eq!(init["result"]["protocolVersion"], answered, "asked {asked}");
     }
 }
+
+#[tokio::test]
+async fn a_call_with_more_in_its_meta_is_answered_the_same() {
+    // A plain call (progress token at most) and one whose `_meta` holds
+    // more take different paths through the server; the answers agree.
+    let (mut client, _) = Client::start(McpServer::new(registry())).await;
+    let (plain, _) = client
+        .call(1, json!({"name": "add", "arguments": {"a": 2, "b": 3}}))
+        .await;
+    let (with_meta, _) = client
+        .call(
+            2,
+            json!({"name": "add", "arguments": {"a": 2, "b": 3}, "_meta": {"trace": "x"}}),
+        )
+        .await;
+    assert_eq!(plain["result"], with_meta["result"]);
+    assert!(plain["result"].get("resultType").is_none(), "{plain}");
+    let (unknown, _) = client
+        .call(3, json!({"name": "nope", "arguments": {}}))
+        .await;
+    let (unknown_with_meta, _) = client
+        .call(
+            4,
+            json!({"name": "nope", "arguments": {}, "_meta": {"trace": "x"}}),
+        )
+        .await;
+    assert_eq!(unknown["error"], unknown_with_meta["error"]);
+    assert_eq!(unknown["error"]["code"], -32602);
+}

@@ -6,19 +6,33 @@
 //! holds every use of those types, so the allowance stays here.
 #![allow(deprecated)]
 
-use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
+use rmcp::model::{
+    LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParam, ServerNotification,
+};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::Value;
 use tool_runtime::LogLevel;
 
 /// Sends one log message of tool `tool` to the client.
 pub(super) async fn send(peer: &Peer<RoleServer>, level: LogLevel, tool: &str, message: String) {
-    let notification =
-        LoggingMessageNotificationParam::new(mcp_level(level), Value::String(message))
-            .with_logger(tool.to_owned());
-    if let Err(error) = peer.notify_logging_message(notification).await {
+    if let Err(error) = peer
+        .notify_logging_message(params(level, tool, message))
+        .await
+    {
         tracing::debug!(%error, "a log message could not be sent");
     }
+}
+
+/// One log message of tool `tool`, as the notification a transport writes.
+pub(super) fn notification(level: LogLevel, tool: &str, message: String) -> ServerNotification {
+    ServerNotification::LoggingMessageNotification(LoggingMessageNotification::new(params(
+        level, tool, message,
+    )))
+}
+
+fn params(level: LogLevel, tool: &str, message: String) -> LoggingMessageNotificationParam {
+    LoggingMessageNotificationParam::new(mcp_level(level), Value::String(message))
+        .with_logger(tool.to_owned())
 }
 
 /// MCP's name for a log level.

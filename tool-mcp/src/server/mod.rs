@@ -68,16 +68,16 @@ use futures_util::StreamExt;
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tool_runtime::providers;
 use tool_runtime::{
-    LiveRegistry, LogLevel, Registry, ToolContext, ToolErrorKind, ToolEvent, ToolResult, ToolSpec,
-    ToolUse,
+    CancellationToken, LiveRegistry, LogLevel, Registry, ToolContext, ToolErrorKind, ToolEvent,
+    ToolResult, ToolSpec, ToolUse,
 };
 
 #[cfg(feature = "http")]
@@ -101,10 +101,10 @@ pub struct McpServer {
     /// The least severe level of log message this session's client wants
     /// (`logging/setLevel`), as a `LogLevel`'s position; every level until
     /// the client sets one.
-    log_level: AtomicU8,
+    log_level: Arc<AtomicU8>,
     /// `context` with this session's client answering the tools' sampling
     /// and elicitation requests; made on the session's first call.
-    session_context: OnceLock<ToolContext>,
+    session_context: Arc<OnceLock<ToolContext>>,
 }
 
 impl Clone for McpServer {
@@ -115,8 +115,8 @@ impl Clone for McpServer {
             implementation: self.implementation.clone(),
             instructions: self.instructions.clone(),
             context: self.context.clone(),
-            log_level: AtomicU8::new(LogLevel::Debug as u8),
-            session_context: OnceLock::new(),
+            log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
+            session_context: Arc::new(OnceLock::new()),
         }
     }
 }
@@ -142,8 +142,8 @@ impl McpServer {
             implementation: Implementation::new("tool-mcp", env!("CARGO_PKG_VERSION")),
             instructions: None,
             context: ToolContext::new(),
-            log_level: AtomicU8::new(LogLevel::Debug as u8),
-            session_context: OnceLock::new(),
+            log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
+            session_context: Arc::new(OnceLock::new()),
         }
     }
 
@@ -261,8 +261,8 @@ impl McpServer {
         http::serve(self, listener, options, shutdown).await
     }
 
-    /// The `CallToolResult` for one `tools/call`, or the JSON-RPC error
-    /// for a tool the registry does not have.
+    /// The `CallToolResult` for one `tools/call` rmcp hands over, or the
+    /// JSON-RPC error for a tool the registry does not have.
     async fn call(
         &self,
         request: CallToolRequestParams,
@@ -271,26 +271,64 @@ impl McpServer {
         let input = Value::Object(request.arguments.unwrap_or_default());
         let tool_use = ToolUse::new(context.id.to_string(), request.name.as_ref(), input);
         let progress_token = context.meta.get_progress_token();
+        let notify = PeerNotify(&context.peer);
+        self.run_call(
+            tool_use,
+            progress_token,
+            &context.peer,
+            &context.ct,
+            &notify,
+        )
+        .await
+    }
+
+    /// A clone serving the same session: the log level its client sets and
+    /// the context its calls get are this one's (plain clones get their
+    /// own, for a session of their own).
+    pub(super) fn same_session(&self) -> Self {
+        Self {
+            registry: self.registry.clone(),
+            tools: Arc::clone(&self.tools),
+            implementation: self.implementation.clone(),
+            instructions: self.instructions.clone(),
+            context: self.context.clone(),
+            log_level: Arc::clone(&self.log_level),
+            session_context: Arc::clone(&self.session_context),
+        }
+    }
+
+    /// Runs one call of this session and answers it: what the tool reports
+    /// goes out through `notify` (progress when the request gave a
+    /// `progress_token`, log messages at or above the session's level), and
+    /// `cancelled` stops the tool. `peer` is the session's client, which
+    /// answers the tool's sampling and elicitation requests.
+    pub(super) async fn run_call(
+        &self,
+        tool_use: ToolUse,
+        progress_token: Option<ProgressToken>,
+        peer: &Peer<RoleServer>,
+        cancelled: &CancellationToken,
+        notify: &impl Notify,
+    ) -> Result<CallToolResult, ErrorData> {
         // The registry as it is when the call starts: the call and its
         // rendering use the same tools, whatever changes meanwhile.
         let registry = self.registry.snapshot();
         let call_context = self.session_context.get_or_init(|| {
-            let client = peer::PeerClient {
-                peer: context.peer.clone(),
-            };
+            let client = peer::PeerClient { peer: peer.clone() };
             self.context.clone().with_client(Arc::new(client))
         });
-        let mut events = registry.stream(tool_use.clone(), call_context);
+        let name = tool_use.name.clone();
+        let mut events = registry.stream(tool_use, call_context);
         let mut last_progress = f64::NEG_INFINITY;
-        let mut cancelled = false;
+        let mut stopping = false;
         let result = loop {
             let event = tokio::select! {
                 event = events.next() => event,
-                () = context.ct.cancelled(), if !cancelled => {
+                () = cancelled.cancelled(), if !stopping => {
                     // The client gave up on the request: stop the tool. The
-                    // stream still ends with a (cancelled) result, which
-                    // rmcp does not send.
-                    cancelled = true;
+                    // stream still ends with a (cancelled) result, which is
+                    // not sent.
+                    stopping = true;
                     events.cancel();
                     continue;
                 }
@@ -307,27 +345,25 @@ impl McpServer {
                     let notification = ProgressNotificationParam::new(token.clone(), progress)
                         .with_total(1.0)
                         .with_message(message);
-                    if let Err(error) = context.peer.notify_progress(notification).await {
-                        tracing::debug!(%error, "a progress notification could not be sent");
-                    }
+                    notify.progress(notification).await;
                 }
                 Some(ToolEvent::Log { level, message }) => {
                     if (level as u8) >= self.log_level.load(Ordering::Relaxed) {
-                        logging::send(&context.peer, level, &tool_use.name, message).await;
+                        notify.log(level, &name, message).await;
                     }
                 }
                 Some(ToolEvent::Result(result)) => break result,
                 Some(_) => {}
                 None => {
                     return Err(ErrorData::internal_error(
-                        format!("the call to {} ended without a result", tool_use.name),
+                        format!("the call to {name} ended without a result"),
                         None,
                     ));
                 }
             }
         };
         // The spec by name or alias: `structuredContent` depends on it.
-        let spec = registry.resolve(&tool_use.name).map(|tool| tool.spec());
+        let spec = registry.resolve(&name).map(|tool| tool.spec());
         // Not found by the registry: a protocol error (a tool's own errors,
         // whatever their kind, are results).
         if spec.is_none()
@@ -336,11 +372,39 @@ impl McpServer {
                 Some(ToolErrorKind::UnknownTool | ToolErrorKind::NotAllowed)
             )
         {
-            let data = serde_json::json!({"tool": tool_use.name});
+            let data = serde_json::json!({"tool": name});
             return Err(ErrorData::invalid_params(result.text_content(), Some(data)));
         }
-        let answer = call_tool_result(&result, spec);
-        Ok(answer)
+        Ok(call_tool_result(&result, spec))
+    }
+}
+
+/// Where a call's notifications go: through rmcp's peer, or straight onto
+/// a transport's output.
+pub(super) trait Notify: Sync {
+    /// Sends a progress notification.
+    fn progress(&self, params: ProgressNotificationParam) -> impl Future<Output = ()> + Send;
+    /// Sends a log message of tool `logger`.
+    fn log(
+        &self,
+        level: LogLevel,
+        logger: &str,
+        message: String,
+    ) -> impl Future<Output = ()> + Send;
+}
+
+/// Notifications through rmcp's peer of the session.
+struct PeerNotify<'a>(&'a Peer<RoleServer>);
+
+impl Notify for PeerNotify<'_> {
+    async fn progress(&self, params: ProgressNotificationParam) {
+        if let Err(error) = self.0.notify_progress(params).await {
+            tracing::debug!(%error, "a progress notification could not be sent");
+        }
+    }
+
+    async fn log(&self, level: LogLevel, logger: &str, message: String) {
+        logging::send(self.0, level, logger, message).await;
     }
 }
 

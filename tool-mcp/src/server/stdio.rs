@@ -26,12 +26,18 @@
 use std::borrow::Cow;
 use std::io;
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use arc_swap::ArcSwapOption;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, CustomRequest,
-    InitializeRequestParams, JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0,
-    PaginatedRequestParams, RequestId, RequestMetaObject, ServerJsonRpcMessage,
+    CallToolRequest, CallToolRequestParams, CallToolResponse, ClientJsonRpcMessage,
+    ClientNotification, ClientRequest, CustomRequest, InitializeRequestParams, JsonObject,
+    JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcVersion2_0, PaginatedRequestParams,
+    ProgressNotification, ProgressNotificationParam, RequestId, RequestMetaObject,
+    ServerJsonRpcMessage, ServerNotification, ServerResult,
 };
-use rmcp::service::RoleServer;
+use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::Transport;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -39,8 +45,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tool_runtime::{CancellationToken, LogLevel, ToolUse};
 
-use super::McpServer;
+use super::{McpServer, Notify};
 
 /// The longest line (one message) read, newline included: 16 MiB, as
 /// rmcp's own limit. A longer line is answered with a parse error and
@@ -71,11 +78,164 @@ where
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let transport = LineTransport::new(reader, writer);
+    let calls = Arc::clone(&transport.calls);
+    let queue = transport.queue.clone();
     let running = rmcp::serve_server(server, transport)
         .await
         .map_err(io::Error::other)?;
+    // Set up: from now on the transport runs calls itself.
+    if let Some(queue) = queue {
+        calls.store(Some(Arc::new(Calls {
+            server: running.service().same_session(),
+            peer: running.peer().clone(),
+            queue,
+            running: Mutex::new(HashMap::new()),
+        })));
+    }
     running.waiting().await.map_err(io::Error::other)?;
     Ok(())
+}
+
+/// The `tools/call` requests of a session that the transport runs itself
+/// once the session is set up, instead of handing them to rmcp: the call
+/// goes from the line read to the tool and its answer onto the output, with
+/// no task, channel or context of rmcp's in between. Everything else
+/// (`initialize`, `tools/list`, `ping`, `logging/setLevel`, the client's
+/// answers to sampling and elicitation requests, calls whose `_meta` holds
+/// more than a progress token) still goes to rmcp, and both paths serve the
+/// same session: [`McpServer::same_session`].
+struct Calls {
+    server: McpServer,
+    peer: Peer<RoleServer>,
+    queue: mpsc::UnboundedSender<Vec<u8>>,
+    /// The calls running, to cancel on `notifications/cancelled`.
+    running: Mutex<HashMap<RequestId, CancellationToken>>,
+}
+
+impl Calls {
+    /// Runs `message` if it is a call this transport runs, or cancels the
+    /// call it names if it is the cancellation of one: `None`. Anything
+    /// else is given back, for rmcp.
+    fn take(self: &Arc<Self>, message: ClientJsonRpcMessage) -> Option<ClientJsonRpcMessage> {
+        match message {
+            JsonRpcMessage::Request(JsonRpcRequest {
+                id,
+                request: ClientRequest::CallToolRequest(call),
+                jsonrpc,
+            }) => {
+                let meta = call.extensions.get::<RequestMetaObject>();
+                let plain =
+                    meta.is_none_or(|meta| meta.0.0.keys().all(|key| key == "progressToken"));
+                if !plain {
+                    return Some(JsonRpcMessage::Request(JsonRpcRequest {
+                        jsonrpc,
+                        id,
+                        request: ClientRequest::CallToolRequest(call),
+                    }));
+                }
+                self.start(id, call);
+                None
+            }
+            JsonRpcMessage::Notification(JsonRpcNotification {
+                notification: ClientNotification::CancelledNotification(cancelled),
+                jsonrpc,
+            }) => {
+                let token = cancelled
+                    .params
+                    .request_id
+                    .as_ref()
+                    .and_then(|id| self.running().get(id).cloned());
+                match token {
+                    Some(token) => {
+                        token.cancel();
+                        None
+                    }
+                    None => Some(JsonRpcMessage::Notification(JsonRpcNotification {
+                        jsonrpc,
+                        notification: ClientNotification::CancelledNotification(cancelled),
+                    })),
+                }
+            }
+            other => Some(other),
+        }
+    }
+
+    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, CancellationToken>> {
+        self.running
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Runs the call `id` on a task of its own and writes its answer; none
+    /// for a call cancelled meanwhile, as MCP asks.
+    fn start(self: &Arc<Self>, id: RequestId, call: CallToolRequest) {
+        let progress_token = call
+            .extensions
+            .get::<RequestMetaObject>()
+            .and_then(|meta| meta.get_progress_token());
+        let cancelled = CancellationToken::new();
+        self.running().insert(id.clone(), cancelled.clone());
+        let calls = Arc::clone(self);
+        tokio::spawn(async move {
+            let params = call.params;
+            let input = Value::Object(params.arguments.unwrap_or_default());
+            let tool_use = ToolUse::new(id.to_string(), params.name, input);
+            let outcome = calls
+                .server
+                .run_call(tool_use, progress_token, &calls.peer, &cancelled, &*calls)
+                .await;
+            calls.running().remove(&id);
+            if cancelled.is_cancelled() {
+                return;
+            }
+            let answer = match outcome {
+                Ok(result) => {
+                    // A session set up with `initialize` speaks a revision
+                    // before 2026-07-28: its results have no `resultType`,
+                    // as rmcp sends them.
+                    let mut result = ServerResult::from(CallToolResponse::from(result));
+                    result.strip_result_type_for_legacy_peer();
+                    result.strip_non_object_output_for_legacy_peer();
+                    ServerJsonRpcMessage::response(result, id)
+                }
+                Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+            };
+            calls.write(&answer);
+        });
+    }
+
+    /// Queues `message` for the output.
+    fn write(&self, message: &ServerJsonRpcMessage) {
+        match serde_json::to_vec(message) {
+            Ok(mut bytes) => {
+                bytes.push(b'\n');
+                // A closed output: the session is over, nobody reads.
+                let _ = self.queue.send(bytes);
+            }
+            Err(error) => tracing::error!(%error, "a message could not be serialised"),
+        }
+    }
+
+    /// Cancels every call still running: the session is over.
+    fn cancel_all(&self) {
+        for token in self.running().values() {
+            token.cancel();
+        }
+    }
+}
+
+impl Notify for Calls {
+    async fn progress(&self, params: ProgressNotificationParam) {
+        self.write(&ServerJsonRpcMessage::notification(
+            ServerNotification::ProgressNotification(ProgressNotification::new(params)),
+        ));
+    }
+
+    async fn log(&self, level: LogLevel, logger: &str, message: String) {
+        self.write(&ServerJsonRpcMessage::notification(
+            super::logging::notification(level, logger, message),
+        ));
+    }
 }
 
 /// Newline-delimited JSON-RPC over a reader and a writer, the writer
@@ -91,6 +251,8 @@ struct LineTransport<R> {
     /// closed.
     queue: Option<mpsc::UnboundedSender<Vec<u8>>>,
     writer: Option<JoinHandle<()>>,
+    /// The calls this transport runs itself, once the session is set up.
+    calls: Arc<ArcSwapOption<Calls>>,
 }
 
 /// What a line holds.
@@ -125,6 +287,7 @@ impl<R: AsyncRead + Send + Unpin> LineTransport<R> {
             discarding: false,
             queue: Some(queue),
             writer: Some(tokio::spawn(write_out(writer, queued))),
+            calls: Arc::new(ArcSwapOption::empty()),
         }
     }
 
@@ -209,7 +372,17 @@ impl<R: AsyncRead + Send + Unpin> Transport<RoleServer> for LineTransport<R> {
             let decoded = decode(trim(&self.line));
             self.line.clear();
             match decoded {
-                Decoded::Message(message) => return Some(message),
+                Decoded::Message(message) => {
+                    // Once the session is set up, a call is run here and
+                    // rmcp gets the rest.
+                    let calls = self.calls.load();
+                    let Some(calls) = calls.as_ref() else {
+                        return Some(message);
+                    };
+                    if let Some(message) = calls.take(message) {
+                        return Some(message);
+                    }
+                }
                 Decoded::Reply(reply) => {
                     if self.enqueue(reply).is_err() {
                         return None;
@@ -222,7 +395,12 @@ impl<R: AsyncRead + Send + Unpin> Transport<RoleServer> for LineTransport<R> {
 
     async fn close(&mut self) -> io::Result<()> {
         // The writer ends once the queue is drained and closed: every
-        // message sent so far is written and flushed.
+        // message sent so far is written and flushed. Calls still running
+        // are cancelled, as rmcp cancels its own; their senders go with
+        // them.
+        if let Some(calls) = self.calls.swap(None) {
+            calls.cancel_all();
+        }
         drop(self.queue.take());
         if let Some(writer) = self.writer.take() {
             writer.await.map_err(io::Error::other)?;
