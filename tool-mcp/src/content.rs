@@ -92,7 +92,7 @@ pub(crate) fn from_mcp(block: &ContentBlock) -> Content {
 /// A block as JSON in MCP's shape, as the runtime's content (see
 /// [`from_mcp`]); JSON that is not a content block stays JSON.
 pub(crate) fn from_mcp_json(block: serde_json::Value) -> Content {
-    match serde_json::from_value::<ContentBlock>(block.clone()) {
+    match crate::reread::<ContentBlock>(&block) {
         Ok(parsed) => from_mcp(&parsed),
         Err(_) => Content::Json(block),
     }

@@ -74,7 +74,7 @@ impl ClientRequests for PeerClient {
     fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
         Box::pin(async move {
             self.require("elicitation", |caps| caps.elicitation.is_some())?;
-            let schema: ElicitationSchema = serde_json::from_value(request.requested_schema)
+            let schema: ElicitationSchema = crate::reread(&request.requested_schema)
                 .map_err(|error| {
                     ToolError::new(format!(
                         "the requested schema is not one MCP elicitation accepts (an object \
@@ -140,7 +140,7 @@ fn sampling_params(
             .collect();
         params.insert("modelPreferences".into(), json!({"hints": hints}));
     }
-    serde_json::from_value(Value::Object(params))
+    crate::reread(&Value::Object(params))
 }
 
 fn role_name(role: Role) -> &'static str {

@@ -566,13 +566,13 @@ fn invalid_params(request: &CustomRequest) -> Option<String> {
                     kind(arguments)
                 ));
             }
-            serde_json::from_value::<CallToolRequestParams>(params.clone()).err()
+            crate::reread::<CallToolRequestParams>(params).err()
         }
         "initialize" => params.and_then(|params| {
-            serde_json::from_value::<InitializeRequestParams>(params.clone()).err()
+            crate::reread::<InitializeRequestParams>(params).err()
         }),
         "tools/list" => params.and_then(|params| {
-            serde_json::from_value::<PaginatedRequestParams>(params.clone()).err()
+            crate::reread::<PaginatedRequestParams>(params).err()
         }),
         "ping" => None,
         _ => return None,
