@@ -74,8 +74,8 @@ impl ClientRequests for PeerClient {
     fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
         Box::pin(async move {
             self.require("elicitation", |caps| caps.elicitation.is_some())?;
-            let schema: ElicitationSchema = crate::reread(&request.requested_schema)
-                .map_err(|error| {
+            let schema: ElicitationSchema =
+                crate::reread(&request.requested_schema).map_err(|error| {
                     ToolError::new(format!(
                         "the requested schema is not one MCP elicitation accepts (an object \
                          whose properties are strings, numbers, integers, booleans or \

@@ -568,12 +568,12 @@ fn invalid_params(request: &CustomRequest) -> Option<String> {
             }
             crate::reread::<CallToolRequestParams>(params).err()
         }
-        "initialize" => params.and_then(|params| {
-            crate::reread::<InitializeRequestParams>(params).err()
-        }),
-        "tools/list" => params.and_then(|params| {
-            crate::reread::<PaginatedRequestParams>(params).err()
-        }),
+        "initialize" => {
+            params.and_then(|params| crate::reread::<InitializeRequestParams>(params).err())
+        }
+        "tools/list" => {
+            params.and_then(|params| crate::reread::<PaginatedRequestParams>(params).err())
+        }
         "ping" => None,
         _ => return None,
     };
