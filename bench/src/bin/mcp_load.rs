@@ -1,11 +1,17 @@
 //! Throughput of an MCP server: a load generator for `toolbox serve` (or any
-//! server with the example tools), over stdio or streamable HTTP.
+//! server with the example tools, or any server with a tool `add`), over
+//! stdio or streamable HTTP.
 //!
-//! Every request is a `tools/call` of `convert_length` from metres to
-//! metres with the request's number as the value, so each answer can be
-//! checked against its request: an answer that does not come is *lost*,
-//! one that is not the expected text (or is an error, or answers no
-//! request sent, or a request twice) is *wrong*.
+//! Every request is a `tools/call` whose answer depends on the request, so
+//! each answer can be checked against its request: an answer that does not
+//! come is *lost*, one that is not the expected text (or is an error, or
+//! answers no request sent, or a request twice) is *wrong*. The tool, with
+//! `--tool`:
+//!
+//! - `convert_length` (the default): from metres to metres with the
+//!   request's number as the value; the answer `"{n} metre = {n}.0000 metre"`.
+//! - `add`: `a` the request's number, `b` one more; the answer their sum as
+//!   text, and not an error.
 //!
 //! - `stdio`: spawns the server command, handshakes, then keeps `WINDOW`
 //!   requests in flight on its stdin (one write each), matching the answers
@@ -16,12 +22,15 @@
 //!
 //! ```sh
 //! cargo build --release -p examples --bin toolbox -p bench --bin mcp_load
-//! target/release/mcp_load stdio [--requests N] [--window N] -- target/release/toolbox serve
+//! target/release/mcp_load stdio [--requests N] [--window N] [--tool T] -- target/release/toolbox serve
 //! target/release/toolbox serve --http 127.0.0.1:8931 &
-//! target/release/mcp_load http [--requests N] [--connections N] http://127.0.0.1:8931/mcp
+//! target/release/mcp_load http [--requests N] [--connections N] [--tool T] [--pid PID] http://127.0.0.1:8931/mcp
 //! ```
 //!
-//! Prints one line: requests, seconds, requests a second, lost, wrong.
+//! Prints one line: requests, seconds, requests a second, lost, wrong, and
+//! the server's peak resident memory (`VmHWM` in `/proc/PID/status`, read
+//! once the last answer is in): over stdio of the server it spawned, over
+//! HTTP of the process `--pid` names (none without it).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -34,18 +43,50 @@ use serde_json::{Value, json};
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
-/// The request for call `id`.
-fn call(id: u64) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-        "name": "convert_length",
-        "arguments": {"value": id, "from": "metre", "to": "metre"}
-    }})
+/// The tool every request calls, and so the answer it expects.
+#[derive(Clone, Copy)]
+enum Tool {
+    ConvertLength,
+    Add,
 }
 
-/// Whether `answer` is the right one for call `id`.
-fn is_right(id: u64, answer: &Value) -> bool {
-    let expected = format!("{id} metre = {:.4} metre", id as f64);
-    answer["result"]["isError"] == false && answer["result"]["content"][0]["text"] == expected
+impl Tool {
+    fn parse(name: &str) -> Result<Self, Error> {
+        match name {
+            "convert_length" => Ok(Tool::ConvertLength),
+            "add" => Ok(Tool::Add),
+            _ => Err(format!("unknown tool {name:?}: convert_length or add").into()),
+        }
+    }
+
+    /// The request for call `id`.
+    fn call(self, id: u64) -> Value {
+        let params = match self {
+            Tool::ConvertLength => json!({
+                "name": "convert_length",
+                "arguments": {"value": id, "from": "metre", "to": "metre"}
+            }),
+            Tool::Add => json!({"name": "add", "arguments": {"a": id, "b": id + 1}}),
+        };
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+    }
+
+    /// Whether `answer` is the right one for call `id`.
+    fn is_right(self, id: u64, answer: &Value) -> bool {
+        let result = &answer["result"];
+        let text = &result["content"][0]["text"];
+        match self {
+            Tool::ConvertLength => {
+                result["isError"] == false
+                    && *text == format!("{id} metre = {:.4} metre", id as f64)
+            }
+            // Some servers leave `isError` out of a result that is not one.
+            Tool::Add => {
+                result.get("isError").is_none_or(|error| *error == false)
+                    && text.as_str() == Some(&(2 * id + 1).to_string())
+            }
+        }
+    }
 }
 
 fn initialize() -> Value {
@@ -65,21 +106,36 @@ struct Tally {
     wrong: AtomicU64,
 }
 
-fn report(requests: u64, elapsed: Duration, tally: &Tally) {
+fn report(requests: u64, elapsed: Duration, tally: &Tally, peak_rss_kib: Option<u64>) {
     let answered = tally.answered.load(Ordering::Relaxed);
     let seconds = elapsed.as_secs_f64();
-    println!(
+    let mut line = format!(
         "requests {requests}  seconds {seconds:.3}  req/s {:.0}  lost {}  wrong {}",
         answered as f64 / seconds,
         requests.saturating_sub(answered),
         tally.wrong.load(Ordering::Relaxed),
     );
+    if let Some(kib) = peak_rss_kib {
+        line.push_str(&format!("  peak_rss_kib {kib}"));
+    }
+    println!("{line}");
+}
+
+/// The peak resident memory of process `pid` so far, in KiB (`VmHWM`), if
+/// `/proc` tells it.
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 struct Options {
     requests: u64,
     window: u64,
     connections: u64,
+    tool: Tool,
+    /// Over HTTP, the server's process, for its peak memory.
+    pid: Option<u32>,
     rest: Vec<String>,
 }
 
@@ -88,6 +144,8 @@ fn options(args: &[String]) -> Result<Options, Error> {
         requests: 100_000,
         window: 64,
         connections: 16,
+        tool: Tool::ConvertLength,
+        pid: None,
         rest: Vec::new(),
     };
     let mut args = args.iter();
@@ -98,6 +156,8 @@ fn options(args: &[String]) -> Result<Options, Error> {
             "--requests" => options.requests = number()?,
             "--window" => options.window = number()?.max(1),
             "--connections" => options.connections = number()?.max(1),
+            "--pid" => options.pid = Some(u32::try_from(number()?)?),
+            "--tool" => options.tool = Tool::parse(args.next().ok_or("a tool is missing")?)?,
             "--" => {
                 options.rest.extend(args.cloned());
                 break;
@@ -110,7 +170,7 @@ fn options(args: &[String]) -> Result<Options, Error> {
 
 fn main() -> Result<(), Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: mcp_load stdio [--requests N] [--window N] -- COMMAND...\n       mcp_load http [--requests N] [--connections N] URL";
+    let usage = "usage: mcp_load stdio [--requests N] [--window N] [--tool convert_length|add] -- COMMAND...\n       mcp_load http [--requests N] [--connections N] [--tool convert_length|add] [--pid PID] URL";
     let (mode, rest) = args.split_first().ok_or(usage)?;
     let options = options(rest)?;
     match mode.as_str() {
@@ -146,6 +206,7 @@ fn stdio(options: &Options) -> Result<(), Error> {
     writeln!(input, "{INITIALIZED}")?;
 
     let requests = options.requests;
+    let tool = options.tool;
     let tally = Arc::new(Tally::default());
     // A slot in the window: taken for each request sent, given back for
     // each answer.
@@ -170,7 +231,7 @@ fn stdio(options: &Options) -> Result<(), Error> {
                     .as_u64()
                     .filter(|&id| (1..=requests).contains(&id))
                     .is_some_and(|id| !std::mem::replace(&mut seen[id as usize], true));
-                if !fresh || !is_right(id.as_u64().unwrap_or(0), &answer) {
+                if !fresh || !tool.is_right(id.as_u64().unwrap_or(0), &answer) {
                     tally.wrong.fetch_add(1, Ordering::Relaxed);
                 }
                 if give.recv().is_err() {
@@ -184,16 +245,18 @@ fn stdio(options: &Options) -> Result<(), Error> {
         if take.send(()).is_err() {
             break; // the reader is gone
         }
-        let mut request = call(id).to_string();
+        let mut request = tool.call(id).to_string();
         request.push('\n');
         input.write_all(request.as_bytes())?;
     }
     drop(take);
     reader.join().map_err(|_| "the reader panicked")??;
     let elapsed = start.elapsed();
+    // Before its stdin closes: once it has ended, /proc forgets it.
+    let peak = peak_rss_kib(child.id());
     drop(input);
     child.wait()?;
-    report(requests, elapsed, &tally);
+    report(requests, elapsed, &tally, peak);
     Ok(())
 }
 
@@ -206,6 +269,7 @@ fn http(options: &Options) -> Result<(), Error> {
         .ok_or("the URL is not http://")?;
     let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let path = if path.is_empty() { "/" } else { path };
+    let tool = options.tool;
     let tally = Arc::new(Tally::default());
     let per_connection = options.requests / options.connections;
     let requests = per_connection * options.connections;
@@ -222,13 +286,13 @@ fn http(options: &Options) -> Result<(), Error> {
             std::thread::spawn(move || -> Result<(), Error> {
                 let first = n as u64 * per_connection + 1;
                 for id in first..first + per_connection {
-                    let answers = session.post(&call(id).to_string())?;
+                    let answers = session.post(&tool.call(id).to_string())?;
                     let answer = answers
                         .into_iter()
                         .find(|answer| answer.get("id") == Some(&json!(id)));
                     if let Some(answer) = answer {
                         tally.answered.fetch_add(1, Ordering::Relaxed);
-                        if !is_right(id, &answer) {
+                        if !tool.is_right(id, &answer) {
                             tally.wrong.fetch_add(1, Ordering::Relaxed);
                         }
                     }
@@ -240,7 +304,13 @@ fn http(options: &Options) -> Result<(), Error> {
     for worker in workers {
         worker.join().map_err(|_| "a client panicked")??;
     }
-    report(requests, start.elapsed(), &tally);
+    let elapsed = start.elapsed();
+    report(
+        requests,
+        elapsed,
+        &tally,
+        options.pid.and_then(peak_rss_kib),
+    );
     Ok(())
 }
 
