@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # MCP server throughput, side by side: the same one-tool server, `add(a, b)`
-# returning the sum as text, written five ways, each built in release and
+# returning the sum as text, written four ways, each built in release and
 # driven by bench's `mcp_load` in one run:
 #
 #   ours        tool-runtime's `#[tool] fn add` served by tool-mcp's

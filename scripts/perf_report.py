@@ -496,7 +496,7 @@ The server's CPU time over stdio at 64 in flight (`/usr/bin/time` around `toolbo
 # update the figures here when running it again.
 MCP_SIDE_BY_SIDE = """## MCP server throughput, side by side
 
-The same one-tool MCP server, `add(a: i64, b: i64)` answering the sum as text, written four ways plus a hand-written floor, each built in release and driven by `mcp_load --tool add` in one run, so that the ratios compare servers under the same load (on this 2-core machine the load generator and the server share the cores):
+The same one-tool MCP server, `add(a: i64, b: i64)` answering the sum as text, written with three libraries and once by hand, each built in release and driven by `mcp_load --tool add` in one run, so that the ratios compare servers under the same load (on this 2-core machine the load generator and the server share the cores):
 
 - **ours**: `#[tool] fn add` in a `Registry`, served by `McpServer::serve_stdio()`, or by `serve_http` on a `tokio::net::TcpListener` with `--http ADDR` (tool-mcp with its `http` feature alone).
 - **rmcp**: rmcp 3.11.0 alone, as its README shows: `#[tool_router(server_handler)]` on an impl with one `#[tool]` method taking `Parameters<AddArgs>` and returning a `String`; over stdio with `rmcp::transport::stdio()`; over HTTP its `StreamableHttpService` with a `LocalSessionManager` and the default configuration, nested at `/mcp` in an axum router served by `axum::serve`, `TCP_NODELAY` set on every accepted socket.
