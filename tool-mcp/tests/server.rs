@@ -1042,3 +1042,140 @@ async fn a_call_with_more_in_its_meta_is_answered_the_same() {
     assert_eq!(unknown["error"], unknown_with_meta["error"]);
     assert_eq!(unknown["error"]["code"], -32602);
 }
+
+#[cfg(feature = "http")]
+#[tokio::test]
+async fn http_calls_of_a_session_are_answered_alike_on_either_path() {
+    let shutdown = tool_runtime::CancellationToken::new();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let server = tokio::spawn(McpServer::new(registry()).serve_http(listener, shutdown.clone()));
+    let init = http_request(
+        address,
+        "POST",
+        &[],
+        Some(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+        ),
+    )
+    .await;
+    let session = init.header("mcp-session-id").expect("a session").to_owned();
+    let with_session = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-06-18"),
+    ];
+    let initialized = http_request(
+        address,
+        "POST",
+        &with_session,
+        Some(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+    )
+    .await;
+    assert_eq!(initialized.status, 202);
+
+    // A plain call: answered as one JSON document. The session registers
+    // as it handles the notification, so wait for the first such answer.
+    let call = |id: i64, meta: Option<Value>| {
+        let mut params = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
+        if let Some(meta) = meta {
+            params["_meta"] = meta;
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+    };
+    let mut plain = http_request(address, "POST", &with_session, Some(&call(1, None))).await;
+    for _ in 0..100 {
+        if plain.header("content-type") == Some("application/json") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        plain = http_request(address, "POST", &with_session, Some(&call(1, None))).await;
+    }
+    assert_eq!(plain.status, 200);
+    assert_eq!(plain.header("content-type"), Some("application/json"));
+    // With a progress token: rmcp's event stream, the same result.
+    let streamed = http_request(
+        address,
+        "POST",
+        &with_session,
+        Some(&call(2, Some(json!({"progressToken": "p"})))),
+    )
+    .await;
+    assert!(
+        streamed
+            .header("content-type")
+            .is_some_and(|value| value.starts_with("text/event-stream")),
+        "{:?}",
+        streamed.headers
+    );
+    let answer_of = |answer: &HttpAnswer, id: i64| {
+        answer
+            .messages
+            .iter()
+            .find(|message| message["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("no answer {id} in {:?}", answer.messages))
+    };
+    let (plain, streamed) = (answer_of(&plain, 1), answer_of(&streamed, 2));
+    assert_eq!(plain["result"], streamed["result"]);
+    assert_eq!(plain["result"]["structuredContent"], json!({"result": 5}));
+
+    // An unknown session is rmcp's to refuse, whatever the body.
+    let unknown = http_request(
+        address,
+        "POST",
+        &[("Mcp-Session-Id", "no-such-session")],
+        Some(&call(3, None)),
+    )
+    .await;
+    assert!(unknown.status >= 400, "{}", unknown.status);
+    shutdown.cancel();
+    let _ = server.await;
+}
+
+#[tokio::test]
+async fn calls_in_flight_when_the_input_ends_are_answered_and_the_server_ends() {
+    // The input ends right after the call, while the session may still be
+    // setting up: the call is answered all the same, and the server ends.
+    for _ in 0..20 {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        let served = tokio::spawn(McpServer::new(registry()).serve_io(server_read, server_write));
+        let (read, mut writer) = tokio::io::split(client_end);
+        for message in [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}),
+        ] {
+            writer
+                .write_all(format!("{message}\n").as_bytes())
+                .await
+                .unwrap();
+        }
+        writer.shutdown().await.unwrap();
+        drop(writer);
+        let mut lines = BufReader::new(read).lines();
+        let mut answers = Vec::new();
+        while let Some(line) = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+            .await
+            .expect("the server answers or ends")
+            .unwrap()
+        {
+            answers.push(serde_json::from_str::<Value>(&line).unwrap());
+        }
+        let call = answers
+            .iter()
+            .find(|answer| answer["id"] == 2)
+            .unwrap_or_else(|| panic!("the call is answered: {answers:?}"));
+        assert_eq!(call["result"]["structuredContent"], json!({"result": 5}));
+        tokio::time::timeout(Duration::from_secs(30), served)
+            .await
+            .expect("the server ends")
+            .unwrap()
+            .unwrap();
+    }
+}

@@ -3,23 +3,32 @@
 //! with sessions, or stateless ([`HttpOptions::stateless`]) for several
 //! instances behind a load balancer.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Full};
+use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::{Request, Response, StatusCode};
+use hyper::http::request::Parts;
+use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
+use rmcp::model::{
+    ClientNotification, ClientRequest, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest,
+    RequestId, RequestMetaObject,
+};
+use rmcp::service::{Peer, RoleServer};
+use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use serde_json::Value;
 use tokio::net::TcpListener;
-use tool_runtime::CancellationToken;
+use tool_runtime::{CancellationToken, ToolUse};
 
-use super::McpServer;
+use super::{McpServer, PeerNotify};
 
 /// The path the MCP endpoint answers on.
 pub const MCP_PATH: &str = "/mcp";
@@ -110,11 +119,19 @@ pub(super) async fn serve(
         // Stateless, a result with nothing before it is one JSON document,
         // which any proxy passes on as it is; a stream only when needed.
         .with_json_response(options.stateless);
-    let service: Service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let sessions = Arc::new(Sessions::default());
+    let mut server = server;
+    if !options.stateless {
+        server.http_sessions = Some(Arc::clone(&sessions));
+    }
+    let manager = Arc::new(LocalSessionManager::default());
+    let service: Service =
+        StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&manager), config);
+    let shared = Arc::new(Shared {
+        service,
+        manager,
+        sessions,
+    });
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -135,12 +152,12 @@ pub(super) async fn serve(
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%error, "TCP_NODELAY could not be set on a connection");
         }
-        let service = service.clone();
+        let shared = Arc::clone(&shared);
         let shutdown = shutdown.clone();
         tokio::spawn(async move {
             let handler = hyper::service::service_fn(move |request| {
-                let service = service.clone();
-                async move { Ok::<_, Infallible>(route(&service, request).await) }
+                let shared = Arc::clone(&shared);
+                async move { Ok::<_, Infallible>(route(&shared, request).await) }
             });
             let connection = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), handler);
@@ -156,16 +173,237 @@ pub(super) async fn serve(
     }
 }
 
-async fn route(
-    service: &Service,
-    request: Request<Incoming>,
-) -> Response<BoxBody<Bytes, Infallible>> {
-    if request.uri().path() == MCP_PATH {
-        return service.handle(request).await;
-    }
-    let mut response = Response::new(
-        Full::new(Bytes::from_static(b"not found; the MCP endpoint is /mcp\n")).boxed(),
-    );
-    *response.status_mut() = StatusCode::NOT_FOUND;
+/// What every connection's requests are served with.
+struct Shared {
+    service: Service,
+    manager: Arc<LocalSessionManager>,
+    sessions: Arc<Sessions>,
+}
+
+/// The largest request body read: 16 MiB, as the stdio transport's longest
+/// line. A larger one is answered `413 Payload Too Large`.
+const MAX_BODY: usize = 16 * 1024 * 1024;
+
+type Body = BoxBody<Bytes, Infallible>;
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+    *response.status_mut() = status;
     response
+}
+
+async fn route(shared: &Shared, request: Request<Incoming>) -> Response<Body> {
+    if request.uri().path() != MCP_PATH {
+        return plain(
+            StatusCode::NOT_FOUND,
+            "not found; the MCP endpoint is /mcp\n",
+        );
+    }
+    let (parts, body) = request.into_parts();
+    let body = match Limited::new(body, MAX_BODY).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(_) => {
+            return plain(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is too large or could not be read\n",
+            );
+        }
+    };
+    if parts.method == Method::POST
+        && let Some(response) = shared.sessions.serve(shared, &parts, &body).await
+    {
+        return response;
+    }
+    shared
+        .service
+        .handle(Request::from_parts(parts, Full::new(body)))
+        .await
+}
+
+/// The sessions whose calls the transport runs itself, by session id.
+///
+/// A session registers once it is set up (`notifications/initialized`,
+/// [`McpServer::on_initialized`](rmcp::ServerHandler::on_initialized)) and
+/// is removed when it ends. Then a POST holding one plain `tools/call` of
+/// that session (no `_meta`: no progress to stream) goes from the body
+/// read to the tool and back as one JSON answer, with none of rmcp's
+/// per-request session machinery in between; the server and client of the
+/// session are the ones rmcp serves it with ([`McpServer::same_session`]),
+/// so log messages, sampling and elicitation reach the client as before.
+/// Anything else, and any request whose headers are not plainly what rmcp
+/// accepts, is rmcp's to answer (and refuse).
+#[derive(Default)]
+pub(super) struct Sessions {
+    map: Mutex<HashMap<String, Arc<Session>>>,
+}
+
+struct Session {
+    server: McpServer,
+    peer: Peer<RoleServer>,
+    /// The calls running, to cancel on `notifications/cancelled`.
+    running: Mutex<HashMap<RequestId, CancellationToken>>,
+}
+
+/// A session's place in [`Sessions`], to remove when it ends.
+pub(super) struct Registered {
+    sessions: Arc<Sessions>,
+    id: String,
+}
+
+impl Registered {
+    /// Removes the session.
+    pub(super) fn remove(self) {
+        lock(&self.sessions.map).remove(&self.id);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Sessions {
+    /// Registers the session whose `notifications/initialized` came with
+    /// `extensions` (the HTTP request's parts, holding its session id).
+    pub(super) fn register(
+        self: &Arc<Self>,
+        extensions: &rmcp::model::Extensions,
+        server: McpServer,
+        peer: &Peer<RoleServer>,
+    ) -> Option<Registered> {
+        let parts = extensions.get::<Parts>()?;
+        let id = header(parts, "mcp-session-id")?.to_owned();
+        // The session's server needs no way back to the sessions.
+        let mut server = server;
+        server.http_sessions = None;
+        let session = Session {
+            server,
+            peer: peer.clone(),
+            running: Mutex::new(HashMap::new()),
+        };
+        lock(&self.map).insert(id.clone(), Arc::new(session));
+        Some(Registered {
+            sessions: Arc::clone(self),
+            id,
+        })
+    }
+
+    /// The answer to a POST this transport serves itself, or `None` for
+    /// rmcp.
+    async fn serve(&self, shared: &Shared, parts: &Parts, body: &[u8]) -> Option<Response<Body>> {
+        let id = header(parts, "mcp-session-id")?;
+        let session = lock(&self.map).get(id).cloned()?;
+        if !plainly_acceptable(parts) {
+            return None;
+        }
+        let message = match super::stdio::decode_call(body) {
+            Some(call) => call,
+            None if contains(body, b"notifications/cancelled") => {
+                return session.cancel(body);
+            }
+            None => return None,
+        };
+        let JsonRpcMessage::Request(JsonRpcRequest {
+            id: request_id,
+            request: ClientRequest::CallToolRequest(call),
+            ..
+        }) = message
+        else {
+            return None;
+        };
+        if call.extensions.get::<RequestMetaObject>().is_some()
+            || !shared
+                .manager
+                .has_session(&Arc::from(id))
+                .await
+                .unwrap_or(false)
+        {
+            return None;
+        }
+        let params = call.params;
+        let input = Value::Object(params.arguments.unwrap_or_default());
+        let tool_use = ToolUse::new(request_id.to_string(), params.name, input);
+        let cancelled = CancellationToken::new();
+        lock(&session.running).insert(request_id.clone(), cancelled.clone());
+        let outcome = session
+            .server
+            .run_call(
+                tool_use,
+                None,
+                &session.peer,
+                &cancelled,
+                &PeerNotify(&session.peer),
+            )
+            .await;
+        lock(&session.running).remove(&request_id);
+        if cancelled.is_cancelled() {
+            // No answer for a cancelled request, as MCP asks.
+            return Some(plain(StatusCode::ACCEPTED, ""));
+        }
+        let answer = super::answer(request_id, outcome);
+        let bytes = serde_json::to_vec(&answer).ok()?;
+        let mut response = Response::new(Full::new(Bytes::from(bytes)).boxed());
+        response.headers_mut().insert(
+            hyper::header::CONTENT_TYPE,
+            hyper::header::HeaderValue::from_static("application/json"),
+        );
+        Some(response)
+    }
+}
+
+impl Session {
+    /// Cancels the call a `notifications/cancelled` names when it is one of
+    /// this transport's: `202 Accepted`. Any other notification is rmcp's.
+    fn cancel(&self, body: &[u8]) -> Option<Response<Body>> {
+        let message: rmcp::model::ClientJsonRpcMessage = serde_json::from_slice(body).ok()?;
+        let JsonRpcMessage::Notification(JsonRpcNotification {
+            notification: ClientNotification::CancelledNotification(cancelled),
+            ..
+        }) = message
+        else {
+            return None;
+        };
+        let token = lock(&self.running)
+            .get(cancelled.params.request_id.as_ref()?)
+            .cloned()?;
+        token.cancel();
+        Some(plain(StatusCode::ACCEPTED, ""))
+    }
+}
+
+fn header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
+    parts.headers.get(name)?.to_str().ok()
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
+}
+
+/// Whether the request's headers are what rmcp accepts without a doubt: a
+/// loopback `Host` (the DNS rebinding guard), a JSON body, an `Accept`
+/// naming both JSON and event streams, and a protocol version header, when
+/// there is one, of a revision with sessions.
+fn plainly_acceptable(parts: &Parts) -> bool {
+    let host_ok = header(parts, "host").is_some_and(|host| {
+        let name = match host.strip_prefix('[') {
+            Some(rest) => rest.split(']').next().unwrap_or(""),
+            None => host.split(':').next().unwrap_or(""),
+        };
+        matches!(name, "localhost" | "127.0.0.1" | "::1")
+    });
+    let json = header(parts, "content-type")
+        .is_some_and(|value| value.trim_start().starts_with("application/json"));
+    let accept = header(parts, "accept").is_some_and(|value| {
+        value.contains("application/json") && value.contains("text/event-stream")
+    });
+    let version = header(parts, "mcp-protocol-version").is_none_or(|version| {
+        matches!(
+            version,
+            "2024-11-05" | "2025-03-26" | "2025-06-18" | "2025-11-25"
+        )
+    });
+    host_ok && json && accept && version
 }

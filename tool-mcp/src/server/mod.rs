@@ -105,6 +105,10 @@ pub struct McpServer {
     /// `context` with this session's client answering the tools' sampling
     /// and elicitation requests; made on the session's first call.
     session_context: Arc<OnceLock<ToolContext>>,
+    /// Over streamable HTTP with sessions: where each session registers,
+    /// so the HTTP transport can run its calls itself.
+    #[cfg(feature = "http")]
+    http_sessions: Option<Arc<http::Sessions>>,
 }
 
 impl Clone for McpServer {
@@ -117,6 +121,8 @@ impl Clone for McpServer {
             context: self.context.clone(),
             log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
             session_context: Arc::new(OnceLock::new()),
+            #[cfg(feature = "http")]
+            http_sessions: self.http_sessions.clone(),
         }
     }
 }
@@ -144,6 +150,8 @@ impl McpServer {
             context: ToolContext::new(),
             log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
             session_context: Arc::new(OnceLock::new()),
+            #[cfg(feature = "http")]
+            http_sessions: None,
         }
     }
 
@@ -294,6 +302,8 @@ impl McpServer {
             context: self.context.clone(),
             log_level: Arc::clone(&self.log_level),
             session_context: Arc::clone(&self.session_context),
+            #[cfg(feature = "http")]
+            http_sessions: self.http_sessions.clone(),
         }
     }
 
@@ -379,6 +389,25 @@ impl McpServer {
     }
 }
 
+/// The JSON-RPC answer to call `id` of a session set up with
+/// `initialize`, as rmcp would send it: such a session speaks a revision
+/// before 2026-07-28, whose results have no `resultType`.
+pub(super) fn answer(
+    id: rmcp::model::RequestId,
+    outcome: Result<CallToolResult, ErrorData>,
+) -> rmcp::model::ServerJsonRpcMessage {
+    use rmcp::model::{ServerJsonRpcMessage, ServerResult};
+    match outcome {
+        Ok(result) => {
+            let mut result = ServerResult::from(CallToolResponse::from(result));
+            result.strip_result_type_for_legacy_peer();
+            result.strip_non_object_output_for_legacy_peer();
+            ServerJsonRpcMessage::response(result, id)
+        }
+        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+    }
+}
+
 /// Where a call's notifications go: through rmcp's peer, or straight onto
 /// a transport's output.
 pub(super) trait Notify: Sync {
@@ -394,7 +423,7 @@ pub(super) trait Notify: Sync {
 }
 
 /// Notifications through rmcp's peer of the session.
-struct PeerNotify<'a>(&'a Peer<RoleServer>);
+pub(super) struct PeerNotify<'a>(pub(super) &'a Peer<RoleServer>);
 
 impl Notify for PeerNotify<'_> {
     async fn progress(&self, params: ProgressNotificationParam) {
@@ -540,6 +569,11 @@ impl rmcp::ServerHandler for McpServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        // Over HTTP, the transport may now run this session's calls.
+        #[cfg(feature = "http")]
+        let registered = self.http_sessions.as_ref().and_then(|sessions| {
+            sessions.register(&context.extensions, self.same_session(), &context.peer)
+        });
         // Tell this client of every change to the tools, until it is gone.
         let mut changes = self.registry.subscribe();
         let peer = context.peer;
@@ -557,6 +591,10 @@ impl rmcp::ServerHandler for McpServer {
                         }
                     }
                 }
+            }
+            #[cfg(feature = "http")]
+            if let Some(registered) = registered {
+                registered.remove();
             }
         });
     }

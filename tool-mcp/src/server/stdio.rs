@@ -31,11 +31,11 @@ use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwapOption;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResponse, ClientJsonRpcMessage,
-    ClientNotification, ClientRequest, CustomRequest, InitializeRequestParams, JsonObject,
-    JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcVersion2_0, PaginatedRequestParams,
+    CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientNotification,
+    ClientRequest, CustomRequest, InitializeRequestParams, JsonObject, JsonRpcMessage,
+    JsonRpcNotification, JsonRpcRequest, JsonRpcVersion2_0, PaginatedRequestParams,
     ProgressNotification, ProgressNotificationParam, RequestId, RequestMetaObject,
-    ServerJsonRpcMessage, ServerNotification, ServerResult,
+    ServerJsonRpcMessage, ServerNotification,
 };
 use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::Transport;
@@ -79,7 +79,12 @@ where
 {
     let transport = LineTransport::new(reader, writer);
     let calls = Arc::clone(&transport.calls);
-    let queue = transport.queue.clone();
+    // Weak: the output closes when the transport closes, whatever calls
+    // still hold of it.
+    let queue = transport
+        .queue
+        .as_ref()
+        .map(mpsc::UnboundedSender::downgrade);
     let running = rmcp::serve_server(server, transport)
         .await
         .map_err(io::Error::other)?;
@@ -90,6 +95,7 @@ where
             peer: running.peer().clone(),
             queue,
             running: Mutex::new(HashMap::new()),
+            ended: tokio::sync::Notify::new(),
         })));
     }
     running.waiting().await.map_err(io::Error::other)?;
@@ -107,10 +113,17 @@ where
 struct Calls {
     server: McpServer,
     peer: Peer<RoleServer>,
-    queue: mpsc::UnboundedSender<Vec<u8>>,
+    /// The transport's output, while it is open.
+    queue: mpsc::WeakUnboundedSender<Vec<u8>>,
     /// The calls running, to cancel on `notifications/cancelled`.
     running: Mutex<HashMap<RequestId, CancellationToken>>,
+    /// Told each time a call ends.
+    ended: tokio::sync::Notify,
 }
+
+/// How long calls still running when the input ends may take to finish and
+/// be answered, as rmcp gives its own; then they are cancelled.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl Calls {
     /// Runs `message` if it is a call this transport runs, or cancels the
@@ -184,23 +197,12 @@ impl Calls {
                 .server
                 .run_call(tool_use, progress_token, &calls.peer, &cancelled, &*calls)
                 .await;
-            calls.running().remove(&id);
-            if cancelled.is_cancelled() {
-                return;
+            // No answer for a cancelled call, as MCP asks.
+            if !cancelled.is_cancelled() {
+                calls.write(&super::answer(id.clone(), outcome));
             }
-            let answer = match outcome {
-                Ok(result) => {
-                    // A session set up with `initialize` speaks a revision
-                    // before 2026-07-28: its results have no `resultType`,
-                    // as rmcp sends them.
-                    let mut result = ServerResult::from(CallToolResponse::from(result));
-                    result.strip_result_type_for_legacy_peer();
-                    result.strip_non_object_output_for_legacy_peer();
-                    ServerJsonRpcMessage::response(result, id)
-                }
-                Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
-            };
-            calls.write(&answer);
+            calls.running().remove(&id);
+            calls.ended.notify_waiters();
         });
     }
 
@@ -210,9 +212,22 @@ impl Calls {
             Ok(mut bytes) => {
                 bytes.push(b'\n');
                 // A closed output: the session is over, nobody reads.
-                let _ = self.queue.send(bytes);
+                if let Some(queue) = self.queue.upgrade() {
+                    let _ = queue.send(bytes);
+                }
             }
             Err(error) => tracing::error!(%error, "a message could not be serialised"),
+        }
+    }
+
+    /// Waits until no call is running.
+    async fn finish(&self) {
+        loop {
+            let ended = self.ended.notified();
+            if self.running().is_empty() {
+                return;
+            }
+            ended.await;
         }
     }
 
@@ -394,11 +409,13 @@ impl<R: AsyncRead + Send + Unpin> Transport<RoleServer> for LineTransport<R> {
     }
 
     async fn close(&mut self) -> io::Result<()> {
-        // The writer ends once the queue is drained and closed: every
-        // message sent so far is written and flushed. Calls still running
-        // are cancelled, as rmcp cancels its own; their senders go with
-        // them.
-        if let Some(calls) = self.calls.swap(None) {
+        // Calls still running get some time to finish and be answered,
+        // as rmcp gives its own; then they are cancelled. The writer ends
+        // once the queue is drained and closed: every message sent so far
+        // is written and flushed.
+        if let Some(calls) = self.calls.swap(None)
+            && tokio::time::timeout(DRAIN, calls.finish()).await.is_err()
+        {
             calls.cancel_all();
         }
         drop(self.queue.take());
@@ -508,7 +525,7 @@ fn decode(line: &[u8]) -> Decoded {
 /// `_meta` in the request's extensions. Anything unusual (parameters it
 /// does not know, `arguments` that are not an object) is left to the
 /// general path and its error replies.
-fn decode_call(line: &[u8]) -> Option<ClientJsonRpcMessage> {
+pub(super) fn decode_call(line: &[u8]) -> Option<ClientJsonRpcMessage> {
     #[derive(Deserialize)]
     struct Envelope<'a> {
         #[serde(borrow)]
