@@ -40,7 +40,6 @@ use rmcp::model::{
 use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::Transport;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
@@ -526,6 +525,8 @@ fn decode(line: &[u8]) -> Decoded {
 /// does not know, `arguments` that are not an object) is left to the
 /// general path and its error replies.
 pub(super) fn decode_call(line: &[u8]) -> Option<ClientJsonRpcMessage> {
+    // Read in one pass whatever the method: a line that is not a call
+    // fails here (or below) and takes the general path.
     #[derive(Deserialize)]
     struct Envelope<'a> {
         #[serde(borrow)]
@@ -533,8 +534,7 @@ pub(super) fn decode_call(line: &[u8]) -> Option<ClientJsonRpcMessage> {
         id: RequestId,
         #[serde(borrow)]
         method: Cow<'a, str>,
-        #[serde(borrow)]
-        params: &'a RawValue,
+        params: Params,
     }
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -549,7 +549,7 @@ pub(super) fn decode_call(line: &[u8]) -> Option<ClientJsonRpcMessage> {
     if envelope.jsonrpc != "2.0" || envelope.method != "tools/call" {
         return None;
     }
-    let params: Params = serde_json::from_str(envelope.params.get()).ok()?;
+    let params = envelope.params;
     let mut call = CallToolRequestParams::new(params.name);
     call.arguments = params.arguments;
     let mut request = CallToolRequest::new(call);
