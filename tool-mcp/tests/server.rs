@@ -757,6 +757,8 @@ struct HttpAnswer {
     status: u16,
     headers: Vec<(String, String)>,
     messages: Vec<Value>,
+    /// The body as it came.
+    raw: String,
 }
 
 #[cfg(feature = "http")]
@@ -845,6 +847,7 @@ async fn http_request(
         status: status.parse().unwrap(),
         headers,
         messages,
+        raw: body,
     }
 }
 
@@ -1075,8 +1078,9 @@ async fn http_calls_of_a_session_are_answered_alike_on_either_path() {
     .await;
     assert_eq!(initialized.status, 202);
 
-    // A plain call: answered as one JSON document. The session registers
-    // as it handles the notification, so wait for the first such answer.
+    // A plain call: answered by the transport as one event stream, its
+    // priming event first. The session registers as it handles the
+    // notification, so wait for the first such answer.
     let call = |id: i64, meta: Option<Value>| {
         let mut params = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
         if let Some(meta) = meta {
@@ -1084,16 +1088,9 @@ async fn http_calls_of_a_session_are_answered_alike_on_either_path() {
         }
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
     };
-    let mut plain = http_request(address, "POST", &with_session, Some(&call(1, None))).await;
-    for _ in 0..100 {
-        if plain.header("content-type") == Some("application/json") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        plain = http_request(address, "POST", &with_session, Some(&call(1, None))).await;
-    }
+    let plain = http_request(address, "POST", &with_session, Some(&call(1, None))).await;
     assert_eq!(plain.status, 200);
-    assert_eq!(plain.header("content-type"), Some("application/json"));
+    assert_eq!(plain.header("content-type"), Some("text/event-stream"));
     // With a progress token: rmcp's event stream, the same result.
     let streamed = http_request(
         address,
@@ -1117,6 +1114,14 @@ async fn http_calls_of_a_session_are_answered_alike_on_either_path() {
             .cloned()
             .unwrap_or_else(|| panic!("no answer {id} in {:?}", answer.messages))
     };
+    // The transport's own answer: its priming event, then the answer.
+    assert!(
+        plain
+            .raw
+            .starts_with("id: 0\nretry: 3000\ndata:\n\ndata: {"),
+        "{:?}",
+        plain.raw
+    );
     let (plain, streamed) = (answer_of(&plain, 1), answer_of(&streamed, 2));
     assert_eq!(plain["result"], streamed["result"]);
     assert_eq!(plain["result"]["structuredContent"], json!({"result": 5}));

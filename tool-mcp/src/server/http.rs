@@ -186,6 +186,9 @@ const MAX_BODY: usize = 16 * 1024 * 1024;
 
 type Body = BoxBody<Bytes, Infallible>;
 
+/// The reconnection delay an answer's event stream states: rmcp's default.
+const SSE_RETRY_MS: u64 = 3000;
+
 fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
     *response.status_mut() = status;
@@ -226,7 +229,8 @@ async fn route(shared: &Shared, request: Request<Incoming>) -> Response<Body> {
 /// [`McpServer::on_initialized`](rmcp::ServerHandler::on_initialized)) and
 /// is removed when it ends. Then a POST holding one plain `tools/call` of
 /// that session (no `_meta`: no progress to stream) goes from the body
-/// read to the tool and back as one JSON answer, with none of rmcp's
+/// read to the tool and back as one event stream written at once (a
+/// priming event and the answer, as rmcp sends them), with none of rmcp's
 /// per-request session machinery in between; the server and client of the
 /// session are the ones rmcp serves it with ([`McpServer::same_session`]),
 /// so log messages, sampling and elicitation reach the client as before.
@@ -341,12 +345,20 @@ impl Sessions {
             // No answer for a cancelled request, as MCP asks.
             return Some(plain(StatusCode::ACCEPTED, ""));
         }
-        let answer = super::answer(request_id, outcome);
-        let bytes = serde_json::to_vec(&answer).ok()?;
-        let mut response = Response::new(Full::new(Bytes::from(bytes)).boxed());
-        response.headers_mut().insert(
+        // An event stream, as rmcp answers a session's requests: a priming
+        // event (an id and a retry time, for a client that would resume),
+        // then the answer. It is whole, so nothing is ever resumed from it.
+        let answer = serde_json::to_string(&super::answer(request_id, outcome)).ok()?;
+        let body = format!("id: 0\nretry: {SSE_RETRY_MS}\ndata:\n\ndata: {answer}\n\n");
+        let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+        let headers = response.headers_mut();
+        headers.insert(
             hyper::header::CONTENT_TYPE,
-            hyper::header::HeaderValue::from_static("application/json"),
+            hyper::header::HeaderValue::from_static("text/event-stream"),
+        );
+        headers.insert(
+            hyper::header::CACHE_CONTROL,
+            hyper::header::HeaderValue::from_static("no-cache"),
         );
         Some(response)
     }
