@@ -417,13 +417,13 @@ scripts/binary-size.sh                 # crates in target/binary-size/; SRC=/pat
 
 | server | as built | stripped |
 | --- | ---: | ---: |
-| tool-runtime + tool-mcp | 1.35x (5,578 KiB) | 1.38x (4,211 KiB) |
+| tool-runtime + tool-mcp | 1.55x (6,420 KiB) | 1.58x (4,844 KiB) |
 | rmcp with `preserve_order` | 1.05x (4,352 KiB) | 1.06x (3,255 KiB) |
 | rmcp alone | 1.00x (4,129 KiB) | 1.00x (3,063 KiB) |
 
-The comparison is like with like in its build: same profile, same panic strategy, no debug info in either, the same Tokio features. Ours is still larger. Between the previous figure (4,063 KiB, 1.33x) and this one the server got a stdio transport of its own (bounded lines, answers to malformed requests), roughly 170 KiB, and lost the provider formats (below), roughly 80 KiB with their unwind tables.
+The comparison is like with like in its build: same profile, same panic strategy, no debug info in either, the same Tokio features. Ours is still larger. Since the figure below was broken down (4,211 KiB, 1.38x), the server grew by 633 KiB with what it now does: images, audio and resources in results, sampling and elicitation (rmcp's elicitation schema types and their serde code), and the stdio and HTTP transports' own paths for calls; reading the few rmcp types taken from a JSON value through their text, so that their deserializers are compiled once, took 20 KiB back. Between the previous figure (4,063 KiB, 1.33x) and this one the server got a stdio transport of its own (bounded lines, answers to malformed requests), roughly 170 KiB, and lost the provider formats (below), roughly 80 KiB with their unwind tables.
 
-Where the 1,148 KiB go, from `nm --size-sort` of both binaries (function bytes; `.eh_frame` and `.gcc_except_table`, which grow with the code, add about a fifth on top):
+Where the 1,148 KiB of the 4,211 KiB build went, from `nm --size-sort` of both binaries (function bytes; `.eh_frame` and `.gcc_except_table`, which grow with the code, add about a fifth on top):
 
 - `preserve_order` in serde_json and schemars: 192 KiB (the `rmcp-ordered` row). Every `serde_json::Map` becomes an `IndexMap`, so each drop, clone and (de)serializer of a map or a `Value` in rmcp's model grows too, not only indexmap itself. It stays: property order is what tool-runtime's schemas promise.
 - tool-runtime's own code: 166 KiB, of which the strict-schema converter is 53 KiB (referenced by registry building, which checks strict tools, whether or not a registry has any), argument checking with its worded errors and constraints 33 KiB, the registry, its builder and name index 43 KiB, the call path 19 KiB; plus regex-lite (48 KiB, for `pattern` constraints), strsim, serde_path_to_error, arc-swap and inventory.
@@ -503,7 +503,7 @@ The same one-tool MCP server, `add(a: i64, b: i64)` answering the sum as text, w
 - **flymcprust**: flymcprust 0.1.1, as its README shows: `#[tool] fn add`, `Server::builder(..).tool::<add>().build()?`, then `serve_stdio()` or `serve_http(ADDR)`.
 - **floor**: stdio only, by hand: each line read from a 64 KiB buffer, parsed by serde_json into a message, its answer built with `json!` and written into a `BufWriter` that is flushed when no more input waits in the buffer.
 
-Each server is a scratch crate under `target/mcp-peers/` with its own lock file (ours and rmcp's start from the workspace's), built with the default release profile into one shared target directory: the workspace's lock file gains neither flymcprust nor axum. Over stdio, `mcp_load` spawns the server and keeps 64 requests, or one, in flight on its stdin; over HTTP it opens 16 connections, each with an MCP session of its own (`initialize` at protocol 2025-06-18, then `notifications/initialized`), each making its calls one after another. Call `n` is `add(n, n + 1)`; its answer must be the text `2n + 1`, not an error, matched to the request by id. Six rounds, each running every server once in turn, a fresh server process for every run: 50,000 calls a stdio run with 64 in flight, 20,000 with one, 30,000 an HTTP run. Ours was built from commit d98cb13 (`REV=HEAD`: the commit's sources, not the work tree).
+Each server is a scratch crate under `target/mcp-peers/` with its own lock file (ours and rmcp's start from the workspace's), built with the default release profile into one shared target directory: the workspace's lock file gains neither flymcprust nor axum. Over stdio, `mcp_load` spawns the server and keeps 64 requests, or one, in flight on its stdin; over HTTP it opens 16 connections, each with an MCP session of its own (`initialize` at protocol 2025-06-18, then `notifications/initialized`), each making its calls one after another. Call `n` is `add(n, n + 1)`; its answer must be the text `2n + 1`, not an error, matched to the request by id. Six rounds, each running every server once in turn, a fresh server process for every run: 50,000 calls a stdio run with 64 in flight, 20,000 with one, 30,000 an HTTP run. Ours was built from commit 8c7db0c (`REV=HEAD`: the commit's sources, not the work tree).
 
 ```sh
 REV=HEAD scripts/mcp-throughput.sh     # ROUNDS=6 STDIO_REQUESTS=50000 STDIO1_REQUESTS=20000 HTTP_REQUESTS=30000 by default
@@ -511,24 +511,23 @@ REV=HEAD scripts/mcp-throughput.sh     # ROUNDS=6 STDIO_REQUESTS=50000 STDIO1_RE
 
 | transport | in flight | ours | rmcp | flymcprust | floor | ours / rmcp | ours / flymcprust | lost / wrong |
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-| stdio | 64 | 78,022 | 8,314 | 63,084 | 150,024 | 9.38x | 1.24x | 0 / 0 |
-| stdio | 1 | 33,768 | 8,556 | 7,076 | 21,095 | 3.95x | 4.77x | 0 / 0 |
-| HTTP | 16 sessions | 10,932 | 13,220 | 22,682 | — | 0.83x | 0.48x | 0 / 0 |
+| stdio | 64 | 105,348 | 8,940 | 74,361 | 268,556 | 11.78x | 1.42x | 0 / 0 |
+| stdio | 1 | 9,594 | 6,612 | 6,040 | 13,916 | 1.45x | 1.59x | 0 / 0 |
+| HTTP | 16 sessions | 37,924 | 15,222 | 27,072 | — | 2.49x | 1.40x | 0 / 0 |
 
 | server | peak memory: stdio, 64 in flight | stdio, 1 in flight | HTTP, 16 sessions | binary, stripped |
 | --- | ---: | ---: | ---: | ---: |
-| ours | 8.5 MiB | 8.1 MiB | 11.5 MiB | 7,336 KiB |
-| rmcp | 7.2 MiB | 6.6 MiB | 10.0 MiB | 5,239 KiB |
-| flymcprust | 5.4 MiB | 5.1 MiB | 5.4 MiB | 2,720 KiB |
-| floor | 2.1 MiB | 2.2 MiB | — | 494 KiB |
+| ours | 8.4 MiB | 8.0 MiB | 9.4 MiB | 7,273 KiB |
+| rmcp | 7.5 MiB | 6.6 MiB | 9.9 MiB | 5,239 KiB |
+| flymcprust | 5.3 MiB | 5.0 MiB | 5.4 MiB | 2,720 KiB |
+| floor | 2.2 MiB | 2.1 MiB | — | 494 KiB |
 
 The columns: *in flight*, the requests the client keeps outstanding on the server's stdin, or over HTTP the sessions, each on its own connection with one call outstanding; *ours* to *floor*, calls answered a second, the median of the six rounds; the ratios, ours' median over the peer's, above 1 when ours is faster; *lost / wrong*, answers that never came and answers that were not the expected one, summed over every server and round of the row. *Peak memory* is the server process's `VmHWM` from `/proc/PID/status` once the run's last answer is in (read by `mcp_load` before it closes a stdio server's stdin, and through `--pid` for an HTTP server), the largest of the six rounds. *Binary* is the stripped release binary, which serves both transports (ours with tool-mcp's `http` feature, rmcp's with axum and its streamable HTTP server), so it is larger than the stdio-only binaries of [A one-tool MCP server's binary](#a-one-tool-mcp-servers-binary).
 
-- Over stdio ours answers 9.4x as many calls as rmcp's server with 64 in flight and 4.0x with one. rmcp's `stdio()` is Tokio's `stdin()` and `stdout()`, which hand every read and write to a thread of the blocking pool (rmcp 3.11 also has `stdio_pipes()`, through the reactor, which its README does not show), and `#[tool_router(server_handler)]` builds the tool router, the tool's schema included, again in every `call_tool` and `list_tools`.
-- flymcprust is 0.81x ours over stdio with 64 in flight and 0.21x with one. It also reads and writes through Tokio's `stdin()` and `stdout()`, with a writer task and a task per request: `strace -c` of a 5,000-call run with one in flight counts about 24 `futex` calls and 2.7 `write`s per call (wake-ups between threads), where ours makes one `read`, one `write` and one `epoll_wait` per call.
-- Over HTTP ours is 0.48x flymcprust, and near rmcp's server (0.83x here; 1.04x in a run against the work tree just before, under the same load): both answer a session's POST through rmcp's `StreamableHttpService`, and `perf stat` of each over 20,000 calls gives both 80 to 90 µs of server CPU a call, where flymcprust takes 30 to 37 µs. What rmcp's service does per call that flymcprust does not, from `perf record` and `strace -c` of ours: the answer is an SSE stream (chunked, a priming event, then the message) written in two `writev`s, where flymcprust writes one JSON body with its `Content-Length`, and each write is a TCP segment the client wakes up for (42 % of ours' samples are under `writev`, most of them the loopback delivery it drives); the message is parsed into rmcp's `JsonRpcMessage` through serde's buffered content for its untagged and flattened enums (7 %); the request goes through a channel to the session's worker task, and rmcp's service loop spawns a task for it (6 % of the samples are `memmove`, most of it futures moved into tasks); and a `getrandom` system call per call. flymcprust holds no session state (its sessions for 2025-06-18 clients are signed tokens); ours has a stateless mode too (`HttpOptions::stateless`, plain JSON answers), which this table does not measure, since `mcp_load` opens a session.
-- Peak memory: flymcprust's server stays at about 5 MiB over both transports, ours at 8 to 12 MiB, 1.15x to 1.23x rmcp's; ours' binary is 1.40x rmcp's and 2.7x flymcprust's.
-- The machine was loaded by other builds (load average 5.6 before the run, 5.5 after), so single runs move a lot: ours with 64 in flight ranged from 49,491 to 106,074 calls a second over the six rounds, flymcprust's from 41,783 to 82,429. The medians of interleaved rounds and their ratios are the figures to compare.
+- Over stdio ours answers 11.8x as many calls as rmcp's server with 64 in flight and 1.45x with one, and 1.42x and 1.59x as many as flymcprust. Once a session is set up, our stdio transport reads a `tools/call` line straight into the request (rmcp's generic decoder of client messages tries each message kind and method in turn: some 40,000 instructions a call, measured with callgrind) and runs the call itself, without rmcp's task, channel and request context per call; the server's instructions per call went from 93,000 to 39,000. Its stdin and stdout are driven by the reactor (one `read`, one `write` and one `epoll_wait` per call with one in flight), where rmcp's `stdio()` (Tokio's `stdin()` and `stdout()`) and flymcprust hand every read and write to a thread of the blocking pool; `#[tool_router(server_handler)]` also builds rmcp's tool router, the tool's schema included, again in every `call_tool` and `list_tools`.
+- Over HTTP ours answers 2.49x as many calls as rmcp's server and 1.40x as many as flymcprust. A POST holding one plain `tools/call` of a session set up is run by our transport and answered at once (one write of a priming event and the answer), where rmcp's `StreamableHttpService`, which ours used for every request before, parses the message through serde's buffered content for its untagged and flattened enums, hands it to the session's worker task through a channel, spawns a task for it, and writes the event stream in two `writev`s. Calls with a progress token, and every other request, still go through rmcp's service.
+- Peak memory: ours is 1.12x rmcp's over stdio with 64 in flight, 1.21x with one, and 0.95x over HTTP; flymcprust stays at about 5 MiB. Ours' binary is 1.39x rmcp's and 2.7x flymcprust's: both ours and rmcp's carry rmcp's message model and its serde code; ours also carries the runtime (schemas, validation, providers) and its transports' own paths.
+- The figures of single runs move with the machine's load (ours with 64 in flight ranged from 86,805 to 126,579 calls a second over the six rounds; the floor's with one in flight from 9,612 to 14,766). The medians of interleaved rounds and their ratios are the figures to compare.
 """
 
 
