@@ -270,11 +270,11 @@ function accepts(port) {
   });
 }
 
-// `toolbox serve --http` on a free loopback port, once it accepts
-// connections; `before` are arguments ahead of `serve` (`--registry FILE`).
-async function startHttpServer(before = []) {
+// `command args...` serving MCP over HTTP on a free loopback port (`argsOf`
+// gives the arguments for the port), once it accepts connections.
+async function startServerOnPort(command, argsOf) {
   const port = await freePort();
-  const child = spawn(TOOLBOX, [...before, 'serve', '--http', `127.0.0.1:${port}`], {
+  const child = spawn(command, argsOf(port), {
     env: serverEnv,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -285,11 +285,11 @@ async function startHttpServer(before = []) {
   const deadline = Date.now() + TIMEOUT;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`toolbox serve --http exited before it accepted connections:\n${stderr}`);
+      throw new Error(`${command} exited before it accepted connections:\n${stderr}`);
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`toolbox serve --http did not accept connections on port ${port}:\n${stderr}`);
+      throw new Error(`${command} did not accept connections on port ${port}:\n${stderr}`);
     }
     await new Promise((done) => setTimeout(done, 25));
   }
@@ -301,6 +301,11 @@ async function startHttpServer(before = []) {
     },
   };
 }
+
+// `toolbox serve --http`; `before` are arguments ahead of `serve`
+// (`--registry FILE`).
+const startHttpServer = (before = []) =>
+  startServerOnPort(TOOLBOX, (port) => [...before, 'serve', '--http', `127.0.0.1:${port}`]);
 
 const transports = {
   stdio: async () => ({
@@ -638,27 +643,7 @@ async function startConformanceServer() {
   if (!CONFORMANCE_SERVER) {
     throw new Error('set CONFORMANCE_SERVER to the built conformance-server binary (tests/mcp/run.sh does)');
   }
-  const port = await freePort();
-  const child = spawn(CONFORMANCE_SERVER, ['--http', `127.0.0.1:${port}`], {
-    env: serverEnv,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise((done) => child.once('exit', done));
-  const deadline = Date.now() + TIMEOUT;
-  while (!(await accepts(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`conformance-server did not accept connections on port ${port}`);
-    }
-    await new Promise((done) => setTimeout(done, 25));
-  }
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return startServerOnPort(CONFORMANCE_SERVER, (port) => ['--http', `127.0.0.1:${port}`]);
 }
 
 describe('TypeScript SDK client and conformance-server over streamable HTTP', { timeout: TIMEOUT }, () => {

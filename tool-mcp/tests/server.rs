@@ -68,14 +68,7 @@ impl Client {
     /// Starts `server` on one end of a pipe and initialises a session on
     /// the other; returns the client and the `initialize` result.
     async fn start(server: McpServer) -> (Client, Value) {
-        let (client_end, server_end) = tokio::io::duplex(1 << 16);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(server.serve_io(server_read, server_write));
-        let (read, writer) = tokio::io::split(client_end);
-        let mut client = Client {
-            writer,
-            lines: BufReader::new(read).lines(),
-        };
+        let mut client = Client::open(server);
         client
             .send(
                 json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -90,6 +83,19 @@ impl Client {
             .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .await;
         (client, init)
+    }
+
+    /// Starts `server` on one end of a pipe; the client is the other end,
+    /// with no session yet.
+    fn open(server: McpServer) -> Client {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(server.serve_io(server_read, server_write));
+        let (read, writer) = tokio::io::split(client_end);
+        Client {
+            writer,
+            lines: BufReader::new(read).lines(),
+        }
     }
 
     async fn send(&mut self, message: Value) {
@@ -995,14 +1001,7 @@ async fn initialize_answers_with_the_clients_version_or_the_newest_with_initiali
         ("2025-11-25", "2025-11-25"),
         ("2099-01-01", "2025-11-25"),
     ] {
-        let (client_end, server_end) = tokio::io::duplex(1 << 16);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(McpServer::new(registry()).serve_io(server_read, server_write));
-        let (read, writer) = tokio::io::split(client_end);
-        let mut client = Client {
-            writer,
-            lines: BufReader::new(read).lines(),
-        };
+        let mut client = Client::open(McpServer::new(registry()));
         client
             .send(
                 json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {

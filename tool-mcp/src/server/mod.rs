@@ -112,18 +112,13 @@ pub struct McpServer {
 }
 
 impl Clone for McpServer {
+    /// A server for a session of its own: the registry, the tool list and
+    /// the settings shared, the log level and the calls' context new.
     fn clone(&self) -> Self {
-        Self {
-            registry: self.registry.clone(),
-            tools: Arc::clone(&self.tools),
-            implementation: self.implementation.clone(),
-            instructions: self.instructions.clone(),
-            context: self.context.clone(),
-            log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
-            session_context: Arc::new(OnceLock::new()),
-            #[cfg(feature = "http")]
-            http_sessions: self.http_sessions.clone(),
-        }
+        let mut server = self.same_session();
+        server.log_level = Arc::new(AtomicU8::new(LogLevel::Debug as u8));
+        server.session_context = Arc::new(OnceLock::new());
+        server
     }
 }
 
