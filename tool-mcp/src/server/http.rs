@@ -24,9 +24,8 @@ use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use serde_json::Value;
 use tokio::net::TcpListener;
-use tool_runtime::{CancellationToken, ToolUse};
+use tool_runtime::CancellationToken;
 
 use super::{McpServer, PeerNotify};
 
@@ -325,9 +324,7 @@ impl Sessions {
         {
             return None;
         }
-        let params = call.params;
-        let input = Value::Object(params.arguments.unwrap_or_default());
-        let tool_use = ToolUse::new(request_id.to_string(), params.name, input);
+        let tool_use = super::tool_use(&request_id, call.params);
         let cancelled = CancellationToken::new();
         lock(&session.running).insert(request_id.clone(), cancelled.clone());
         let outcome = session

@@ -271,8 +271,7 @@ impl McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let input = Value::Object(request.arguments.unwrap_or_default());
-        let tool_use = ToolUse::new(context.id.to_string(), request.name.as_ref(), input);
+        let tool_use = tool_use(&context.id, request);
         let progress_token = context.meta.get_progress_token();
         let notify = PeerNotify(&context.peer);
         self.run_call(
@@ -382,6 +381,13 @@ impl McpServer {
         }
         Ok(call_tool_result(&result, spec))
     }
+}
+
+/// The runtime's tool use for call `id` of `tools/call`: the call's id as
+/// the tool use's, its arguments (none is an empty object).
+pub(super) fn tool_use(id: &rmcp::model::RequestId, params: CallToolRequestParams) -> ToolUse {
+    let input = Value::Object(params.arguments.unwrap_or_default());
+    ToolUse::new(id.to_string(), params.name, input)
 }
 
 /// The JSON-RPC answer to call `id` of a session set up with

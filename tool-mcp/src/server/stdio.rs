@@ -44,7 +44,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
-use tool_runtime::{CancellationToken, LogLevel, ToolUse};
+use tool_runtime::{CancellationToken, LogLevel};
 
 use super::{McpServer, Notify};
 
@@ -189,9 +189,7 @@ impl Calls {
         self.running().insert(id.clone(), cancelled.clone());
         let calls = Arc::clone(self);
         tokio::spawn(async move {
-            let params = call.params;
-            let input = Value::Object(params.arguments.unwrap_or_default());
-            let tool_use = ToolUse::new(id.to_string(), params.name, input);
+            let tool_use = super::tool_use(&id, call.params);
             let outcome = calls
                 .server
                 .run_call(tool_use, progress_token, &calls.peer, &cancelled, &*calls)
