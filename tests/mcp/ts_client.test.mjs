@@ -307,6 +307,18 @@ async function startServerOnPort(command, argsOf) {
 const startHttpServer = (before = []) =>
   startServerOnPort(TOOLBOX, (port) => [...before, 'serve', '--http', `127.0.0.1:${port}`]);
 
+// Ends a test's session: the HTTP session ended as a client does (DELETE),
+// the client closed, the server stopped.
+async function closeSession(client, transport, stop) {
+  if (client) {
+    if (transport instanceof StreamableHTTPClientTransport) {
+      await transport.terminateSession();
+    }
+    await client.close();
+  }
+  if (stop) await stop();
+}
+
 const transports = {
   stdio: async () => ({
     transport: new StdioClientTransport({
@@ -364,15 +376,7 @@ for (const [kind, start] of Object.entries(transports)) {
       await client.connect(transport);
     });
 
-    after(async () => {
-      if (client) {
-        if (transport instanceof StreamableHTTPClientTransport) {
-          await transport.terminateSession();
-        }
-        await client.close();
-      }
-      if (stop) await stop();
-    });
+    after(() => closeSession(client, transport, stop));
 
     test('initialize names the server and offers tools', () => {
       assert.equal(client.getServerVersion().name, 'toolbox');
@@ -555,15 +559,7 @@ for (const [kind, start] of Object.entries(proxyTransports)) {
       await client.connect(transport);
     });
 
-    after(async () => {
-      if (client) {
-        if (transport instanceof StreamableHTTPClientTransport) {
-          await transport.terminateSession();
-        }
-        await client.close();
-      }
-      if (stop) await stop();
-    });
+    after(() => closeSession(client, transport, stop));
 
     test('tools/list has the local tools and those of both servers', async () => {
       assert.ok(client.getServerCapabilities().tools.listChanged, 'the proxy announces listChanged');
