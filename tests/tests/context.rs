@@ -417,6 +417,14 @@ mod client_requests {
             "{}",
             result.text_content()
         );
+        // It names the field and what came.
+        assert!(
+            result
+                .text_content()
+                .contains("copies: invalid type: string \"two\""),
+            "{}",
+            result.text_content()
+        );
 
         let sampled = client.sampled.lock().unwrap();
         assert_eq!(sampled.len(), 3);

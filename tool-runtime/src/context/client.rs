@@ -300,15 +300,27 @@ pub(crate) fn requested_schema<T: schemars::JsonSchema>() -> Value {
     schema
 }
 
-/// An accepted answer read as `T`.
+/// The most characters of a decoding problem an error repeats.
+const MAX_PROBLEM: usize = 200;
+
+/// An accepted answer read as `T`; an error names the field that does not
+/// fit and what was wrong with it.
 pub(crate) fn read_answer<T: DeserializeOwned>(
     answer: Elicitation<Value>,
 ) -> Result<Elicitation<T>, ToolError> {
     Ok(match answer {
         Elicitation::Accepted(value) => {
-            Elicitation::Accepted(serde_json::from_value(value).map_err(|error| {
+            Elicitation::Accepted(serde_path_to_error::deserialize(value).map_err(|error| {
+                // The problem quotes what the user typed: escaped, and cut
+                // short, as every message quoting input is.
+                let problem = crate::quote::escape(&error.inner().to_string());
+                let mut shown: String = problem.chars().take(MAX_PROBLEM).collect();
+                if shown.len() < problem.len() {
+                    shown.push('…');
+                }
                 ToolError::new(format!(
-                    "the user's answer does not match the requested schema: {error}"
+                    "the user's answer does not match the requested schema: {}: {shown}",
+                    crate::quote::name(&error.path().to_string()),
                 ))
             })?)
         }
