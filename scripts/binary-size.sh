@@ -23,6 +23,8 @@
 # Scratch crates and their target directories: target/binary-size/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# The tool each server offers, written once for both scripts.
+PEERS="$ROOT/scripts/peers"
 SRC="${SRC:-$ROOT}"
 OUT="$ROOT/target/binary-size"
 mkdir -p "$OUT/ours/src" "$OUT/rmcp/src" "$OUT/rmcp-ordered/src"
@@ -43,20 +45,10 @@ tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
 
 [workspace]
 TOML
-cat >"$OUT/ours/src/main.rs" <<'RS'
-use tool_mcp::server::McpServer;
-use tool_runtime::{Registry, tool};
+{ cat "$PEERS/ours_add.rs"; cat <<'RS'; } >"$OUT/ours/src/main.rs"
 
-/// Add two numbers.
-#[tool]
-fn add(
-    /// The first number
-    a: i64,
-    /// The second number
-    b: i64,
-) -> i64 {
-    a + b
-}
+use tool_mcp::server::McpServer;
+use tool_runtime::Registry;
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
@@ -80,32 +72,10 @@ tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
 
 [workspace]
 TOML
-cat >"$OUT/rmcp/src/main.rs" <<'RS'
-use rmcp::handler::server::wrapper::Parameters;
+{ cat "$PEERS/rmcp_calculator.rs"; cat <<'RS'; } >"$OUT/rmcp/src/main.rs"
+
+use rmcp::ServiceExt;
 use rmcp::transport::stdio;
-use rmcp::{ServiceExt, tool, tool_router};
-use schemars::JsonSchema;
-use serde::Deserialize;
-
-#[derive(Deserialize, JsonSchema)]
-struct AddArgs {
-    /// The first number
-    a: i64,
-    /// The second number
-    b: i64,
-}
-
-#[derive(Clone)]
-struct Calculator;
-
-#[tool_router(server_handler)]
-impl Calculator {
-    /// Add two numbers.
-    #[tool]
-    fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
-        (a + b).to_string()
-    }
-}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

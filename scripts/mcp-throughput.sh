@@ -38,6 +38,8 @@
 # it needs serde_json alone, not the bench crate's other dependencies.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# The tool each server offers, written once for both scripts.
+PEERS="$ROOT/scripts/peers"
 OUT="$ROOT/target/mcp-peers"
 SRC="${SRC:-$ROOT}"
 ours_from="the work tree"
@@ -78,20 +80,10 @@ $tokio
 
 [workspace]
 TOML
-cat >"$OUT/ours/src/main.rs" <<'RS'
-use tool_mcp::server::McpServer;
-use tool_runtime::{CancellationToken, Registry, tool};
+{ cat "$PEERS/ours_add.rs"; cat <<'RS'; } >"$OUT/ours/src/main.rs"
 
-/// Add two numbers.
-#[tool]
-fn add(
-    /// The first number
-    a: i64,
-    /// The second number
-    b: i64,
-) -> i64 {
-    a + b
-}
+use tool_mcp::server::McpServer;
+use tool_runtime::{CancellationToken, Registry};
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
@@ -128,37 +120,15 @@ $tokio
 
 [workspace]
 TOML
-cat >"$OUT/rmcp/src/main.rs" <<'RS'
+{ cat "$PEERS/rmcp_calculator.rs"; cat <<'RS'; } >"$OUT/rmcp/src/main.rs"
+
 use std::sync::Arc;
 
 use axum::serve::ListenerExt;
-use rmcp::handler::server::wrapper::Parameters;
+use rmcp::ServiceExt;
 use rmcp::transport::stdio;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ServiceExt, tool, tool_router};
-use schemars::JsonSchema;
-use serde::Deserialize;
-
-#[derive(Deserialize, JsonSchema)]
-struct AddArgs {
-    /// The first number
-    a: i64,
-    /// The second number
-    b: i64,
-}
-
-#[derive(Clone)]
-struct Calculator;
-
-#[tool_router(server_handler)]
-impl Calculator {
-    /// Add two numbers.
-    #[tool]
-    fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
-        (a + b).to_string()
-    }
-}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
