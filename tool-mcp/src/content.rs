@@ -1,14 +1,17 @@
-//! Content blocks between the runtime's [`Content`] and rmcp's
-//! [`ContentBlock`], both ways: what the server sends and what the client
-//! brings back.
+//! Content blocks between the runtime's [`Content`] and MCP's: what the
+//! server sends and what the client (and a sampling answer) brings back.
+//! JSON in MCP's shape is read here; rmcp's `ContentBlock` is made for the
+//! HTTP transport and read (through its JSON) for the client.
 
-use rmcp::model::{ContentBlock, ResourceContents as McpResourceContents};
+use serde_json::Value;
 use tool_runtime::{Audio, Content, Image, Resource, ResourceContents, ResourceLink};
 
 /// A result's block as MCP sends it: text and JSON (as compact JSON text)
 /// as `text`, media as `image` and `audio`, resources as `resource` and
 /// `resource_link`.
-pub(crate) fn to_mcp(part: &Content) -> ContentBlock {
+#[cfg(feature = "http")]
+pub(crate) fn to_mcp(part: &Content) -> rmcp::model::ContentBlock {
+    use rmcp::model::{ContentBlock, ResourceContents as McpResourceContents};
     match part {
         Content::Text(text) => ContentBlock::text(text.clone()),
         Content::Json(value) => ContentBlock::text(value.to_string()),
@@ -40,60 +43,57 @@ pub(crate) fn to_mcp(part: &Content) -> ContentBlock {
     }
 }
 
-/// A block a remote tool returned, as the runtime's content: each MCP kind
-/// as its own [`Content`] variant; media whose data is not valid base64,
-/// and any kind this crate does not know, as the block's JSON.
-pub(crate) fn from_mcp(block: &ContentBlock) -> Content {
-    let as_json = || Content::Json(serde_json::to_value(block).unwrap_or_default());
-    match block {
-        ContentBlock::Text(text) => Content::Text(text.text.clone()),
-        ContentBlock::Image(image) => {
-            Image::from_base64(image.mime_type.clone(), image.data.clone())
-                .map_or_else(|_| as_json(), Content::from)
-        }
-        ContentBlock::Audio(audio) => {
-            Audio::from_base64(audio.mime_type.clone(), audio.data.clone())
-                .map_or_else(|_| as_json(), Content::from)
-        }
-        ContentBlock::Resource(embedded) => {
-            let (uri, mime_type, contents) = match &embedded.resource {
-                McpResourceContents::TextResourceContents {
-                    uri,
-                    mime_type,
-                    text,
-                    ..
-                } => (uri, mime_type, ResourceContents::Text(text.clone())),
-                McpResourceContents::BlobResourceContents {
-                    uri,
-                    mime_type,
-                    blob,
-                    ..
-                } => (uri, mime_type, ResourceContents::Blob(blob.clone())),
-                _ => return as_json(),
-            };
-            Content::from(Resource {
-                uri: uri.clone(),
-                mime_type: mime_type.clone(),
-                contents,
-            })
-        }
-        ContentBlock::ResourceLink(resource) => {
-            let mut link = ResourceLink::new(resource.uri.clone(), resource.name.clone());
-            link.title = resource.title.clone();
-            link.description = resource.description.clone();
-            link.mime_type = resource.mime_type.clone();
-            link.size = resource.size;
-            Content::from(link)
-        }
-        _ => as_json(),
-    }
+/// A block a remote tool returned, as the runtime's content (see
+/// [`from_json`]).
+#[cfg(feature = "client")]
+pub(crate) fn from_mcp(block: &rmcp::model::ContentBlock) -> Content {
+    from_json(serde_json::to_value(block).unwrap_or_default())
 }
 
-/// A block as JSON in MCP's shape, as the runtime's content (see
-/// [`from_mcp`]); JSON that is not a content block stays JSON.
-pub(crate) fn from_mcp_json(block: serde_json::Value) -> Content {
-    match crate::reread::<ContentBlock>(&block) {
-        Ok(parsed) => from_mcp(&parsed),
-        Err(_) => Content::Json(block),
-    }
+/// A content block as JSON in MCP's shape, as the runtime's content: each
+/// MCP kind as its own [`Content`] variant; media whose data is not valid
+/// base64, and any kind (or JSON) this crate does not know, as the block's
+/// JSON.
+pub(crate) fn from_json(block: Value) -> Content {
+    let text = |key: &str| block.get(key).and_then(Value::as_str).map(str::to_owned);
+    let made = match block.get("type").and_then(Value::as_str) {
+        Some("text") => text("text").map(Content::Text),
+        Some("image") => match (text("mimeType"), text("data")) {
+            (Some(mime), Some(data)) => Image::from_base64(mime, data).ok().map(Content::from),
+            _ => None,
+        },
+        Some("audio") => match (text("mimeType"), text("data")) {
+            (Some(mime), Some(data)) => Audio::from_base64(mime, data).ok().map(Content::from),
+            _ => None,
+        },
+        Some("resource") => resource(&block["resource"]),
+        Some("resource_link") => match (text("uri"), text("name")) {
+            (Some(uri), Some(name)) => {
+                let mut link = ResourceLink::new(uri, name);
+                link.title = text("title");
+                link.description = text("description");
+                link.mime_type = text("mimeType");
+                link.size = block.get("size").and_then(Value::as_u64);
+                Some(Content::from(link))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    made.unwrap_or(Content::Json(block))
+}
+
+/// The `resource` of an embedded resource block.
+fn resource(resource: &Value) -> Option<Content> {
+    let text = |key: &str| resource.get(key).and_then(Value::as_str).map(str::to_owned);
+    let contents = match (text("text"), text("blob")) {
+        (Some(text), None) => ResourceContents::Text(text),
+        (None, Some(blob)) => ResourceContents::Blob(blob),
+        _ => return None,
+    };
+    Some(Content::from(Resource {
+        uri: text("uri")?,
+        mime_type: text("mimeType"),
+        contents,
+    }))
 }

@@ -141,8 +141,9 @@ pub mod client;
 mod content;
 pub mod server;
 
-/// The `rmcp` crate the server is built on: its transports and its
-/// protocol types, at the version this crate uses.
+/// The `rmcp` crate the client and the HTTP transport are built on: its
+/// transports and its protocol types, at the version this crate uses.
+#[cfg(any(feature = "http", feature = "client"))]
 pub use rmcp;
 
 /// `value` read as a `T` of rmcp's model, through its JSON text.
@@ -153,6 +154,7 @@ pub use rmcp;
 /// of a server's binary for the few messages read so. These are rare
 /// (elicitation schemas, sampling requests, error replies); the text costs
 /// nothing that matters there.
+#[cfg(feature = "http")]
 pub(crate) fn reread<T: serde::de::DeserializeOwned>(
     value: &serde_json::Value,
 ) -> serde_json::Result<T> {

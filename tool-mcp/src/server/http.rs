@@ -16,10 +16,6 @@ use hyper::body::Incoming;
 use hyper::http::request::Parts;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use rmcp::model::{
-    ClientNotification, ClientRequest, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest,
-    RequestId, RequestMetaObject,
-};
 use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -27,7 +23,8 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tool_runtime::CancellationToken;
 
-use super::{McpServer, PeerNotify};
+use super::McpServer;
+use super::handler::PeerNotify;
 
 /// The path the MCP endpoint answers on.
 pub const MCP_PATH: &str = "/mcp";
@@ -243,8 +240,9 @@ pub(super) struct Sessions {
 struct Session {
     server: McpServer,
     peer: Peer<RoleServer>,
-    /// The calls running, to cancel on `notifications/cancelled`.
-    running: Mutex<HashMap<RequestId, CancellationToken>>,
+    /// The calls running, by their id's JSON text, to cancel on
+    /// `notifications/cancelled`.
+    running: Mutex<HashMap<String, CancellationToken>>,
 }
 
 /// A session's place in [`Sessions`], to remove when it ends.
@@ -300,22 +298,14 @@ impl Sessions {
         if !plainly_acceptable(parts) {
             return None;
         }
-        let message = match super::stdio::decode_call(body) {
+        let mut call = match super::session::decode_call(body) {
             Some(call) => call,
             None if contains(body, b"notifications/cancelled") => {
                 return session.cancel(body);
             }
             None => return None,
         };
-        let JsonRpcMessage::Request(JsonRpcRequest {
-            id: request_id,
-            request: ClientRequest::CallToolRequest(call),
-            ..
-        }) = message
-        else {
-            return None;
-        };
-        if call.extensions.get::<RequestMetaObject>().is_some()
+        if call.meta.is_some()
             || !shared
                 .manager
                 .has_session(&Arc::from(id))
@@ -324,20 +314,20 @@ impl Sessions {
         {
             return None;
         }
-        let tool_use = super::tool_use(&request_id, call.params);
+        let key = call.id.to_string();
         let cancelled = CancellationToken::new();
-        lock(&session.running).insert(request_id.clone(), cancelled.clone());
-        let outcome = session
-            .server
+        lock(&session.running).insert(key.clone(), cancelled.clone());
+        let server = &session.server;
+        let outcome = server
             .run_call(
-                tool_use,
+                call.tool_use(),
                 None,
-                &session.peer,
+                server.peer_context(&session.peer),
                 &cancelled,
                 &PeerNotify(&session.peer),
             )
             .await;
-        lock(&session.running).remove(&request_id);
+        lock(&session.running).remove(&key);
         if cancelled.is_cancelled() {
             // No answer for a cancelled request, as MCP asks.
             return Some(plain(StatusCode::ACCEPTED, ""));
@@ -345,7 +335,9 @@ impl Sessions {
         // An event stream, as rmcp answers a session's requests: a priming
         // event (an id and a retry time, for a client that would resume),
         // then the answer. It is whole, so nothing is ever resumed from it.
-        let answer = serde_json::to_string(&super::answer(request_id, outcome)).ok()?;
+        let mut answer = super::session::answer_line(&call.id, &outcome, false);
+        answer.pop(); // its newline
+        let answer = String::from_utf8(answer).ok()?;
         let body = format!("id: 0\nretry: {SSE_RETRY_MS}\ndata:\n\ndata: {answer}\n\n");
         let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
         let headers = response.headers_mut();
@@ -365,17 +357,12 @@ impl Session {
     /// Cancels the call a `notifications/cancelled` names when it is one of
     /// this transport's: `202 Accepted`. Any other notification is rmcp's.
     fn cancel(&self, body: &[u8]) -> Option<Response<Body>> {
-        let message: rmcp::model::ClientJsonRpcMessage = serde_json::from_slice(body).ok()?;
-        let JsonRpcMessage::Notification(JsonRpcNotification {
-            notification: ClientNotification::CancelledNotification(cancelled),
-            ..
-        }) = message
-        else {
+        let message: serde_json::Value = serde_json::from_slice(body).ok()?;
+        if message.get("method")? != "notifications/cancelled" || message.get("id").is_some() {
             return None;
-        };
-        let token = lock(&self.running)
-            .get(cancelled.params.request_id.as_ref()?)
-            .cloned()?;
+        }
+        let id = message.get("params")?.get("requestId")?;
+        let token = lock(&self.running).get(&id.to_string()).cloned()?;
         token.cancel();
         Some(plain(StatusCode::ACCEPTED, ""))
     }

@@ -1,14 +1,12 @@
-//! Log messages from tools to the client: `logging/setLevel` and
-//! `notifications/message`.
+//! Log messages from tools to the client over the HTTP transport, in
+//! rmcp's types: `logging/setLevel` and `notifications/message`.
 //!
 //! rmcp marks MCP's logging deprecated (a newer protocol draft replaces
 //! it), yet today's clients and the conformance suite use it; this module
 //! holds every use of those types, so the allowance stays here.
 #![allow(deprecated)]
 
-use rmcp::model::{
-    LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParam, ServerNotification,
-};
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::Value;
 use tool_runtime::LogLevel;
@@ -21,13 +19,6 @@ pub(super) async fn send(peer: &Peer<RoleServer>, level: LogLevel, tool: &str, m
     {
         tracing::debug!(%error, "a log message could not be sent");
     }
-}
-
-/// One log message of tool `tool`, as the notification a transport writes.
-pub(super) fn notification(level: LogLevel, tool: &str, message: String) -> ServerNotification {
-    ServerNotification::LoggingMessageNotification(LoggingMessageNotification::new(params(
-        level, tool, message,
-    )))
 }
 
 fn params(level: LogLevel, tool: &str, message: String) -> LoggingMessageNotificationParam {

@@ -1,6 +1,6 @@
-//! A [`Registry`] served over the Model Context Protocol, with the official
-//! Rust SDK ([`rmcp`]): any MCP client (Claude Desktop, an IDE, an agent
-//! framework, the MCP inspector) can list and call the registry's tools.
+//! A [`Registry`] served over the Model Context Protocol: any MCP client
+//! (Claude Desktop, an IDE, an agent framework, the MCP inspector) can list
+//! and call the registry's tools.
 //!
 //! [`McpServer`] serves stdio ([`serve_stdio`](McpServer::serve_stdio)),
 //! any byte stream pair ([`serve_io`](McpServer::serve_io)) and, with the
@@ -53,9 +53,13 @@
 //! ```
 
 #[cfg(feature = "http")]
+mod handler;
+#[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
 mod logging;
 mod peer;
+mod session;
 mod stdio;
 
 use std::io;
@@ -65,27 +69,19 @@ use std::sync::{Arc, OnceLock};
 use arc_swap::ArcSwap;
 
 use futures_util::StreamExt;
-use rmcp::ErrorData;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
-};
-use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tool_runtime::providers;
 use tool_runtime::{
-    CancellationToken, LiveRegistry, LogLevel, Registry, ToolContext, ToolErrorKind, ToolEvent,
-    ToolResult, ToolSpec, ToolUse,
+    CancellationToken, ClientRequests, LiveRegistry, LogLevel, Registry, ToolContext,
+    ToolErrorKind, ToolEvent, ToolResult, ToolSpec, ToolUse,
 };
 
 #[cfg(feature = "http")]
 pub use http::{HttpOptions, MCP_PATH};
 
-/// A [`Registry`] as an MCP server: an `rmcp` [`ServerHandler`](rmcp::ServerHandler)
-/// answering `tools/list` and `tools/call` (see the [module](self) for what
-/// each does).
+/// A [`Registry`] as an MCP server, answering `tools/list` and
+/// `tools/call` (see the [module](self) for what each does).
 ///
 /// Cheap to clone: clones share the registry and the rendered tool list.
 /// Each clone serves one session (the HTTP transport clones the server for
@@ -95,6 +91,7 @@ pub struct McpServer {
     /// Every tool of the registry in the `tools/list` shape, in name order,
     /// with the registry it was rendered from.
     tools: Arc<ArcSwap<Listed>>,
+    /// The name and version given in the `initialize` answer.
     implementation: Implementation,
     instructions: Option<String>,
     context: ToolContext,
@@ -109,6 +106,13 @@ pub struct McpServer {
     /// so the HTTP transport can run its calls itself.
     #[cfg(feature = "http")]
     http_sessions: Option<Arc<http::Sessions>>,
+}
+
+/// A server's name and version (`serverInfo`).
+#[derive(Debug, Clone)]
+struct Implementation {
+    name: String,
+    version: String,
 }
 
 impl Clone for McpServer {
@@ -140,7 +144,10 @@ impl McpServer {
         Self {
             registry,
             tools: Arc::new(ArcSwap::from_pointee(listed)),
-            implementation: Implementation::new("tool-mcp", env!("CARGO_PKG_VERSION")),
+            implementation: Implementation {
+                name: "tool-mcp".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
             instructions: None,
             context: ToolContext::new(),
             log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
@@ -157,7 +164,10 @@ impl McpServer {
         name: impl Into<String>,
         version: impl Into<String>,
     ) -> Self {
-        self.implementation = Implementation::new(name, version);
+        self.implementation = Implementation {
+            name: name.into(),
+            version: version.into(),
+        };
         self
     }
 
@@ -197,18 +207,14 @@ impl McpServer {
         listed
     }
 
-    /// The tools `tools/list` gives, in name order.
-    pub fn tools(&self) -> Vec<Tool> {
+    /// The tools `tools/list` gives, in name order, each in MCP's shape
+    /// (`name`, `title`, `description`, `inputSchema`, `outputSchema`,
+    /// `annotations`: [`providers::mcp::tool`]).
+    pub fn tools(&self) -> Vec<Value> {
         let listed = self.listed();
-        let enabled: std::collections::HashSet<&str> = listed
-            .registry
-            .specs_for(&self.context)
-            .map(|spec| &*spec.name)
-            .collect();
         listed
-            .tools
-            .iter()
-            .filter(|tool| enabled.contains(tool.name.as_ref()))
+            .offered(&listed.json, &self.context)
+            .into_iter()
             .cloned()
             .collect()
     }
@@ -264,26 +270,6 @@ impl McpServer {
         http::serve(self, listener, options, shutdown).await
     }
 
-    /// The `CallToolResult` for one `tools/call` rmcp hands over, or the
-    /// JSON-RPC error for a tool the registry does not have.
-    async fn call(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let tool_use = tool_use(&context.id, request);
-        let progress_token = context.meta.get_progress_token();
-        let notify = PeerNotify(&context.peer);
-        self.run_call(
-            tool_use,
-            progress_token,
-            &context.peer,
-            &context.ct,
-            &notify,
-        )
-        .await
-    }
-
     /// A clone serving the same session: the log level its client sets and
     /// the context its calls get are this one's (plain clones get their
     /// own, for a session of their own).
@@ -301,28 +287,40 @@ impl McpServer {
         }
     }
 
-    /// Runs one call of this session and answers it: what the tool reports
+    /// The context of this session's calls: the server's, with the
+    /// session's client (made by `client` the first time) answering the
+    /// tools' sampling and elicitation requests.
+    pub(super) fn session_context(
+        &self,
+        client: impl FnOnce() -> Arc<dyn ClientRequests>,
+    ) -> &ToolContext {
+        self.session_context
+            .get_or_init(|| self.context.clone().with_client(client()))
+    }
+
+    /// Sets the least severe level of log message the session's client
+    /// wants (`logging/setLevel`).
+    pub(super) fn set_log_level(&self, level: LogLevel) {
+        self.log_level.store(level as u8, Ordering::Relaxed);
+    }
+
+    /// Runs one call of this session in `context`: what the tool reports
     /// goes out through `notify` (progress when the request gave a
     /// `progress_token`, log messages at or above the session's level), and
-    /// `cancelled` stops the tool. `peer` is the session's client, which
-    /// answers the tool's sampling and elicitation requests.
+    /// `cancelled` stops the tool.
     pub(super) async fn run_call(
         &self,
         tool_use: ToolUse,
-        progress_token: Option<ProgressToken>,
-        peer: &Peer<RoleServer>,
+        progress_token: Option<&Value>,
+        context: &ToolContext,
         cancelled: &CancellationToken,
         notify: &impl Notify,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<Called, CallError> {
         // The registry as it is when the call starts: the call and its
         // rendering use the same tools, whatever changes meanwhile.
         let registry = self.registry.snapshot();
-        let call_context = self.session_context.get_or_init(|| {
-            let client = peer::PeerClient { peer: peer.clone() };
-            self.context.clone().with_client(Arc::new(client))
-        });
         let name = tool_use.name.clone();
-        let mut events = registry.stream(tool_use, call_context);
+        let mut events = registry.stream(tool_use, context);
         let mut last_progress = f64::NEG_INFINITY;
         let mut stopping = false;
         let result = loop {
@@ -339,17 +337,14 @@ impl McpServer {
             };
             match event {
                 Some(ToolEvent::Progress { progress, message }) => {
-                    let Some(token) = &progress_token else {
+                    let Some(token) = progress_token else {
                         continue;
                     };
                     if progress <= last_progress {
                         continue;
                     }
                     last_progress = progress;
-                    let notification = ProgressNotificationParam::new(token.clone(), progress)
-                        .with_total(1.0)
-                        .with_message(message);
-                    notify.progress(notification).await;
+                    notify.progress(token, progress, message).await;
                 }
                 Some(ToolEvent::Log { level, message }) => {
                     if (level as u8) >= self.log_level.load(Ordering::Relaxed) {
@@ -359,61 +354,99 @@ impl McpServer {
                 Some(ToolEvent::Result(result)) => break result,
                 Some(_) => {}
                 None => {
-                    return Err(ErrorData::internal_error(
-                        format!("the call to {name} ended without a result"),
-                        None,
-                    ));
+                    return Err(CallError::NoResult(format!(
+                        "the call to {name} ended without a result"
+                    )));
                 }
             }
         };
-        // The spec by name or alias: `structuredContent` depends on it.
-        let spec = registry.resolve(&name).map(|tool| tool.spec());
         // Not found by the registry: a protocol error (a tool's own errors,
         // whatever their kind, are results).
-        if spec.is_none()
+        if registry.resolve(&name).is_none()
             && matches!(
                 result.error_kind,
                 Some(ToolErrorKind::UnknownTool | ToolErrorKind::NotAllowed)
             )
         {
-            let data = serde_json::json!({"tool": name});
-            return Err(ErrorData::invalid_params(result.text_content(), Some(data)));
+            return Err(CallError::UnknownTool {
+                message: result.text_content(),
+                tool: name,
+            });
         }
-        Ok(call_tool_result(&result, spec))
+        Ok(Called {
+            result,
+            registry,
+            name,
+        })
     }
 }
 
-/// The runtime's tool use for call `id` of `tools/call`: the call's id as
-/// the tool use's, its arguments (none is an empty object).
-pub(super) fn tool_use(id: &rmcp::model::RequestId, params: CallToolRequestParams) -> ToolUse {
-    let input = Value::Object(params.arguments.unwrap_or_default());
-    ToolUse::new(id.to_string(), params.name, input)
+/// A call's result, with the registry it ran in.
+pub(super) struct Called {
+    pub(super) result: ToolResult,
+    registry: Arc<Registry>,
+    /// The name (or alias) the call gave.
+    name: String,
 }
 
-/// The JSON-RPC answer to call `id` of a session set up with
-/// `initialize`, as rmcp would send it: such a session speaks a revision
-/// before 2026-07-28, whose results have no `resultType`.
-pub(super) fn answer(
-    id: rmcp::model::RequestId,
-    outcome: Result<CallToolResult, ErrorData>,
-) -> rmcp::model::ServerJsonRpcMessage {
-    use rmcp::model::{ServerJsonRpcMessage, ServerResult};
-    match outcome {
-        Ok(result) => {
-            let mut result = ServerResult::from(CallToolResponse::from(result));
-            result.strip_result_type_for_legacy_peer();
-            result.strip_non_object_output_for_legacy_peer();
-            ServerJsonRpcMessage::response(result, id)
-        }
-        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+impl Called {
+    /// The spec of the tool called: `structuredContent` depends on it.
+    pub(super) fn spec(&self) -> Option<&ToolSpec> {
+        self.registry.resolve(&self.name).map(|tool| tool.spec())
+    }
+
+    /// The `CallToolResult`, in MCP's shape.
+    pub(super) fn to_json(&self) -> Value {
+        providers::mcp::call_tool_result(&self.result, self.spec())
     }
 }
 
-/// Where a call's notifications go: through rmcp's peer, or straight onto
-/// a transport's output.
+/// A call that got no result to send: a JSON-RPC error instead.
+#[derive(Debug)]
+pub(super) enum CallError {
+    /// The registry has no such tool (or does not allow it): `-32602`,
+    /// with the tool's name as the error's data.
+    UnknownTool { message: String, tool: String },
+    /// The call ended without a result: `-32603`.
+    NoResult(String),
+}
+
+impl CallError {
+    /// The JSON-RPC error code.
+    pub(super) fn code(&self) -> i64 {
+        match self {
+            CallError::UnknownTool { .. } => -32602,
+            CallError::NoResult(_) => -32603,
+        }
+    }
+
+    /// The error's message.
+    pub(super) fn message(&self) -> &str {
+        match self {
+            CallError::UnknownTool { message, .. } | CallError::NoResult(message) => message,
+        }
+    }
+
+    /// The error's data, if any.
+    pub(super) fn data(&self) -> Option<Value> {
+        match self {
+            CallError::UnknownTool { tool, .. } => Some(serde_json::json!({"tool": tool})),
+            CallError::NoResult(_) => None,
+        }
+    }
+}
+
+/// Where a call's notifications go: onto a transport's output, or through
+/// rmcp's peer.
 pub(super) trait Notify: Sync {
-    /// Sends a progress notification.
-    fn progress(&self, params: ProgressNotificationParam) -> impl Future<Output = ()> + Send;
+    /// Sends a progress notification for the request that gave `token`:
+    /// `progress` the fraction done (of a `total` of 1).
+    fn progress(
+        &self,
+        token: &Value,
+        progress: f64,
+        message: String,
+    ) -> impl Future<Output = ()> + Send;
     /// Sends a log message of tool `logger`.
     fn log(
         &self,
@@ -421,21 +454,6 @@ pub(super) trait Notify: Sync {
         logger: &str,
         message: String,
     ) -> impl Future<Output = ()> + Send;
-}
-
-/// Notifications through rmcp's peer of the session.
-pub(super) struct PeerNotify<'a>(pub(super) &'a Peer<RoleServer>);
-
-impl Notify for PeerNotify<'_> {
-    async fn progress(&self, params: ProgressNotificationParam) {
-        if let Err(error) = self.0.notify_progress(params).await {
-            tracing::debug!(%error, "a progress notification could not be sent");
-        }
-    }
-
-    async fn log(&self, level: LogLevel, logger: &str, message: String) {
-        logging::send(self.0, level, logger, message).await;
-    }
 }
 
 impl std::fmt::Debug for McpServer {
@@ -450,163 +468,60 @@ impl std::fmt::Debug for McpServer {
 /// A registry's tools in the `tools/list` shape.
 struct Listed {
     registry: Arc<Registry>,
-    tools: Arc<[Tool]>,
+    /// Each tool in MCP's shape, in name order.
+    json: Vec<Value>,
+    /// The same as rmcp's type, for the HTTP transport.
+    #[cfg(feature = "http")]
+    rmcp: Vec<rmcp::model::Tool>,
 }
 
 impl Listed {
     fn of(registry: Arc<Registry>) -> Self {
-        let tools: Vec<Tool> = registry.specs().map(to_mcp_tool).collect();
+        let json: Vec<Value> = registry.specs().map(mcp_tool).collect();
         Listed {
+            #[cfg(feature = "http")]
+            rmcp: registry.specs().map(handler::to_mcp_tool).collect(),
             registry,
-            tools: tools.into(),
+            json,
         }
+    }
+
+    /// Those of `tools` (the registry's tools in some shape, in name order)
+    /// offered in `context`: those its
+    /// [`enabled_when`](tool_runtime::RegistryBuilder::enabled_when)
+    /// predicates allow.
+    fn offered<'a, T>(&'a self, tools: &'a [T], context: &ToolContext) -> Vec<&'a T> {
+        let enabled: std::collections::HashSet<&str> = self
+            .registry
+            .specs_for(context)
+            .map(|spec| &*spec.name)
+            .collect();
+        self.registry
+            .specs()
+            .zip(tools)
+            .filter(|(spec, _)| enabled.contains(&*spec.name))
+            .map(|(_, tool)| tool)
+            .collect()
     }
 }
 
 /// How often a client's change watcher checks whether the client is gone,
 /// when no change comes.
+#[cfg(feature = "http")]
 const WATCH_IDLE: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// One `tools/list` entry, the [`providers::mcp::tool`] shape as rmcp's
-/// type, made from the spec directly (not through JSON: the server then
-/// links no deserializer for it).
-fn to_mcp_tool(spec: &ToolSpec) -> Tool {
-    let input_schema = match spec.input_schema() {
-        Value::Object(schema) => schema.clone(),
-        _ => {
-            // Only a hand-written tool with a non-object schema gets here.
-            tracing::warn!(
-                tool = %spec.name,
-                "listing a tool with an empty input schema: its input schema is not an object"
-            );
-            let mut schema = Map::new();
-            schema.insert("type".into(), "object".into());
-            schema
-        }
-    };
-    let mut tool = Tool::new(
-        spec.name.to_string(),
-        spec.description.to_string(),
-        Arc::new(input_schema),
-    );
-    if let Some(Value::Object(schema)) = providers::mcp::output_schema(spec) {
-        tool = tool.with_raw_output_schema(Arc::new(schema));
-    }
-    let hints = &spec.annotations;
-    if spec.title.is_some()
-        || hints.read_only.is_some()
-        || hints.destructive.is_some()
-        || hints.idempotent.is_some()
-        || hints.open_world.is_some()
-    {
-        let mut annotations = ToolAnnotations::new();
-        annotations.title = spec.title.as_deref().map(str::to_owned);
-        annotations.read_only_hint = hints.read_only;
-        annotations.destructive_hint = hints.destructive;
-        annotations.idempotent_hint = hints.idempotent;
-        annotations.open_world_hint = hints.open_world;
-        tool = tool.with_annotations(annotations);
-    }
-    if let Some(title) = &spec.title {
-        tool = tool.with_title(title.to_string());
+/// One `tools/list` entry: [`providers::mcp::tool`], with an empty object
+/// schema for a hand-written tool whose input schema is not an object.
+fn mcp_tool(spec: &ToolSpec) -> Value {
+    let mut tool = providers::mcp::tool(spec);
+    if !spec.input_schema().is_object() {
+        tracing::warn!(
+            tool = %spec.name,
+            "listing a tool with an empty input schema: its input schema is not an object"
+        );
+        let mut schema = Map::new();
+        schema.insert("type".into(), "object".into());
+        tool["inputSchema"] = Value::Object(schema);
     }
     tool
-}
-
-/// The [`providers::mcp::call_tool_result`] shape as rmcp's type, made
-/// directly.
-fn call_tool_result(result: &ToolResult, spec: Option<&ToolSpec>) -> CallToolResult {
-    let content = result.content.iter().map(crate::content::to_mcp).collect();
-    let mut answer = if result.is_error() {
-        CallToolResult::error(content)
-    } else {
-        CallToolResult::success(content)
-    };
-    answer.structured_content = providers::mcp::structured_content(result, spec);
-    answer
-}
-
-impl rmcp::ServerHandler for McpServer {
-    #[allow(deprecated)] // `enable_logging`: see the `logging` module
-    fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
-            .enable_logging()
-            .enable_tools()
-            .enable_tool_list_changed()
-            .build();
-        let config = ServerConfig::new(capabilities).with_server_info(self.implementation.clone());
-        match &self.instructions {
-            Some(instructions) => config.with_instructions(instructions.clone()),
-            None => config,
-        }
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools()))
-    }
-
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        let listed = self.listed();
-        let tool = listed.registry.resolve(name)?;
-        let name = &*tool.spec().name;
-        listed.tools.iter().find(|tool| tool.name == name).cloned()
-    }
-
-    #[allow(deprecated)] // see the `logging` module
-    async fn set_level(
-        &self,
-        request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.log_level.store(
-            logging::runtime_level(request.level) as u8,
-            Ordering::Relaxed,
-        );
-        Ok(())
-    }
-
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        // Over HTTP, the transport may now run this session's calls.
-        #[cfg(feature = "http")]
-        let registered = self.http_sessions.as_ref().and_then(|sessions| {
-            sessions.register(&context.extensions, self.same_session(), &context.peer)
-        });
-        // Tell this client of every change to the tools, until it is gone.
-        let mut changes = self.registry.subscribe();
-        let peer = context.peer;
-        tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    changed = changes.changed() => {
-                        if changed.is_err() || peer.notify_tool_list_changed().await.is_err() {
-                            break;
-                        }
-                    }
-                    () = tokio::time::sleep(WATCH_IDLE) => {
-                        if peer.is_transport_closed() {
-                            break;
-                        }
-                    }
-                }
-            }
-            #[cfg(feature = "http")]
-            if let Some(registered) = registered {
-                registered.remove();
-            }
-        });
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, context)
-            .await
-            .map(CallToolResponse::from)
-    }
 }

@@ -1,112 +1,37 @@
 //! A tool's requests to the client that called it, sent as MCP requests:
 //! `sampling/createMessage` and `elicitation/create`
 //! ([`ToolContext::sample`](tool_runtime::ToolContext::sample),
-//! [`ToolContext::elicit`](tool_runtime::ToolContext::elicit)).
+//! [`ToolContext::elicit`](tool_runtime::ToolContext::elicit)): their
+//! parameters and answers in MCP's shape, for both transports, and the
+//! HTTP transport's client through rmcp's peer.
 //!
-//! rmcp marks its sampling API deprecated: the 2026-07-28 revision of MCP
-//! drops requests from server to client. Clients of the revisions before it
-//! (every client today) answer them, so the server keeps them, here alone.
-#![allow(deprecated)]
+//! The 2026-07-28 revision of MCP drops requests from server to client.
+//! Clients of the revisions before it (every client today) answer them, so
+//! the server keeps them.
 
-use rmcp::model::{
-    CreateMessageRequestParams, ElicitRequestParams, ElicitationAction, ElicitationSchema,
-};
-use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
-use tool_runtime::providers;
 use tool_runtime::{
-    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, SamplingRequest,
-    SamplingResponse, ToolError, ToolErrorKind,
+    Elicitation, Role, SamplingRequest, SamplingResponse, ToolError, ToolErrorKind, providers,
 };
 
-/// The client of one session, as the [`ClientRequests`] of its calls.
-pub(super) struct PeerClient {
-    pub(super) peer: Peer<RoleServer>,
-}
-
-impl PeerClient {
-    /// An error unless the client declared the capability `name`.
-    fn require(
-        &self,
-        name: &str,
-        declared: impl Fn(&rmcp::model::ClientCapabilities) -> bool,
-    ) -> Result<(), ToolError> {
-        let info = self.peer.peer_info();
-        if info
-            .as_deref()
-            .is_some_and(|info| declared(&info.capabilities))
-        {
-            return Ok(());
-        }
-        Err(ToolError::with_kind(
-            ToolErrorKind::ClientUnavailable,
-            format!(
-                "{name} is not available: the MCP client did not declare the `{name}` capability"
-            ),
-        ))
-    }
+/// The error of a request to a client that did not declare the capability
+/// `name`.
+pub(super) fn unavailable(name: &str) -> ToolError {
+    ToolError::with_kind(
+        ToolErrorKind::ClientUnavailable,
+        format!("{name} is not available: the MCP client did not declare the `{name}` capability"),
+    )
 }
 
 /// A request the client answered with an error, or never answered.
-fn failed(what: &str, error: impl std::fmt::Display) -> ToolError {
+pub(super) fn failed(what: &str, error: impl std::fmt::Display) -> ToolError {
     ToolError::new(format!(
         "the client could not answer the {what} request: {error}"
     ))
 }
 
-impl ClientRequests for PeerClient {
-    fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
-        Box::pin(async move {
-            self.require("sampling", |caps| caps.sampling.is_some())?;
-            let params = sampling_params(&request).map_err(|error| {
-                ToolError::new(format!("the sampling request is not valid: {error}"))
-            })?;
-            let result = self
-                .peer
-                .create_message(params)
-                .await
-                .map_err(|error| failed("sampling", error))?;
-            let result = serde_json::to_value(&result).unwrap_or_default();
-            Ok(sampling_response(&result))
-        })
-    }
-
-    fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
-        Box::pin(async move {
-            self.require("elicitation", |caps| caps.elicitation.is_some())?;
-            let schema: ElicitationSchema =
-                crate::reread(&request.requested_schema).map_err(|error| {
-                    ToolError::new(format!(
-                        "the requested schema is not one MCP elicitation accepts (an object \
-                         whose properties are strings, numbers, integers, booleans or \
-                         enumerations): {error}"
-                    ))
-                })?;
-            let params = ElicitRequestParams::FormElicitationParams {
-                meta: None,
-                message: request.message,
-                requested_schema: schema,
-            };
-            let result = self
-                .peer
-                .create_elicitation(params)
-                .await
-                .map_err(|error| failed("elicitation", error))?;
-            Ok(match result.action {
-                ElicitationAction::Accept => {
-                    Elicitation::Accepted(result.content.unwrap_or(Value::Object(Map::new())))
-                }
-                ElicitationAction::Decline => Elicitation::Declined,
-                _ => Elicitation::Cancelled,
-            })
-        })
-    }
-}
-
-/// The request's parameters in MCP's shape, read by rmcp.
-fn sampling_params(
-    request: &SamplingRequest,
-) -> Result<CreateMessageRequestParams, serde_json::Error> {
+/// A sampling request's parameters in MCP's shape.
+pub(super) fn sampling_params(request: &SamplingRequest) -> Value {
     let messages: Vec<Value> = request
         .messages
         .iter()
@@ -140,7 +65,7 @@ fn sampling_params(
             .collect();
         params.insert("modelPreferences".into(), json!({"hints": hints}));
     }
-    crate::reread(&Value::Object(params))
+    Value::Object(params)
 }
 
 fn role_name(role: Role) -> &'static str {
@@ -152,16 +77,134 @@ fn role_name(role: Role) -> &'static str {
 
 /// A `CreateMessageResult` (as JSON) as the runtime's response. Its content
 /// is one block or, in newer revisions, a list of them: the first is kept.
-fn sampling_response(result: &Value) -> SamplingResponse {
+pub(super) fn sampling_response(result: &Value) -> SamplingResponse {
     let block = match &result["content"] {
         Value::Array(blocks) => blocks.first().cloned().unwrap_or(Value::Null),
         other => other.clone(),
     };
-    let content = crate::content::from_mcp_json(block);
+    let content = crate::content::from_json(block);
     let mut response = SamplingResponse::new(result["model"].as_str().unwrap_or_default(), content);
     if result["role"] == "user" {
         response.role = Role::User;
     }
     response.stop_reason = result["stopReason"].as_str().map(str::to_owned);
     response
+}
+
+/// An error unless `schema` is one MCP's form elicitation accepts: an
+/// object schema whose properties are each a schema of their own (strings,
+/// numbers, integers, booleans or enumerations; the client checks the
+/// rest).
+pub(super) fn check_elicitation_schema(schema: &Value) -> Result<(), ToolError> {
+    let fits = schema.get("type").and_then(Value::as_str) == Some("object")
+        && schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|properties| properties.values().all(Value::is_object));
+    if fits {
+        return Ok(());
+    }
+    Err(ToolError::new(
+        "the requested schema is not one MCP elicitation accepts (an object whose properties \
+         are strings, numbers, integers, booleans or enumerations)",
+    ))
+}
+
+/// An `ElicitResult` (as JSON) as the runtime's answer.
+pub(super) fn elicitation_answer(mut result: Value) -> Elicitation<Value> {
+    match result.get("action").and_then(Value::as_str) {
+        Some("accept") => Elicitation::Accepted(match result.get_mut("content") {
+            Some(content) if !content.is_null() => content.take(),
+            _ => Value::Object(Map::new()),
+        }),
+        Some("decline") => Elicitation::Declined,
+        _ => Elicitation::Cancelled,
+    }
+}
+
+#[cfg(feature = "http")]
+pub(super) use through_rmcp::PeerClient;
+
+/// The client of an HTTP session, through rmcp's peer.
+#[cfg(feature = "http")]
+mod through_rmcp {
+    // rmcp marks its sampling API deprecated (see the module's note).
+    #![allow(deprecated)]
+
+    use rmcp::model::{CreateMessageRequestParams, ElicitRequestParams, ElicitationSchema};
+    use rmcp::service::{Peer, RoleServer};
+    use serde_json::Value;
+    use tool_runtime::{
+        ClientFuture, ClientRequests, Elicitation, ElicitationRequest, SamplingRequest,
+        SamplingResponse, ToolError,
+    };
+
+    /// The client of one session, as the [`ClientRequests`] of its calls.
+    pub(in crate::server) struct PeerClient {
+        pub(in crate::server) peer: Peer<RoleServer>,
+    }
+
+    impl PeerClient {
+        /// An error unless the client declared the capability `name`.
+        fn require(
+            &self,
+            name: &str,
+            declared: impl Fn(&rmcp::model::ClientCapabilities) -> bool,
+        ) -> Result<(), ToolError> {
+            let info = self.peer.peer_info();
+            if info
+                .as_deref()
+                .is_some_and(|info| declared(&info.capabilities))
+            {
+                return Ok(());
+            }
+            Err(super::unavailable(name))
+        }
+    }
+
+    impl ClientRequests for PeerClient {
+        fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
+            Box::pin(async move {
+                self.require("sampling", |caps| caps.sampling.is_some())?;
+                let params: CreateMessageRequestParams =
+                    crate::reread(&super::sampling_params(&request)).map_err(|error| {
+                        ToolError::new(format!("the sampling request is not valid: {error}"))
+                    })?;
+                let result = self
+                    .peer
+                    .create_message(params)
+                    .await
+                    .map_err(|error| super::failed("sampling", error))?;
+                let result = serde_json::to_value(&result).unwrap_or_default();
+                Ok(super::sampling_response(&result))
+            })
+        }
+
+        fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
+            Box::pin(async move {
+                self.require("elicitation", |caps| caps.elicitation.is_some())?;
+                super::check_elicitation_schema(&request.requested_schema)?;
+                let schema: ElicitationSchema =
+                    crate::reread(&request.requested_schema).map_err(|error| {
+                        ToolError::new(format!(
+                            "the requested schema is not one MCP elicitation accepts (an object \
+                             whose properties are strings, numbers, integers, booleans or \
+                             enumerations): {error}"
+                        ))
+                    })?;
+                let params = ElicitRequestParams::FormElicitationParams {
+                    meta: None,
+                    message: request.message,
+                    requested_schema: schema,
+                };
+                let result = self
+                    .peer
+                    .create_elicitation(params)
+                    .await
+                    .map_err(|error| super::failed("elicitation", error))?;
+                let result = serde_json::to_value(&result).unwrap_or_default();
+                Ok(super::elicitation_answer(result))
+            })
+        }
+    }
 }
