@@ -32,9 +32,9 @@
 //!
 //! // What `tools/list` answers: the tool, its schema and its hints.
 //! let tools = server.tools();
-//! assert_eq!(tools[0].name, "add");
-//! assert_eq!(tools[0].input_schema["required"], serde_json::json!(["a", "b"]));
-//! assert_eq!(tools[0].annotations.as_ref().and_then(|a| a.read_only_hint), Some(true));
+//! assert_eq!(tools[0]["name"], "add");
+//! assert_eq!(tools[0]["inputSchema"]["required"], serde_json::json!(["a", "b"]));
+//! assert_eq!(tools[0]["annotations"]["readOnlyHint"], true);
 //! # Ok::<(), tool_runtime::RegistryError>(())
 //! ```
 //!

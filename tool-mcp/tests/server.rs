@@ -307,7 +307,11 @@ async fn tools_disabled_in_the_servers_context_are_not_listed() {
         .unwrap();
     let guest = McpServer::new(registry.clone());
     let names = |server: &McpServer| -> Vec<String> {
-        server.tools().iter().map(|t| t.name.to_string()).collect()
+        server
+            .tools()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
     };
     assert_eq!(names(&guest), ["add"]);
     let admin =
