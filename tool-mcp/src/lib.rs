@@ -1,7 +1,9 @@
 //! The Model Context Protocol for `tool-runtime`: a
 //! [`Registry`](tool_runtime::Registry) of tools
 //! served to any MCP client (Claude Desktop, an IDE, an agent framework,
-//! the MCP inspector), built on `rmcp`, the official Rust SDK.
+//! the MCP inspector). Over stdio the server speaks the protocol itself;
+//! streamable HTTP and the client are built on `rmcp`, the official Rust
+//! SDK.
 //!
 //! [`server::McpServer`] answers `tools/list` and `tools/call` for a
 //! registry: calls go through
@@ -123,7 +125,7 @@
 //! - `http` (default): [`McpServer::serve_http`](server::McpServer::serve_http)
 //!   and [`server::MCP_PATH`], with hyper. Without it
 //!   (`default-features = false`) the server speaks stdio and byte streams
-//!   only, and the build is lighter.
+//!   only, and neither rmcp nor hyper is compiled or linked.
 //! - `client` (default): the [`client`] module, an MCP client built on
 //!   `rmcp`'s, with its child-process and streamable HTTP transports
 //!   (reqwest, with rustls on ring: no system OpenSSL).

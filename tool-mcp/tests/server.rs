@@ -1187,3 +1187,204 @@ async fn calls_in_flight_when_the_input_ends_are_answered_and_the_server_ends() 
             .unwrap();
     }
 }
+
+#[tokio::test]
+async fn requests_before_initialize_must_say_their_revision_and_the_stateless_one_is_served() {
+    let mut client = Client::open(McpServer::new(registry()));
+    let stateless_meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+
+    // No `initialize` and no revision in `_meta`: refused, naming what is
+    // missing.
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .await;
+    let (refused, _) = client.response(1).await;
+    assert_eq!(refused["error"]["code"], -32602);
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("io.modelcontextprotocol/protocolVersion"),
+        "{message}"
+    );
+    assert!(
+        message.contains("io.modelcontextprotocol/clientCapabilities"),
+        "{message}"
+    );
+
+    // A revision the server does not know.
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": "1999-01-01",
+                "io.modelcontextprotocol/clientCapabilities": {}
+            }}}),
+        )
+        .await;
+    let (unknown, _) = client.response(2).await;
+    assert_eq!(unknown["error"]["code"], -32022);
+    assert_eq!(unknown["error"]["data"]["requested"], "\"1999-01-01\"");
+
+    // The stateless revision: served request by request, results marked
+    // complete.
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list",
+            "params": {"_meta": stateless_meta.clone()}}))
+        .await;
+    let (listed, _) = client.response(3).await;
+    assert_eq!(listed["result"]["resultType"], "complete");
+    assert_eq!(listed["result"]["tools"][0]["name"], "add");
+
+    let mut meta = stateless_meta.clone();
+    meta["progressToken"] = json!("p");
+    let (sum, _) = client
+        .call(
+            4,
+            json!({"name": "add", "arguments": {"a": 2, "b": 3}, "_meta": meta}),
+        )
+        .await;
+    assert_eq!(sum["result"]["content"][0]["text"], "5");
+    assert_eq!(sum["result"]["resultType"], "complete");
+    assert_eq!(sum["result"]["isError"], false);
+
+    // A call without the revision, before `initialize`: refused too.
+    let (refused, _) = client
+        .call(5, json!({"name": "add", "arguments": {"a": 2, "b": 3}}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32602);
+
+    // After `initialize`, a session's results have no `resultType`.
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"}
+            }}),
+        )
+        .await;
+    let (init, _) = client.response(6).await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
+    let (sum, _) = client
+        .call(7, json!({"name": "add", "arguments": {"a": 1, "b": 1}}))
+        .await;
+    assert_eq!(sum["result"]["content"][0]["text"], "2");
+    assert!(sum["result"].get("resultType").is_none(), "{sum}");
+}
+
+/// Asks the client's model, then its user.
+#[tool]
+async fn ask(ctx: &ToolContext) -> Result<String, ToolError> {
+    let sampled = ctx.sample("Capital of France?").await?;
+    let name: tool_runtime::Elicitation<Value> = ctx
+        .elicit_with_schema(
+            "Your name?",
+            json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+        )
+        .await?;
+    Ok(format!("{} / {name:?}", sampled.text().unwrap_or_default()))
+}
+
+#[tokio::test]
+async fn a_tools_requests_to_the_client_go_out_as_requests_and_their_answers_come_back() {
+    let registry = Registry::builder().tool(AskTool).build().unwrap();
+    let mut client = Client::open(McpServer::new(registry));
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"sampling": {}, "elicitation": {}},
+                "clientInfo": {"name": "test", "version": "1"}
+            }}),
+        )
+        .await;
+    client.next().await;
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": "call", "method": "tools/call",
+            "params": {"name": "ask", "arguments": {}}}),
+        )
+        .await;
+
+    let sampling = client.next().await;
+    assert_eq!(sampling["method"], "sampling/createMessage");
+    assert_eq!(
+        sampling["params"]["messages"][0]["content"]["text"],
+        "Capital of France?"
+    );
+    client
+        .send(json!({"jsonrpc": "2.0", "id": sampling["id"], "result": {
+            "role": "assistant", "model": "m", "content": {"type": "text", "text": "Paris"}
+        }}))
+        .await;
+
+    let elicitation = client.next().await;
+    assert_eq!(elicitation["method"], "elicitation/create");
+    assert_ne!(elicitation["id"], sampling["id"]);
+    assert_eq!(elicitation["params"]["message"], "Your name?");
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {
+                "action": "accept", "content": {"name": "Ada"}
+            }}),
+        )
+        .await;
+
+    let answer = client.next().await;
+    assert_eq!(answer["id"], "call");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("Paris / Accepted"), "{text}");
+    assert!(text.contains("Ada"), "{text}");
+
+    // An error answer reaches the tool as its error, with the client's
+    // message.
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": "again", "method": "tools/call",
+            "params": {"name": "ask", "arguments": {}}}),
+        )
+        .await;
+    let sampling = client.next().await;
+    client
+        .send(json!({"jsonrpc": "2.0", "id": sampling["id"],
+            "error": {"code": -1, "message": "the user said no"}}))
+        .await;
+    let answer = client.next().await;
+    assert_eq!(answer["id"], "again");
+    assert_eq!(answer["result"]["isError"], true);
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("the user said no"), "{text}");
+}
+
+/// `cargo tree` of this crate without its default features: a server that
+/// speaks stdio alone builds neither rmcp nor hyper; and the core builds
+/// none of the command line's or the server's crates.
+#[test]
+fn a_stdio_only_server_builds_neither_rmcp_nor_hyper() {
+    let tree = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO"))
+            .args(["tree", "--offline", "-e", "normal", "--prefix", "none"])
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cargo runs");
+        assert!(output.status.success(), "{output:?}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        text.lines()
+            .filter_map(|line| line.split_whitespace().next())
+            .map(str::to_owned)
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    let stdio_only = tree(&["-p", "tool-mcp", "--no-default-features"]);
+    assert!(stdio_only.contains("tool-runtime"), "{stdio_only:?}");
+    for absent in ["rmcp", "hyper", "reqwest"] {
+        assert!(!stdio_only.contains(absent), "{absent} in {stdio_only:?}");
+    }
+    let core = tree(&["-p", "tool-runtime"]);
+    for absent in ["rmcp", "hyper", "clap", "indicatif"] {
+        assert!(!core.contains(absent), "{absent} in {core:?}");
+    }
+    let with_http = tree(&["-p", "tool-mcp", "--features", "http"]);
+    assert!(with_http.contains("rmcp"), "{with_http:?}");
+}
