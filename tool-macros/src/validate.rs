@@ -236,26 +236,46 @@ fn argument(param: &Param, arg: &ArgParam, errors: &mut Errors) {
             }
         }
     }
-    if let Some(pattern) = &constraints.pattern
-        && let Err(error) = regex_lite::Regex::new(pattern.as_str())
-    {
-        // The runtime matches with regex-lite: what it cannot compile fails
-        // here, at the pattern. Its errors are one phrase each; those about
-        // character classes it lacks (Unicode classes such as `\p{L}`, nested
-        // classes, class set operations) are valid patterns elsewhere, so they
-        // say what to write instead.
-        let error = error.to_string();
-        let message = if error.contains("character class") && error.contains("not supported") {
-            format!(
-                "this pattern uses syntax tool-runtime's regular expressions do not support \
-                 (no Unicode classes such as `\\p{{L}}`; `\\d`, `\\w` and `\\s` are ASCII): \
-                 {error}. Write the characters out instead, e.g. `[a-zà-ÿ]`",
-            )
-        } else {
-            format!("this pattern is not a valid regular expression: {error}")
-        };
-        errors.push(pattern.span(), message);
+    if let Some(pattern) = &constraints.pattern {
+        check_pattern(pattern, errors);
     }
+}
+
+/// A `pattern` the runtime can match: it compiles with regex-lite, the
+/// runtime's engine. What it cannot compile fails here, at the pattern.
+#[cfg(feature = "pattern")]
+fn check_pattern(pattern: &Sp<String>, errors: &mut Errors) {
+    let Err(error) = regex_lite::Regex::new(pattern.as_str()) else {
+        return;
+    };
+    // Its errors are one phrase each; those about character classes it
+    // lacks (Unicode classes such as `\p{L}`, nested classes, class set
+    // operations) are valid patterns elsewhere, so they say what to write
+    // instead.
+    let error = error.to_string();
+    let message = if error.contains("character class") && error.contains("not supported") {
+        format!(
+            "this pattern uses syntax tool-runtime's regular expressions do not support \
+             (no Unicode classes such as `\\p{{L}}`; `\\d`, `\\w` and `\\s` are ASCII): \
+             {error}. Write the characters out instead, e.g. `[a-zà-ÿ]`",
+        )
+    } else {
+        format!("this pattern is not a valid regular expression: {error}")
+    };
+    errors.push(pattern.span(), message);
+}
+
+/// Without tool-runtime's `pattern` feature the runtime has no regular
+/// expressions to match with: the constraint fails to compile, saying how
+/// to turn the feature on.
+#[cfg(not(feature = "pattern"))]
+fn check_pattern(pattern: &Sp<String>, errors: &mut Errors) {
+    errors.push(
+        pattern.span(),
+        "`pattern` constraints need tool-runtime's `pattern` feature; in Cargo.toml write \
+         `tool-runtime = { version = \"0.1\", features = [\"pattern\"] }`"
+            .to_owned(),
+    );
 }
 
 fn contains_impl_trait(ty: &Type) -> bool {

@@ -109,9 +109,21 @@
 //!   read a YAML or JSON file that enables, aliases and configures tools.
 //!   It brings a YAML parser that a crate registering its tools in code
 //!   does not need; `tool-cli` turns it on.
-//! - `pattern` constraints are matched with `regex-lite`: `\d`, `\w` and
-//!   `\s` are ASCII, as in JSON Schema, and Unicode classes (`\p{L}`) are
-//!   refused by `#[tool]` at compile time.
+//! - Feature `pattern` (off by default): `pattern` constraints
+//!   (`#[tool(pattern = "^[a-z]+$")]`, and the `pattern` of a configuration
+//!   type's schema), matched with `regex-lite`: `\d`, `\w` and `\s` are
+//!   ASCII, as in JSON Schema, and Unicode classes (`\p{L}`) are refused by
+//!   `#[tool]` at compile time. Without it a `pattern` fails to compile,
+//!   saying to turn the feature on; a tool without one needs no regular
+//!   expression engine. `tool-cli` turns it on.
+//! - Feature `tracing` (off by default): each call runs in a `tracing` span
+//!   (`tool_call`, with `tool`, `tool_use_id`, and `status` and
+//!   `duration_ms` once it ends), tools' progress, trace and log messages
+//!   are `tracing` events too, and what the model is not shown (an error's
+//!   [detail](ToolError::with_detail), a panic's message under
+//!   [`ErrorDetail::Redacted`]) is logged as an event. Without it the
+//!   runtime emits nothing to `tracing` (tools' [`ToolEvent`]s still reach
+//!   whoever streams the call). `tool-mcp` and `tool-cli` turn it on.
 
 #![warn(missing_docs)]
 
@@ -127,6 +139,7 @@ pub mod schema;
 mod spec;
 mod stream;
 mod tool;
+mod trace;
 
 #[doc(hidden)]
 pub mod __private;
@@ -201,7 +214,7 @@ pub use tool::{Tool, ToolFuture, Toolset};
 /// | `inject` | supplied by [`FromToolContext`], not by the model |
 /// | `range(min = a, max = b)` | numeric bounds |
 /// | `length(min = a, max = b)` | characters or items |
-/// | `pattern = "regex"` | strings must match |
+/// | `pattern = "regex"` | strings must match (feature `pattern`) |
 /// | `one_of = [...]` | the allowed values |
 /// | `validate = path` | a custom `fn(&T) -> Result<(), E>` |
 pub use tool_macros::tool;

@@ -229,12 +229,12 @@ impl Progress {
     /// what it is doing.
     pub fn progress(&self, fraction: f64, message: impl Into<String>) {
         if fraction.is_nan() {
-            tracing::debug!("ignored a NaN progress report");
+            crate::trace::debug!("ignored a NaN progress report");
             return;
         }
         let progress = fraction.clamp(0.0, 1.0);
         let message = message.into();
-        tracing::debug!(progress, message = %message, "tool progress");
+        crate::trace::debug!(progress, message = %message, "tool progress");
         self.send(ToolEvent::Progress { progress, message });
     }
 
@@ -242,7 +242,7 @@ impl Progress {
     /// what happened.
     pub fn trace(&self, step: impl Into<String>, message: impl Into<String>) {
         let (step, message) = (step.into(), message.into());
-        tracing::debug!(step = %step, message = %message, "tool trace");
+        crate::trace::debug!(step = %step, message = %message, "tool trace");
         self.send(ToolEvent::Trace(TraceEntry {
             at_ms: unix_millis(),
             step,
@@ -259,12 +259,14 @@ impl Progress {
     pub fn log(&self, level: LogLevel, message: impl Into<String>) {
         let message = message.into();
         match level {
-            LogLevel::Debug => tracing::debug!(level = %level, message = %message, "tool_log"),
+            LogLevel::Debug => crate::trace::debug!(level = %level, message = %message, "tool_log"),
             LogLevel::Info | LogLevel::Notice => {
-                tracing::info!(level = %level, message = %message, "tool_log")
+                crate::trace::info!(level = %level, message = %message, "tool_log")
             }
-            LogLevel::Warning => tracing::warn!(level = %level, message = %message, "tool_log"),
-            _ => tracing::error!(level = %level, message = %message, "tool_log"),
+            LogLevel::Warning => {
+                crate::trace::warning!(level = %level, message = %message, "tool_log")
+            }
+            _ => crate::trace::error!(level = %level, message = %message, "tool_log"),
         }
         self.send(ToolEvent::Log { level, message });
     }
@@ -274,7 +276,9 @@ impl Progress {
     pub fn partial(&self, value: impl Serialize) {
         match serde_json::to_value(value) {
             Ok(value) => self.send(ToolEvent::Partial { value }),
-            Err(error) => tracing::warn!(%error, "a partial output could not be serialised"),
+            Err(_error) => {
+                crate::trace::warning!(error = %_error, "a partial output could not be serialised")
+            }
         }
     }
 

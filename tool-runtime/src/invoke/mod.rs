@@ -26,12 +26,13 @@ use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::task::Poll;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(feature = "tracing")]
+use std::time::Instant;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
-use tracing::Instrument;
 
 pub(crate) mod policy;
 mod poll;
@@ -40,7 +41,7 @@ use policy::{ErrorDetail, Settings};
 
 use crate::context::approval::{Approval, ApprovalRequest};
 use crate::context::{Cancel, ToolContext};
-use crate::events::record::{CallStatus, ToolCallRecord};
+use crate::events::record::ToolCallRecord;
 use crate::events::{CallSink, ToolCallStream};
 use crate::spec::error::{ToolError, ToolErrorKind};
 use crate::spec::result::{ToolOutput, ToolResult, ToolUse};
@@ -204,6 +205,7 @@ pub(crate) fn call<C: Catalog>(
     sink: Option<Arc<CallSink>>,
 ) -> impl Future<Output = ToolResult> + Send + 'static + use<C> {
     let ToolUse { id, name, input } = tool_use;
+    #[cfg(feature = "tracing")]
     let span = tracing::info_span!(
         "tool_call",
         tool = %name,
@@ -213,6 +215,7 @@ pub(crate) fn call<C: Catalog>(
     );
     // Nobody reads the duration when neither the span nor the debug event
     // is enabled: the clock is skipped then.
+    #[cfg(feature = "tracing")]
     let timed = !span.is_disabled() || tracing::enabled!(tracing::Level::DEBUG);
     let error_detail = registry.settings().error_detail;
     // Arguments nested past the limit are refused before anything walks
@@ -261,8 +264,10 @@ pub(crate) fn call<C: Catalog>(
     drop(name);
     // A handle of its own to record the outcome into, when anyone reads
     // it: a subscriber need not track which span is current.
+    #[cfg(feature = "tracing")]
     let recorded = timed.then(|| span.clone());
-    async move {
+    let call = async move {
+        #[cfg(feature = "tracing")]
         let started = timed.then(Instant::now);
         // Used in place: moving its parts out would make the future larger,
         // and it is moved whole several times before it runs.
@@ -314,12 +319,13 @@ pub(crate) fn call<C: Catalog>(
             Ok(output) => output.into_result(id),
             Err(error) => ToolResult::from_error(id, &shape_error(error_detail, tool, error)),
         };
-        let status = CallStatus::of(&result);
+        #[cfg(feature = "tracing")]
         if let (Some(started), Some(recorded)) = (started, recorded) {
+            let status = crate::events::record::CallStatus::of(&result);
             let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             recorded.record("status", status.as_str());
             recorded.record("duration_ms", elapsed);
-            tracing::debug!(
+            crate::trace::debug!(
                 status = status.as_str(),
                 duration_ms = elapsed,
                 "tool call ended"
@@ -329,8 +335,10 @@ pub(crate) fn call<C: Catalog>(
             sink.finish(&result);
         }
         result
-    }
-    .instrument(span)
+    };
+    #[cfg(feature = "tracing")]
+    let call = tracing::Instrument::instrument(call, span);
+    call
 }
 
 /// Policies first, then the tool, under its time limit or on a blocking
@@ -611,11 +619,11 @@ async fn approve(settings: &Settings, spec: &ToolSpec, ctx: &ToolContext) -> Res
     };
     match decision {
         Approval::Approve => {
-            tracing::debug!("call approved");
+            crate::trace::debug!("call approved");
             Ok(())
         }
         Approval::Reject(reason) => {
-            tracing::debug!(reason = %reason, "call rejected");
+            crate::trace::debug!(reason = %reason, "call rejected");
             Err(ToolError::with_kind(
                 ToolErrorKind::NotApproved,
                 format!("the call to {name} was rejected: {reason}"),
@@ -628,9 +636,13 @@ type Timer = std::pin::Pin<Box<tokio::time::Sleep>>;
 
 /// Tokio's timer for `limit`, or `None` (and a warning) where there is no
 /// Tokio runtime with time enabled.
+#[cfg_attr(
+    not(feature = "tracing"),
+    expect(unused_variables, reason = "`name` is for the log")
+)]
 fn start_timer(name: &str, limit: Duration) -> Option<(Duration, Timer)> {
     if tokio::runtime::Handle::try_current().is_err() {
-        tracing::warn!(
+        crate::trace::warning!(
             tool = name,
             "no Tokio runtime: the call's time limit is not applied"
         );
@@ -640,7 +652,7 @@ fn start_timer(name: &str, limit: Duration) -> Option<(Duration, Timer)> {
     match std::panic::catch_unwind(|| tokio::time::sleep(limit)) {
         Ok(sleep) => Some((limit, Box::pin(sleep))),
         Err(_) => {
-            tracing::warn!(
+            crate::trace::warning!(
                 tool = name,
                 "the Tokio runtime has no timer (enable_time): the call's time limit is not applied"
             );
@@ -659,7 +671,7 @@ async fn execute(
     if blocking {
         match tokio::runtime::Handle::try_current() {
             Ok(handle) => return run_blocking(handle, tool.clone(), ctx.clone()).await,
-            Err(_) => tracing::warn!("no Tokio runtime: a blocking tool runs inline"),
+            Err(_) => crate::trace::warning!("no Tokio runtime: a blocking tool runs inline"),
         }
     }
     run_guarded(&**tool, ctx.input(), ctx).await
@@ -671,8 +683,10 @@ async fn run_blocking(
     ctx: ToolContext,
 ) -> Result<ToolOutput, ToolError> {
     let name = tool.spec().name.clone();
+    #[cfg(feature = "tracing")]
     let span = tracing::Span::current();
     let task = tokio::task::spawn_blocking(move || {
+        #[cfg(feature = "tracing")]
         let _entered = span.enter();
         let tool: &dyn Tool = &*tool;
         let future =
@@ -699,14 +713,18 @@ async fn run_blocking(
 }
 
 /// Logs what the model must not read and redacts what the registry says to.
+#[cfg_attr(
+    not(feature = "tracing"),
+    expect(unused_variables, reason = "the detail is for the log")
+)]
 fn shape_error(detail: ErrorDetail, tool: &str, error: ToolError) -> ToolError {
     if let Some(detail) = error.detail() {
-        tracing::warn!(kind = %error.kind(), message = error.message(), detail, "tool error detail");
+        crate::trace::warning!(kind = %error.kind(), message = error.message(), detail, "tool error detail");
     }
     let redacted = detail == ErrorDetail::Redacted;
     match error.kind() {
         ToolErrorKind::Panicked => {
-            tracing::error!(message = error.message(), "tool panicked");
+            crate::trace::error!(message = error.message(), "tool panicked");
             if redacted {
                 let text = format!("tool {tool} panicked; the details were logged");
                 error.with_message(text)
@@ -715,7 +733,7 @@ fn shape_error(detail: ErrorDetail, tool: &str, error: ToolError) -> ToolError {
             }
         }
         ToolErrorKind::Internal => {
-            tracing::error!(
+            crate::trace::error!(
                 message = error.message(),
                 "tool failed with an internal error"
             );

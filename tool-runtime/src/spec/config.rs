@@ -231,9 +231,16 @@ fn schema_bounds(value: &Value, schema: &Value) -> Vec<ArgError> {
         if let (Some(pattern), Some(text)) = (
             property.get("pattern").and_then(Value::as_str),
             field.as_str(),
-        ) && !regex_lite::Regex::new(pattern).is_ok_and(|re| re.is_match(text))
-        {
-            messages.push(format!("must match the pattern {pattern:?}, got {field}"));
+        ) {
+            #[cfg(feature = "pattern")]
+            if !regex_lite::Regex::new(pattern).is_ok_and(|re| re.is_match(text)) {
+                messages.push(format!("must match the pattern {pattern:?}, got {field}"));
+            }
+            #[cfg(not(feature = "pattern"))]
+            {
+                let _ = text;
+                messages.push(crate::spec::constraints::unchecked_pattern(pattern));
+            }
         }
         if let Some(allowed) = property.get("enum").and_then(Value::as_array)
             && !allowed.contains(field)

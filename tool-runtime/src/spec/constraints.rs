@@ -4,10 +4,11 @@
 //! `maxLength`, `pattern`, `enum`, ...) and are enforced before the tool's
 //! body runs, reported together with any type errors.
 
+#[cfg(feature = "pattern")]
 use std::collections::HashMap;
+#[cfg(feature = "pattern")]
 use std::sync::{LazyLock, RwLock};
 
-use regex_lite::Regex;
 use serde_json::{Map, Value};
 
 /// One allowed value of a `one_of` constraint.
@@ -164,9 +165,9 @@ impl Constraints {
             }
         }
         if let (Some(pattern), Value::String(text)) = (self.pattern, value)
-            && !matches_pattern(pattern, text)
+            && let Some(problem) = pattern_problem(pattern, text, value)
         {
-            problems.push(format!("must match the pattern {pattern:?}, got {value}"));
+            problems.push(problem);
         }
         if let Some(values) = self.one_of
             && !values.iter().any(|v| v.matches(value))
@@ -196,12 +197,41 @@ fn number(n: f64) -> Value {
     }
 }
 
-static REGEXES: LazyLock<RwLock<HashMap<&'static str, Option<Regex>>>> =
-    LazyLock::new(|| RwLock::new(HashMap::new()));
+/// Why `value` (the string `text`) breaks the constraint `pattern`, if it
+/// does.
+#[cfg(feature = "pattern")]
+fn pattern_problem(pattern: &'static str, text: &str, value: &Value) -> Option<String> {
+    (!matches_pattern(pattern, text))
+        .then(|| format!("must match the pattern {pattern:?}, got {value}"))
+}
+
+/// Without the `pattern` feature no pattern can be checked (the macro
+/// refuses them then; only a hand-written spec gets here): every string is
+/// refused, saying why.
+#[cfg(not(feature = "pattern"))]
+fn pattern_problem(pattern: &'static str, _text: &str, _value: &Value) -> Option<String> {
+    Some(unchecked_pattern(pattern))
+}
+
+/// The problem of a pattern this build cannot check.
+#[cfg(not(feature = "pattern"))]
+pub(crate) fn unchecked_pattern(pattern: &str) -> String {
+    format!(
+        "must match the pattern {pattern:?}, which this program cannot check: \
+         tool-runtime's `pattern` feature is off"
+    )
+}
+
+#[cfg(feature = "pattern")]
+type Regexes = HashMap<&'static str, Option<regex_lite::Regex>>;
+
+#[cfg(feature = "pattern")]
+static REGEXES: LazyLock<RwLock<Regexes>> = LazyLock::new(|| RwLock::new(HashMap::new()));
 
 /// Whether `text` matches `pattern`, compiling each pattern once. The macro
 /// rejects invalid patterns at compile time; one that still fails to
 /// compile here matches nothing.
+#[cfg(feature = "pattern")]
 fn matches_pattern(pattern: &'static str, text: &str) -> bool {
     if let Some(compiled) = REGEXES
         .read()
@@ -210,7 +240,7 @@ fn matches_pattern(pattern: &'static str, text: &str) -> bool {
     {
         return compiled.is_some_and(|re| re.is_match(text));
     }
-    let compiled = Regex::new(pattern).ok();
+    let compiled = regex_lite::Regex::new(pattern).ok();
     let result = compiled.as_ref().is_some_and(|re| re.is_match(text));
     if let Ok(mut cache) = REGEXES.write() {
         cache.insert(pattern, compiled);
@@ -238,14 +268,19 @@ mod tests {
             pattern: Some("^[a-z]+$"),
             ..Constraints::NONE
         };
-        assert_eq!(
-            c.violations(&json!("ABCD")),
-            [
-                "must have from 2 to 3 characters, got 4",
-                "must match the pattern \"^[a-z]+$\", got \"ABCD\""
-            ]
-        );
-        assert!(c.violations(&json!("abc")).is_empty());
+        #[cfg(feature = "pattern")]
+        {
+            assert_eq!(
+                c.violations(&json!("ABCD")),
+                [
+                    "must have from 2 to 3 characters, got 4",
+                    "must match the pattern \"^[a-z]+$\", got \"ABCD\""
+                ]
+            );
+            assert!(c.violations(&json!("abc")).is_empty());
+        }
+        #[cfg(not(feature = "pattern"))]
+        assert_eq!(c.violations(&json!("abc")), [unchecked_pattern("^[a-z]+$")]);
         let c = Constraints {
             one_of: Some(&[Literal::Str("a"), Literal::Int(2)]),
             ..Constraints::NONE
