@@ -42,6 +42,10 @@ pub struct Registries;
 #[cfg(doctest)]
 pub struct DynamicTools;
 
+#[doc = include_str!("../docs/http-tools.md")]
+#[cfg(doctest)]
+pub struct HttpTools;
+
 #[doc = include_str!("../docs/builtin-tools.md")]
 #[cfg(doctest)]
 pub struct BuiltinTools;

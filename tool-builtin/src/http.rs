@@ -12,8 +12,11 @@ use std::time::{Duration, Instant};
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use tool_runtime::ToolError;
+#[cfg(feature = "tools")]
 use tool_runtime::config::Config;
-use tool_runtime::{ToolError, tool};
+#[cfg(feature = "tools")]
+use tool_runtime::tool;
 use ureq::http;
 use url::Url;
 
@@ -92,6 +95,7 @@ pub struct HttpResponse {
 /// followed only to allowed hosts. The answer has the status, headers and
 /// body (JSON when the response is JSON, else text). Long bodies are cut at
 /// the size limit, with `truncated` set.
+#[cfg(feature = "tools")]
 #[tool(config = HttpConfig, open_world, read_only = false, blocking)]
 pub fn http_request(
     /// The URL, http:// or https://, e.g. "https://api.example.com/items?page=2"
@@ -106,14 +110,17 @@ pub fn http_request(
     body: Option<Value>,
     config: Config<HttpConfig>,
 ) -> Result<HttpResponse, ToolError> {
-    let patterns: Vec<HostPattern> = config
-        .allowed_hosts
-        .iter()
-        .filter_map(|entry| HostPattern::parse(entry).ok())
-        .collect();
-    let mut url = parse_url(&url)?;
-    check_allowed(&url, &patterns)?;
-    let mut method = match method.as_deref().unwrap_or("GET") {
+    let guard = Guard {
+        patterns: config
+            .allowed_hosts
+            .iter()
+            .filter_map(|entry| HostPattern::parse(entry).ok())
+            .collect(),
+        config: HttpConfig::clone(&config),
+    };
+    let url = parse_url(&url)?;
+    check_allowed(&url, &guard.patterns)?;
+    let method = match method.as_deref().unwrap_or("GET") {
         "GET" => http::Method::GET,
         "POST" => http::Method::POST,
         "PUT" => http::Method::PUT,
@@ -125,15 +132,60 @@ pub fn http_request(
             )));
         }
     };
-    let mut headers = request_headers(headers.unwrap_or_default())?;
-    let mut body = match body {
+    let headers = request_headers(headers.unwrap_or_default())?;
+    let body = match body {
         None | Some(Value::Null) => None,
-        Some(Value::String(text)) => Some((text.into_bytes(), "text/plain; charset=utf-8")),
+        Some(Value::String(text)) => Some((text.into_bytes(), "text/plain; charset=utf-8".into())),
         Some(json) => Some((
             serde_json::to_vec(&json).map_err(ToolError::internal)?,
-            "application/json",
+            "application/json".into(),
         )),
     };
+    send(
+        Outgoing {
+            method,
+            url,
+            headers,
+            body,
+        },
+        &guard,
+    )
+}
+
+/// Where requests may go and the limits they go out under: the
+/// `http_request` tool's configuration, or an HTTP tool's own host and
+/// limits (`crate::http_tools`).
+#[derive(Debug, Clone)]
+pub(crate) struct Guard {
+    /// The hosts requests and redirects may go to.
+    pub(crate) patterns: Vec<HostPattern>,
+    /// The limits (its `allowed_hosts` is not read: `patterns` is).
+    pub(crate) config: HttpConfig,
+}
+
+/// One request to send: its URL already parsed (`parse_url`), its headers
+/// checked (`request_headers`).
+pub(crate) struct Outgoing {
+    pub(crate) method: http::Method,
+    pub(crate) url: Url,
+    pub(crate) headers: http::HeaderMap,
+    /// The body and the Content-Type sent with it unless a header sets one.
+    pub(crate) body: Option<(Vec<u8>, String)>,
+}
+
+/// Sends `request` under `guard`: its URL and every redirect checked
+/// against the allowlist before any connection is made, the body and the
+/// response capped, one time limit for the whole call.
+pub(crate) fn send(request: Outgoing, guard: &Guard) -> Result<HttpResponse, ToolError> {
+    let Outgoing {
+        mut method,
+        mut url,
+        mut headers,
+        mut body,
+    } = request;
+    let (patterns, config) = (&guard.patterns, &guard.config);
+    check_shape(&url)?;
+    check_allowed(&url, patterns)?;
     if let Some((bytes, _)) = &body
         && bytes.len() as u64 > config.max_request_bytes
     {
@@ -158,7 +210,7 @@ pub fn http_request(
     loop {
         let remaining = deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
-            return Err(timed_out(&config));
+            return Err(timed_out(config));
         }
         let mut request = http::Request::builder()
             .method(method.clone())
@@ -169,7 +221,7 @@ pub fn http_request(
         if let Some((_, content_type)) = &body
             && !headers.contains_key(http::header::CONTENT_TYPE)
         {
-            request = request.header(http::header::CONTENT_TYPE, *content_type);
+            request = request.header(http::header::CONTENT_TYPE, content_type.as_str());
         }
         let bytes = body
             .as_ref()
@@ -184,7 +236,7 @@ pub fn http_request(
             .build();
         let response = agent
             .run(request)
-            .map_err(|error| transport_error(&url, &config, error))?;
+            .map_err(|error| transport_error(&url, config, error))?;
 
         let status = response.status().as_u16();
         let location = response
@@ -205,7 +257,7 @@ pub fn http_request(
                     "the redirect to {location:?} is not a valid URL: {error}"
                 ))
             })?;
-            check_redirect(&next, &patterns)?;
+            check_redirect(&next, patterns)?;
             if status == 303 || (matches!(status, 301 | 302) && method == http::Method::POST) {
                 method = http::Method::GET;
                 body = None;
@@ -223,7 +275,7 @@ pub fn http_request(
             redirects += 1;
             continue;
         }
-        return read_response(response, &url, &config);
+        return read_response(response, &url, config);
     }
 }
 
@@ -317,7 +369,9 @@ fn transport_error(url: &Url, config: &HttpConfig, error: ureq::Error) -> ToolEr
 
 /// Checks and converts the call's headers; the ones the tool sets itself
 /// (Host, Content-Length, ...) are refused.
-fn request_headers(given: BTreeMap<String, String>) -> Result<http::HeaderMap, ToolError> {
+pub(crate) fn request_headers(
+    given: BTreeMap<String, String>,
+) -> Result<http::HeaderMap, ToolError> {
     const RESERVED: &[&str] = &[
         "host",
         "content-length",
@@ -348,7 +402,7 @@ fn request_headers(given: BTreeMap<String, String>) -> Result<http::HeaderMap, T
     Ok(headers)
 }
 
-fn parse_url(input: &str) -> Result<Url, ToolError> {
+pub(crate) fn parse_url(input: &str) -> Result<Url, ToolError> {
     let url = Url::parse(input.trim()).map_err(|error| {
         ToolError::new(format!(
             "{input:?} is not a valid URL ({error}); write a full URL such as \"https://api.example.com/items\""
@@ -358,7 +412,7 @@ fn parse_url(input: &str) -> Result<Url, ToolError> {
     Ok(url)
 }
 
-fn check_shape(url: &Url) -> Result<(), ToolError> {
+pub(crate) fn check_shape(url: &Url) -> Result<(), ToolError> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(ToolError::new(format!(
             "only http:// and https:// URLs are supported, not {}:",
@@ -415,7 +469,7 @@ fn check_redirect(next: &Url, patterns: &[HostPattern]) -> Result<(), ToolError>
 
 /// One allowlist entry.
 #[derive(Debug, Clone, PartialEq)]
-struct HostPattern {
+pub(crate) struct HostPattern {
     source: String,
     /// The host, lower case; for `*.example.com`, `example.com`.
     host: String,
@@ -424,7 +478,7 @@ struct HostPattern {
 }
 
 impl HostPattern {
-    fn parse(entry: &str) -> Result<Self, String> {
+    pub(crate) fn parse(entry: &str) -> Result<Self, String> {
         let source = entry.trim().to_owned();
         let text = source.to_ascii_lowercase();
         let bad = |why: &str| {

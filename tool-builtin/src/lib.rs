@@ -62,6 +62,23 @@
 //! setting and its default is listed in `docs/builtin-tools.md`; what each
 //! guard protects against, and what it does not, in `docs/security.md`.
 //!
+//! # Tools from configuration (feature `http-tools`)
+//!
+//! [`http_tools`] turns a registry file's `http_tools` section (tools that
+//! are one HTTP request each: a URL template, query, headers, a JSON body)
+//! and its `openapi` section (one tool per operation of an OpenAPI 3.0 or
+//! 3.1 document) into `DynamicTool`s that go out through `http_request`'s
+//! guards: their own host only, redirects re-checked, time and size
+//! limits. The guide is `docs/http-tools.md`.
+//!
+//! # Features
+//!
+//! - `tools` (default): the built-in `#[tool]`s above. Without it linking
+//!   the crate registers nothing (tool-cli depends on it that way, for
+//!   `http_tools` alone).
+//! - `https` (default): `https://` URLs, with rustls.
+//! - `http-tools`: the [`http_tools`] module.
+//!
 //! # Why a separate crate
 //!
 //! These tools need an HTTP client (`ureq`, with `rustls` behind the
@@ -72,8 +89,15 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "tools")]
 pub mod calculator;
+#[cfg(feature = "tools")]
 pub mod files;
+#[cfg(any(feature = "tools", feature = "http-tools"))]
 pub mod http;
+#[cfg(feature = "http-tools")]
+pub mod http_tools;
+#[cfg(feature = "tools")]
 pub mod python;
+#[cfg(feature = "tools")]
 pub mod time;

@@ -14,7 +14,8 @@ use tool_runtime::Provider;
 pub(crate) struct Cli {
     /// Build the registry from this registry file (YAML or JSON) instead of
     /// offering every linked tool; the tools of the MCP servers it names
-    /// (`mcp_servers`) are offered too.
+    /// (`mcp_servers`), its HTTP tools (`http_tools`) and the operations of
+    /// its OpenAPI documents (`openapi`) are offered too.
     #[arg(long, global = true, value_name = "FILE")]
     pub(crate) registry: Option<PathBuf>,
     #[command(subcommand)]

@@ -97,6 +97,13 @@
 //! - `mcp-client` (default): the MCP servers of a registry file, with
 //!   `tool-mcp`'s client (`tool-mcp`'s `client` feature). Without it a
 //!   registry file that names MCP servers is refused.
+//! - `http-tools` (default): the `http_tools` and `openapi` sections of a
+//!   registry file, tools that are HTTP requests, with `tool-builtin`'s
+//!   `http_tools` module (`docs/http-tools.md`); `list` shows them as
+//!   `http:HOST` and `openapi:NAME`, OpenAPI notes (an operation with no
+//!   `operationId`) go to stderr as warnings. Linking `tool-cli` links no
+//!   built-in tool. Without it a registry file with those sections is
+//!   refused.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -105,7 +112,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
-#[cfg(not(feature = "mcp-client"))]
+#[cfg(not(all(feature = "mcp-client", feature = "http-tools")))]
 use tool_runtime::manifest::ManifestProblem;
 use tool_runtime::manifest::{Manifest, ManifestError};
 use tool_runtime::names;
@@ -240,14 +247,52 @@ where
 }
 
 /// The tools of the registry file at `path`, or the exit code of the
-/// message listing every mistake in it (its `mcp_servers` entries
-/// included).
+/// message listing every mistake in it (its `mcp_servers`, `http_tools`
+/// and `openapi` entries included).
 fn load(path: &Path) -> Result<Tools, ExitCode> {
     let manifest = Manifest::from_path(path)
         .map_err(|error| usage_error(format!("bad registry file: {error}")))?;
-    let (registry, mut problems) = match manifest.build() {
-        Ok(registry) => (Some(registry), Vec::new()),
-        Err(error) => (None, error.problems),
+    let mut problems = Vec::new();
+    let builder = Registry::builder();
+    #[cfg(feature = "http-tools")]
+    let (builder, origins) = {
+        let loaded = tool_builtin::http_tools::load(&manifest);
+        for note in &loaded.notes {
+            let error = ManifestError {
+                source: manifest.source().to_owned(),
+                problems: vec![note.clone()],
+            };
+            eprintln!("warning: {error}");
+        }
+        problems.extend(loaded.problems.iter().cloned());
+        (loaded.builder(builder), loaded.origins())
+    };
+    #[cfg(not(feature = "http-tools"))]
+    {
+        let sections = manifest
+            .http_tools()
+            .iter()
+            .map(|entry| (entry.location, format!("HTTP tool \"{}\"", entry.name)))
+            .chain(
+                manifest
+                    .openapi()
+                    .iter()
+                    .map(|entry| (entry.location, format!("OpenAPI \"{}\"", entry.name))),
+            );
+        problems.extend(sections.map(|(location, what)| ManifestProblem {
+            location: Some(location),
+            message: format!(
+                "{what}: this program is built without tool-cli's `http-tools` feature, \
+                 so it cannot make tools of HTTP requests"
+            ),
+        }));
+    }
+    let registry = match manifest.build_with(builder) {
+        Ok(registry) => Some(registry),
+        Err(error) => {
+            problems.extend(error.problems);
+            None
+        }
     };
     #[cfg(feature = "mcp-client")]
     let remotes = {
@@ -273,10 +318,15 @@ fn load(path: &Path) -> Result<Tools, ExitCode> {
             {
                 tools.remotes = remotes;
             }
+            #[cfg(feature = "http-tools")]
+            {
+                tools.origins = origins;
+            }
             Ok(tools)
         }
         _ => {
             problems.sort_by_key(|problem| problem.location.map(|at| (at.line, at.column)));
+            problems.dedup();
             let error = ManifestError {
                 source: manifest.source().to_owned(),
                 problems,
@@ -293,6 +343,9 @@ pub(crate) struct Tools {
     pub(crate) excluded: Vec<RegistryProblem>,
     /// The MCP server each remote tool comes from, by tool name.
     pub(crate) sources: BTreeMap<String, String>,
+    /// Where each tool made from the registry file's `http_tools` and
+    /// `openapi` sections comes from (`http:HOST`, `openapi:NAME`).
+    pub(crate) origins: BTreeMap<String, String>,
     /// The registry file's MCP servers.
     #[cfg(feature = "mcp-client")]
     pub(crate) remotes: Vec<proxy::Remote>,
@@ -307,6 +360,7 @@ impl Tools {
             registry,
             excluded,
             sources: BTreeMap::new(),
+            origins: BTreeMap::new(),
             #[cfg(feature = "mcp-client")]
             remotes: Vec::new(),
             #[cfg(feature = "mcp-client")]
@@ -344,8 +398,13 @@ impl Tools {
     }
 
     /// Where the tool `spec` comes from: `mcp:SERVER` for a tool of an MCP
-    /// server, the module path of a linked tool, else `local`.
+    /// server, `http:HOST` or `openapi:NAME` for one the registry file
+    /// declares as an HTTP request, the module path of a linked tool, else
+    /// `local`.
     pub(crate) fn source(&self, spec: &ToolSpec) -> String {
+        if let Some(origin) = self.origins.get(spec.name.as_ref()) {
+            return origin.clone();
+        }
         match self.sources.get(spec.name.as_ref()) {
             Some(server) => format!("mcp:{server}"),
             None if spec.location.module.is_empty() => "local".to_owned(),

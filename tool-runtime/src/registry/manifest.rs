@@ -17,12 +17,24 @@
 //!   remote:
 //!     url: http://127.0.0.1:3001/mcp
 //!     headers: {Authorization: Bearer secret}
+//! http_tools:                   # tools that are one HTTP request each
+//!   - name: get_item
+//!     description: Fetches one item.
+//!     url: https://api.example.com/items/{id}
+//!     parameters:
+//!       - id: {type: string, required: true}
+//! openapi:                      # a tool per operation of an OpenAPI document
+//!   petstore:
+//!     document: petstore.json
 //! ```
 //!
-//! The runtime reads `mcp_servers` as data ([`Manifest::mcp_servers`]); an
-//! MCP client (tool-mcp's, which tool-cli uses) connects to them, and
-//! reports a mistake in an entry at its line and column through
-//! [`Manifest::location_of`].
+//! The runtime reads `mcp_servers`, `http_tools` and `openapi` as data
+//! ([`Manifest::mcp_servers`], [`Manifest::http_tools`],
+//! [`Manifest::openapi`]); an MCP client (tool-mcp's, which tool-cli uses)
+//! connects to the servers, and tool-builtin's `http_tools` module (feature
+//! `http-tools`) turns the other two into tools. Each reports a mistake in
+//! an entry at its line and column through [`Manifest::location_of`] and
+//! [`Manifest::key_location_of`].
 //!
 //! Every mistake (a tool no linked crate has, a tool listed twice, an alias
 //! that collides, a bad configuration field, an unknown key) is reported at
@@ -43,12 +55,115 @@ use crate::registry::{Registry, RegistryBuilder, RegistryProblem};
 pub struct Manifest {
     source: String,
     entries: Vec<Entry>,
-    /// Where each JSON pointer into a tool's configuration was written.
-    locations: HashMap<String, Location>,
+    /// Where each value and each key was written, by JSON pointer.
+    locations: Locations,
     /// Mistakes found while reading, reported with those found at build.
     problems: Vec<ManifestProblem>,
     /// The `mcp_servers` section, in file order.
     servers: Vec<McpServerEntry>,
+    /// The `http_tools` section, in file order.
+    http_tools: Vec<HttpToolEntry>,
+    /// The `openapi` section, in file order.
+    openapi: Vec<OpenApiEntry>,
+}
+
+/// Where the values and keys of a YAML or JSON text were written, by the
+/// JSON pointer (RFC 6901) of the value.
+#[derive(Debug, Clone, Default)]
+struct Locations {
+    values: HashMap<String, Location>,
+    keys: HashMap<String, Location>,
+}
+
+/// One entry of a registry file's `http_tools` list: a tool that makes one
+/// HTTP request, as written (tool-builtin's `http_tools` module reads it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpToolEntry {
+    /// The tool's name: the entry's `name`.
+    pub name: String,
+    /// The entry as written, as JSON (`name` included).
+    pub definition: Value,
+    /// The JSON pointer of the entry in the file, such as `/http_tools/0`,
+    /// for [`Manifest::location_of`] and [`Manifest::key_location_of`].
+    pub pointer: String,
+    /// Where the entry starts.
+    pub location: Location,
+}
+
+/// One entry of a registry file's `openapi` mapping: an OpenAPI document
+/// whose operations become tools, as written (tool-builtin's `http_tools`
+/// module reads it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenApiEntry {
+    /// The entry's name: its key in `openapi`.
+    pub name: String,
+    /// The entry as written, as JSON (`document`, `base_url`, ...).
+    pub definition: Value,
+    /// The JSON pointer of the entry in the file, such as `/openapi/petstore`.
+    pub pointer: String,
+    /// Where the entry starts.
+    pub location: Location,
+}
+
+/// A YAML or JSON document read with the line and column of every value
+/// and key, for files a registry file points at (an OpenAPI document), so
+/// that their mistakes can be reported where they are.
+///
+/// ```
+/// use tool_runtime::manifest::{Document, Location};
+///
+/// let document = Document::parse("openapi: 3.1.0\npaths:\n  /pets/{id}:\n    get: {}\n").unwrap();
+/// assert_eq!(document.value()["openapi"], "3.1.0");
+/// // Pointers are RFC 6901: `/` in a key is written `~1`.
+/// assert_eq!(document.location_of("/paths/~1pets~1{id}/get"), Some(Location { line: 4, column: 10 }));
+/// assert_eq!(document.key_location_of("/paths/~1pets~1{id}/get"), Some(Location { line: 4, column: 5 }));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Document {
+    value: Value,
+    locations: Locations,
+}
+
+impl Document {
+    /// Reads a YAML (or JSON) text. Plain scalars are typed as in registry
+    /// files (YAML 1.2's core types); a duplicate key is an error.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let root = parse_yaml(text)?;
+        let mut locations = Locations::default();
+        let value = to_json(&root, "", &mut locations);
+        Ok(Document { value, locations })
+    }
+
+    /// The document as JSON.
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// Where the value at the JSON pointer `pointer` was written.
+    pub fn location_of(&self, pointer: &str) -> Option<Location> {
+        self.locations.values.get(pointer).copied()
+    }
+
+    /// Where the key of the value at `pointer` was written.
+    pub fn key_location_of(&self, pointer: &str) -> Option<Location> {
+        self.locations.keys.get(pointer).copied()
+    }
+}
+
+fn parse_yaml(text: &str) -> Result<Node, String> {
+    let options = LoaderOptions::default()
+        .error_on_duplicate_keys(true)
+        .prevent_coercion(true);
+    marked_yaml::parse_yaml_with_options(0, text, options).map_err(|error| error.to_string())
+}
+
+/// `token` escaped for a JSON pointer (RFC 6901): `~` as `~0`, `/` as `~1`.
+pub fn pointer_token(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        token.replace('~', "~0").replace('/', "~1").into()
+    } else {
+        token.into()
+    }
 }
 
 /// One entry of a registry file's `mcp_servers` section: an MCP server
@@ -153,10 +268,7 @@ impl Manifest {
             source: source.to_owned(),
             problems,
         };
-        let options = LoaderOptions::default()
-            .error_on_duplicate_keys(true)
-            .prevent_coercion(true);
-        let root = marked_yaml::parse_yaml_with_options(0, text, options).map_err(|error| {
+        let root = parse_yaml(text).map_err(|error| {
             fail(vec![ManifestProblem {
                 location: None,
                 message: format!("not valid YAML: {error}"),
@@ -166,9 +278,11 @@ impl Manifest {
         let mut manifest = Manifest {
             source: source.to_owned(),
             entries: Vec::new(),
-            locations: HashMap::new(),
+            locations: Locations::default(),
             problems: Vec::new(),
             servers: Vec::new(),
+            http_tools: Vec::new(),
+            openapi: Vec::new(),
         };
         let Some(root) = root.as_mapping() else {
             return Err(fail(vec![problem(
@@ -176,20 +290,44 @@ impl Manifest {
                 "the file must be a mapping with a `tools` list",
             )]));
         };
+        const SECTIONS: [&str; 4] = ["tools", "mcp_servers", "http_tools", "openapi"];
         for (key, _) in root.iter() {
-            if !matches!(key.as_str(), "tools" | "mcp_servers" | "$schema") {
-                let suggestion =
-                    crate::names::closest(key.as_str(), ["tools", "mcp_servers"].into_iter())
-                        .map(|s| format!("did you mean \"{s}\"? "))
-                        .unwrap_or_default();
+            if !SECTIONS.contains(&key.as_str()) && key.as_str() != "$schema" {
+                let suggestion = crate::names::closest(key.as_str(), SECTIONS.into_iter())
+                    .map(|s| format!("did you mean \"{s}\"? "))
+                    .unwrap_or_default();
                 problems.push(problem(
                     key.span().start(),
                     format!(
-                        "unknown key \"{}\"; {suggestion}the file has a `tools` list and an `mcp_servers` mapping (and optionally `$schema`)",
+                        "unknown key \"{}\"; {suggestion}the file has a `tools` list, an `mcp_servers` mapping, an `http_tools` list and an `openapi` mapping (and optionally `$schema`)",
                         crate::quote::name(key.as_str())
                     ),
                 ));
             }
+        }
+        match root.get_node("http_tools") {
+            None => {}
+            Some(Node::Sequence(tools)) => {
+                for (index, item) in tools.iter().enumerate() {
+                    manifest.read_http_tool(index, item, &mut problems);
+                }
+            }
+            Some(other) => problems.push(problem(
+                other.span().start(),
+                "`http_tools` must be a list of tools, each a mapping with `name`, `description` and `url`",
+            )),
+        }
+        match root.get_node("openapi") {
+            None => {}
+            Some(Node::Mapping(documents)) => {
+                for (name, entry) in documents.iter() {
+                    manifest.read_openapi(name.as_str(), entry, &mut problems);
+                }
+            }
+            Some(other) => problems.push(problem(
+                other.span().start(),
+                "`openapi` must be a mapping from a name to an OpenAPI document's entry (`document`, `base_url`, ...)",
+            )),
         }
         match root.get_node("mcp_servers") {
             None => {}
@@ -204,7 +342,9 @@ impl Manifest {
             )),
         }
         match root.get_node("tools") {
-            None if root.get_node("mcp_servers").is_some() => {}
+            None if SECTIONS
+                .iter()
+                .any(|section| root.get_node(section).is_some()) => {}
             None => problems.push(problem(root.span().start(), "missing the `tools` list")),
             Some(Node::Sequence(tools)) => {
                 for (index, item) in tools.iter().enumerate() {
@@ -297,12 +437,7 @@ impl Manifest {
 
     fn read_server(&mut self, name: &str, node: &Node, problems: &mut Vec<ManifestProblem>) {
         let at = location(node.span().start());
-        let valid = !name.is_empty()
-            && name.len() <= 64
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-        if !valid {
+        if !valid_name(name) {
             problems.push(ManifestProblem {
                 location: Some(at),
                 message: format!(
@@ -342,16 +477,85 @@ impl Manifest {
         });
     }
 
+    fn read_http_tool(&mut self, index: usize, node: &Node, problems: &mut Vec<ManifestProblem>) {
+        let Node::Mapping(mapping) = node else {
+            problems.push(problem(
+                node.span().start(),
+                "each entry of `http_tools` is a mapping with `name`, `description` and `url`",
+            ));
+            return;
+        };
+        let Some(name) = mapping.get_scalar("name") else {
+            problems.push(problem(node.span().start(), "this HTTP tool has no `name`"));
+            return;
+        };
+        let pointer = format!("/http_tools/{index}");
+        let definition = to_json(node, &pointer, &mut self.locations);
+        self.http_tools.push(HttpToolEntry {
+            name: name.as_str().to_owned(),
+            definition,
+            pointer,
+            location: location(node.span().start()),
+        });
+    }
+
+    fn read_openapi(&mut self, name: &str, node: &Node, problems: &mut Vec<ManifestProblem>) {
+        let at = location(node.span().start());
+        if !valid_name(name) {
+            problems.push(ManifestProblem {
+                location: Some(at),
+                message: format!(
+                    "OpenAPI entry \"{}\": a name is 1 to 64 letters, digits, `_` or `-`",
+                    crate::quote::name(name)
+                ),
+            });
+            return;
+        }
+        if !matches!(node, Node::Mapping(_)) {
+            problems.push(ManifestProblem {
+                location: Some(at),
+                message: format!(
+                    "OpenAPI entry \"{name}\" must be a mapping with `document` (a path or URL), and optionally `base_url`, `include`, `exclude`, `auth`"
+                ),
+            });
+            return;
+        }
+        let pointer = format!("/openapi/{name}");
+        let definition = to_json(node, &pointer, &mut self.locations);
+        self.openapi.push(OpenApiEntry {
+            name: name.to_owned(),
+            definition,
+            pointer,
+            location: at,
+        });
+    }
+
     /// The file's `mcp_servers` entries, in file order.
     pub fn mcp_servers(&self) -> &[McpServerEntry] {
         &self.servers
     }
 
-    /// Where the value at `pointer` was written: a JSON pointer into the
-    /// file as JSON, such as `/mcp_servers/everything/args/0` or
+    /// The file's `http_tools` entries, in file order.
+    pub fn http_tools(&self) -> &[HttpToolEntry] {
+        &self.http_tools
+    }
+
+    /// The file's `openapi` entries, in file order.
+    pub fn openapi(&self) -> &[OpenApiEntry] {
+        &self.openapi
+    }
+
+    /// Where the value at `pointer` was written: a JSON pointer (RFC 6901)
+    /// into the file as JSON, such as `/mcp_servers/everything/args/0` or
     /// `/tools/2/config/max_results`.
     pub fn location_of(&self, pointer: &str) -> Option<Location> {
-        self.locations.get(pointer).copied()
+        self.locations.values.get(pointer).copied()
+    }
+
+    /// Where the key of the value at `pointer` was written (`/http_tools/0/url`
+    /// gives where `url:` is), for a mistake in the key itself.
+    pub fn key_location_of(&self, pointer: &str) -> Option<Location> {
+        self.locations.keys.get(pointer).copied()
     }
 
     /// The name the file goes by in messages (its path).
@@ -447,6 +651,7 @@ impl Manifest {
                             format!("/tools/{index}/config/{}", arg.field.replace('.', "/"));
                         let location = self
                             .locations
+                            .values
                             .get(&pointer)
                             .copied()
                             .or(entry.config.as_ref().map(|(_, at)| *at))
@@ -484,6 +689,15 @@ impl Manifest {
     }
 }
 
+/// Whether `name` is 1 to 64 letters, digits, `_` or `-`.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 fn location(marker: Option<&Marker>) -> Location {
     marker
         .map(Location::from)
@@ -499,9 +713,11 @@ fn problem(marker: Option<&Marker>, message: impl Into<String>) -> ManifestProbl
 
 /// Converts a YAML node to JSON (plain scalars typed as YAML 1.2 core
 /// schema: null, booleans, numbers; quoted scalars stay strings), recording
-/// where each value was written.
-fn to_json(node: &Node, pointer: &str, locations: &mut HashMap<String, Location>) -> Value {
-    locations.insert(pointer.to_owned(), location(node.span().start()));
+/// where each value and each key was written.
+fn to_json(node: &Node, pointer: &str, locations: &mut Locations) -> Value {
+    locations
+        .values
+        .insert(pointer.to_owned(), location(node.span().start()));
     match node {
         Node::Scalar(scalar) => {
             let text = scalar.as_str();
@@ -534,7 +750,10 @@ fn to_json(node: &Node, pointer: &str, locations: &mut HashMap<String, Location>
         Node::Mapping(mapping) => {
             let mut object = Map::new();
             for (key, value) in mapping.iter() {
-                let child = format!("{pointer}/{}", key.as_str());
+                let child = format!("{pointer}/{}", pointer_token(key.as_str()));
+                locations
+                    .keys
+                    .insert(child.clone(), location(key.span().start()));
                 object.insert(key.as_str().to_owned(), to_json(value, &child, locations));
             }
             Value::Object(object)
@@ -544,11 +763,88 @@ fn to_json(node: &Node, pointer: &str, locations: &mut HashMap<String, Location>
 
 /// The JSON Schema of a registry file.
 pub fn schema() -> Value {
-    serde_json::json!({
+    use serde_json::json;
+    let name = json!({"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"});
+    // The guards of one HTTP tool (or of an OpenAPI document's tools).
+    let limits = json!({
+        "timeout_ms": {"type": "integer", "minimum": 1, "description": "The time limit of one call, redirects and reading the body included, in milliseconds (default 30000)."},
+        "connect_timeout_ms": {"type": "integer", "minimum": 1, "description": "The time limit for opening each connection, in milliseconds (default 10000)."},
+        "max_response_bytes": {"type": "integer", "minimum": 1, "description": "The most bytes of a response body read (default 1 MiB)."},
+        "max_request_bytes": {"type": "integer", "minimum": 0, "description": "The largest request body sent, in bytes (default 1 MiB)."},
+        "max_redirects": {"type": "integer", "minimum": 0, "maximum": 20, "description": "How many redirects one call follows, each to the tool's own host only (default 5)."}
+    });
+    let with_limits = |properties: Value| {
+        let mut properties = properties;
+        if let (Some(object), Some(limits)) = (properties.as_object_mut(), limits.as_object()) {
+            object.extend(limits.clone());
+        }
+        properties
+    };
+    let parameter = json!({
+        "anyOf": [
+            {"enum": ["string", "integer", "number", "boolean", "array", "object"], "description": "The parameter's type alone."},
+            {
+                "type": "object",
+                "properties": {
+                    "type": {"enum": ["string", "integer", "number", "boolean", "array", "object"], "description": "The JSON type (default string)."},
+                    "description": {"type": "string", "description": "What the model should give."},
+                    "required": {"type": "boolean", "description": "Whether the model must give it (default false)."},
+                    "default": {"description": "The value used when the model gives none."},
+                    "enum": {"type": "array", "description": "The values allowed."}
+                },
+                "additionalProperties": false
+            }
+        ]
+    });
+    let http_tool = json!({
+        "type": "object",
+        "description": "A tool that makes one HTTP request to the host of its URL, and nowhere else.",
+        "properties": with_limits(json!({
+            "name": name.clone(),
+            "description": {"type": "string", "description": "What the tool does, for the model."},
+            "title": {"type": "string", "description": "A human-readable title."},
+            "method": {"enum": ["GET", "POST", "PUT", "PATCH", "DELETE", "get", "post", "put", "patch", "delete"], "description": "The HTTP method (default GET)."},
+            "url": {"type": "string", "description": "The URL template, such as https://api.example.com/items/{id}: {name} placeholders in the path are filled with the parameters' values, percent-encoded."},
+            "parameters": {
+                "description": "The arguments: a list of `name: {type, description, required, default, enum}`, or a JSON Schema of an object.",
+                "anyOf": [
+                    {"type": "array", "items": {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": parameter}},
+                    {"type": "object", "description": "A JSON Schema describing an object."}
+                ]
+            },
+            "query": {
+                "description": "Query parameters: name to a template (\"{limit}\", \"${API_KEY}\", text), or a list of parameter names sent under their own names.",
+                "anyOf": [
+                    {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}},
+                    {"type": "array", "items": {"type": "string"}}
+                ]
+            },
+            "headers": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}, "description": "Request headers: name to a template; ${VAR} takes a value from the environment, which is never shown in errors."},
+            "body": {"description": "The JSON body: any JSON value in which a string \"{name}\" is the argument's value, and other strings are templates."}
+        })),
+        "required": ["name", "description", "url"],
+        "additionalProperties": false
+    });
+    let openapi = json!({
+        "type": "object",
+        "description": "An OpenAPI 3.0 or 3.1 document whose operations become tools.",
+        "properties": with_limits(json!({
+            "document": {"type": "string", "description": "The document: a path (relative to this file) or an http(s) URL, JSON or YAML."},
+            "base_url": {"type": "string", "description": "The URL the operations' paths are put after (default: the document's first server)."},
+            "include": {"type": "array", "items": {"type": "string"}, "description": "Only the operations with these operationIds or tags."},
+            "exclude": {"type": "array", "items": {"type": "string"}, "description": "Not the operations with these operationIds or tags."},
+            "prefix": {"type": "string", "description": "A prefix for the tools' names."},
+            "auth": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Credentials by security scheme name (of components.securitySchemes), such as ${PETSTORE_KEY}."},
+            "headers": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}, "description": "Headers sent with every call; ${VAR} takes a value from the environment."}
+        })),
+        "required": ["document"],
+        "additionalProperties": false
+    });
+    json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://tool-runtime.invalid/registry-file.schema.json",
         "title": "Tool registry file",
-        "description": "Which linked #[tool]s to enable, their aliases and their configuration, and the MCP servers whose tools are offered too.",
+        "description": "Which linked #[tool]s to enable, their aliases and their configuration; the MCP servers whose tools are offered too; tools that are HTTP requests, declared one by one or generated from OpenAPI documents.",
         "type": "object",
         "properties": {
             "$schema": {"type": "string", "description": "The schema this file follows, for editors."},
@@ -586,6 +882,17 @@ pub fn schema() -> Value {
                     ]
                 }
             },
+            "http_tools": {
+                "type": "array",
+                "description": "Tools that make one HTTP request each.",
+                "items": http_tool
+            },
+            "openapi": {
+                "type": "object",
+                "description": "OpenAPI documents, by name, whose operations become tools.",
+                "propertyNames": {"pattern": "^[a-zA-Z0-9_-]{1,64}$"},
+                "additionalProperties": openapi
+            },
             "tools": {
                 "type": "array",
                 "description": "The tools to enable.",
@@ -613,7 +920,12 @@ pub fn schema() -> Value {
                 }
             }
         },
-        "anyOf": [{"required": ["tools"]}, {"required": ["mcp_servers"]}],
+        "anyOf": [
+            {"required": ["tools"]},
+            {"required": ["mcp_servers"]},
+            {"required": ["http_tools"]},
+            {"required": ["openapi"]}
+        ],
         "additionalProperties": false
     })
 }
