@@ -1140,3 +1140,64 @@ fn the_example_proxy_file_is_valid() {
         "1 mile = 1.6093 kilometre"
     );
 }
+
+#[test]
+fn a_schema_lockfile_tells_breaking_changes_from_compatible_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let lock = dir.path().join("tools.lock.json");
+    let lock_arg = lock.to_str().unwrap();
+    let written = run(&["schema", "--lock", lock_arg]);
+    assert_eq!(code(&written), 0, "{}", stderr(&written));
+    let locked: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+    let entry = &locked["tools"]["convert_length"];
+    assert_eq!(entry["input_schema"]["required"], json!(["value", "from", "to"]));
+    assert_eq!(entry["rendered"]["name"], "convert_length", "{entry}");
+
+    // Nothing changed.
+    let same = run(&["schema", "--check", lock_arg]);
+    assert_eq!(code(&same), 0, "{}", stdout(&same));
+    assert!(
+        stdout(&same).starts_with("no changes since"),
+        "{}",
+        stdout(&same)
+    );
+
+    // A compatible change: the lockfile's description of a tool differs.
+    let mut edited = locked.clone();
+    edited["tools"]["convert_length"]["description"] = json!("Older words.");
+    std::fs::write(&lock, edited.to_string()).unwrap();
+    let compatible = run(&["schema", "--check", lock_arg]);
+    assert_eq!(code(&compatible), 0, "{}", stdout(&compatible));
+    assert_eq!(
+        stdout(&compatible).lines().next(),
+        Some("compatible: convert_length: description changed")
+    );
+
+    // A breaking change: the tools now require a parameter the lockfile's
+    // did not have.
+    let schema = &mut edited["tools"]["convert_length"]["input_schema"];
+    schema["properties"].as_object_mut().unwrap().remove("from");
+    schema["required"] = json!(["value", "to"]);
+    std::fs::write(&lock, edited.to_string()).unwrap();
+    let breaking = run(&["schema", "--check", lock_arg]);
+    assert_eq!(code(&breaking), 1, "{}", stdout(&breaking));
+    let report = stdout(&breaking);
+    assert_eq!(
+        report.lines().next(),
+        Some("breaking: convert_length: parameter `from` added as required"),
+        "{report}"
+    );
+    assert!(
+        report.contains("compatible: convert_length: description changed"),
+        "{report}"
+    );
+    assert!(
+        report.trim_end().ends_with("1 breaking, 1 compatible"),
+        "{report}"
+    );
+
+    // A file that is no lockfile: a usage error.
+    std::fs::write(&lock, "[1, 2]").unwrap();
+    let unreadable = run(&["schema", "--check", lock_arg]);
+    assert_eq!(code(&unreadable), 2, "{}", stderr(&unreadable));
+}

@@ -38,6 +38,15 @@ pub(crate) enum Command {
         /// gemini, mcp or xml.
         #[arg(long, short, value_name = "FORMAT", default_value = "mcp", value_parser = parse_provider)]
         format: Provider,
+        /// Write every tool's definition to a lockfile (JSON), to check
+        /// later changes against with --check.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["name", "check"])]
+        lock: Option<std::path::PathBuf>,
+        /// Compare the tools with a lockfile written by --lock: print each
+        /// change, breaking or compatible, and exit with 1 when any is
+        /// breaking.
+        #[arg(long, value_name = "FILE", conflicts_with = "name")]
+        check: Option<std::path::PathBuf>,
     },
     /// Call a tool and print its result as JSON.
     Call(CallArgs),

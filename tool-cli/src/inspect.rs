@@ -1,11 +1,14 @@
 //! The commands that show the tools: `list`, `schema` and `config`.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::{Map, Value, json};
 use tool_runtime::Provider;
 use tool_runtime::providers;
+use tool_runtime::schema::compat::{self, Compatibility, ToolSchemas};
 
 use crate::Tools;
 use crate::output::{
@@ -105,6 +108,100 @@ pub(crate) fn schema(tools: &Tools, name: Option<&str>, format: Provider) -> Exi
     match one {
         Value::String(text) => print_out(text.trim_end()),
         value => print_out(&pretty(&value)),
+    }
+}
+
+/// What a lockfile holds of the registry's tools: for each, its description
+/// and schemas, which `--check` compares, and its definition in `format`,
+/// for the record.
+fn locked(tools: &Tools, format: Provider) -> Value {
+    let mut entries = Map::new();
+    for spec in tools.registry.specs() {
+        let schemas = ToolSchemas {
+            description: spec.description.to_string(),
+            input_schema: spec.input_schema().clone(),
+            output_schema: spec.output_schema().cloned(),
+        };
+        let mut entry = match serde_json::to_value(schemas) {
+            Ok(Value::Object(entry)) => entry,
+            _ => Map::new(),
+        };
+        entry.insert("rendered".into(), providers::render_tool(format, spec));
+        entries.insert(spec.name.to_string(), Value::Object(entry));
+    }
+    json!({"format": format.to_string(), "tools": entries})
+}
+
+/// `schema --lock FILE`: writes the lockfile.
+pub(crate) fn lock(tools: &Tools, format: Provider, path: &Path) -> ExitCode {
+    let text = pretty(&locked(tools, format)) + "\n";
+    match std::fs::write(path, text) {
+        Ok(()) => {
+            let count = tools.registry.specs().len();
+            eprintln!("locked {count} tools in {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: cannot write {}: {error}", path.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `schema --check FILE`: every change since the lockfile, breaking ones
+/// first; exit code 1 when any is breaking.
+pub(crate) fn check(tools: &Tools, format: Provider, path: &Path) -> ExitCode {
+    let old = std::fs::read_to_string(path)
+        .map_err(|error| error.to_string())
+        .and_then(|text| serde_json::from_str::<Value>(&text).map_err(|error| error.to_string()))
+        .and_then(|mut lockfile| {
+            let tools = lockfile
+                .get_mut("tools")
+                .map(Value::take)
+                .unwrap_or_default();
+            serde_json::from_value::<BTreeMap<String, ToolSchemas>>(tools)
+                .map_err(|error| format!("its `tools` are not a lockfile's: {error}"))
+        });
+    let old = match old {
+        Ok(tools) => tools,
+        Err(error) => {
+            return crate::usage_error(format!(
+                "cannot read the lockfile {}: {error}",
+                path.display()
+            ));
+        }
+    };
+    let new: BTreeMap<String, ToolSchemas> =
+        match serde_json::from_value(locked(tools, format)["tools"].take()) {
+            Ok(new) => new,
+            Err(error) => return crate::usage_error(error),
+        };
+    let mut changes = compat::compare(&old, &new);
+    changes.sort_by_key(|change| change.compatibility);
+    let breaking = changes
+        .iter()
+        .filter(|change| change.compatibility == Compatibility::Breaking)
+        .count();
+    let mut report = String::new();
+    for change in &changes {
+        let _ = writeln!(report, "{change}");
+    }
+    let count = match changes.len() {
+        0 => "no changes".to_owned(),
+        1 => "1 change".to_owned(),
+        n => format!("{n} changes"),
+    };
+    let _ = write!(
+        report,
+        "{count} since {}: {breaking} breaking, {} compatible",
+        path.display(),
+        changes.len() - breaking
+    );
+    let code = print_out(&report);
+    if breaking > 0 {
+        ExitCode::FAILURE
+    } else {
+        code
     }
 }
 

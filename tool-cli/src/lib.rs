@@ -233,7 +233,17 @@ where
             }
             let code = match command {
                 Command::List { json } => inspect::list(&tools, json),
-                Command::Schema { name, format } => {
+                Command::Schema {
+                    format,
+                    lock: Some(path),
+                    ..
+                } => inspect::lock(&tools, format, &path),
+                Command::Schema {
+                    format,
+                    check: Some(path),
+                    ..
+                } => inspect::check(&tools, format, &path),
+                Command::Schema { name, format, .. } => {
                     inspect::schema(&tools, name.as_deref(), format)
                 }
                 Command::Call(call_args) => call::call(&tools, call_args).await,

@@ -41,6 +41,7 @@
 use serde_json::{Map, Value};
 
 mod build;
+pub mod compat;
 // Public as `tool_runtime::strict`, where its documentation is.
 #[doc(hidden)]
 pub mod strict;
