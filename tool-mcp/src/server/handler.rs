@@ -25,21 +25,24 @@ impl McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
+        let meta = serde_json::to_value(&context.meta).ok();
+        let id = serde_json::to_value(&context.id).unwrap_or_default();
+        let span = super::call_span(&id, &request.name, meta.as_ref().and_then(Value::as_object));
         let tool_use = tool_use(&context.id, request);
         let progress_token = context
             .meta
             .get_progress_token()
             .and_then(|token| serde_json::to_value(token).ok());
         let call_context = self.peer_context(&context.peer).clone();
-        let outcome = self
-            .run_call(
-                tool_use,
-                progress_token.as_ref(),
-                &call_context,
-                &context.ct,
-                &PeerNotify(&context.peer),
-            )
-            .await;
+        let notify = PeerNotify(&context.peer);
+        let run = self.run_call(
+            tool_use,
+            progress_token.as_ref(),
+            &call_context,
+            &context.ct,
+            &notify,
+        );
+        let outcome = tracing::Instrument::instrument(run, span).await;
         to_rmcp(outcome)
     }
 

@@ -58,6 +58,8 @@ mod handler;
 mod http;
 #[cfg(feature = "http")]
 mod logging;
+#[cfg(feature = "otel")]
+mod otel;
 mod peer;
 mod session;
 mod stdio;
@@ -524,4 +526,31 @@ fn mcp_tool(spec: &ToolSpec) -> Value {
         tool["inputSchema"] = Value::Object(schema);
     }
     tool
+}
+
+/// The span of one `tools/call`, MCP's server span: named `tools/call
+/// {tool}`, with the method, the request's id and the tool's name. With the
+/// `otel` feature, a trace context in the request's `_meta` (a W3C
+/// `traceparent`) is its parent, so the call's spans join the client's
+/// trace.
+pub(super) fn call_span(
+    id: &Value,
+    tool: &str,
+    meta: Option<&Map<String, Value>>,
+) -> tracing::Span {
+    let span = tracing::info_span!(
+        "tools/call",
+        otel.name = %format_args!("tools/call {tool}"),
+        otel.kind = "server",
+        mcp.method.name = "tools/call",
+        jsonrpc.request.id = %id,
+        gen_ai.tool.name = %tool,
+    );
+    #[cfg(feature = "otel")]
+    if let Some(meta) = meta {
+        otel::adopt_parent(&span, meta);
+    }
+    #[cfg(not(feature = "otel"))]
+    let _ = meta;
+    span
 }

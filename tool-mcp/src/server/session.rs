@@ -554,7 +554,8 @@ impl Session {
         let cancelled = CancellationToken::new();
         lock(&self.running).insert(key.clone(), cancelled.clone());
         let session = Arc::clone(self);
-        tokio::spawn(async move {
+        let span = super::call_span(&call.id, &call.name, call.meta.as_ref());
+        let run = async move {
             let progress_token = call.progress_token();
             let tool_use = call.tool_use();
             let server = &session.server;
@@ -579,7 +580,8 @@ impl Session {
             }
             lock(&session.running).remove(&key);
             session.ended.notify_waiters();
-        });
+        };
+        tokio::spawn(tracing::Instrument::instrument(run, span));
     }
 
     /// Tells the client of every change to the tools from now until the

@@ -205,11 +205,21 @@ pub(crate) fn call<C: Catalog>(
     sink: Option<Arc<CallSink>>,
 ) -> impl Future<Output = ToolResult> + Send + 'static + use<C> {
     let ToolUse { id, name, input } = tool_use;
+    // The span of the OpenTelemetry conventions for generative AI tool
+    // execution: named `execute_tool {tool}` (through `otel.name`, which
+    // tracing-opentelemetry reads), its `gen_ai.*` attributes set now and
+    // `error.type` when the call fails.
     #[cfg(feature = "tracing")]
     let span = tracing::info_span!(
-        "tool_call",
-        tool = %name,
-        tool_use_id = %id,
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {name}"),
+        otel.kind = "internal",
+        otel.status_code = tracing::field::Empty,
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = %name,
+        gen_ai.tool.call.id = %id,
+        gen_ai.tool.type = "function",
+        error.type = tracing::field::Empty,
         status = tracing::field::Empty,
         duration_ms = tracing::field::Empty,
     );
@@ -325,6 +335,10 @@ pub(crate) fn call<C: Catalog>(
             let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             recorded.record("status", status.as_str());
             recorded.record("duration_ms", elapsed);
+            if let Some(kind) = result.error_kind {
+                recorded.record("error.type", kind.as_str());
+                recorded.record("otel.status_code", "error");
+            }
             crate::trace::debug!(
                 status = status.as_str(),
                 duration_ms = elapsed,
