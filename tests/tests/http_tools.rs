@@ -1050,3 +1050,29 @@ fn list_shows_where_each_tool_comes_from() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_document_at_a_url_is_fetched_through_the_same_guards() {
+    let document = std::fs::read_to_string(fixtures().join("petstore-3.1.json")).unwrap();
+    // The document names a relative server, read against its own URL.
+    let mut parsed: Value = serde_json::from_str(&document).unwrap();
+    parsed["servers"] = json!([{"url": "/v2"}]);
+    let document = parsed.to_string();
+    let server = Server::start(move |seen| match seen.target.as_str() {
+        "/openapi.json" => Reply {
+            status: 200,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: document.clone(),
+        },
+        _ => Reply::json(200, json!({"available": 1})),
+    });
+    let file = format!(
+        "openapi:\n  petstore:\n    document: {}/openapi.json\n    include: [getInventory]\n",
+        server.url()
+    );
+    let (registry, _) = registry(&file, &[]);
+    let answer = structured(&call(&registry, "getInventory", json!({})).await);
+    assert_eq!(answer["body"], json!({"available": 1}));
+    let targets: Vec<String> = server.requests().into_iter().map(|r| r.target).collect();
+    assert_eq!(targets, ["/openapi.json", "/v2/store/inventory"]);
+}
