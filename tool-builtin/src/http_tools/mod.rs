@@ -68,7 +68,22 @@ use tool_runtime::{
 };
 use ureq::http;
 
-use crate::http::{Guard, HostPattern, HttpConfig, Outgoing, request_headers, send};
+use crate::http::{HostPattern, HttpConfig, Outgoing, request_headers, send};
+
+/// Where an HTTP tool's requests may go (its own host and port) and the
+/// limits they go out under.
+#[derive(Debug, Clone)]
+pub(crate) struct Guard {
+    pub(crate) patterns: Vec<HostPattern>,
+    pub(crate) config: HttpConfig,
+}
+
+impl Guard {
+    /// Sends `request` through `http_request`'s guard code.
+    pub(crate) fn send(&self, request: Outgoing) -> Result<crate::http::HttpResponse, ToolError> {
+        send(request, &self.patterns, &self.config)
+    }
+}
 
 mod declared;
 mod openapi;
@@ -565,15 +580,12 @@ impl Endpoint {
                 .and_then(text_of)
                 .map(|text| (text.into_bytes(), content_type.clone())),
         };
-        let response = send(
-            Outgoing {
-                method: self.method.clone(),
-                url,
-                headers,
-                body,
-            },
-            &self.guard,
-        )?;
+        let response = self.guard.send(Outgoing {
+            method: self.method.clone(),
+            url,
+            headers,
+            body,
+        })?;
         let mut answer = json!({
             "status": response.status,
             "headers": response.headers,

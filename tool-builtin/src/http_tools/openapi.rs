@@ -16,13 +16,14 @@ use serde_json::{Map, Value, json};
 use tool_runtime::manifest::{Document, ManifestProblem, OpenApiEntry, pointer_token};
 use ureq::http;
 
+use super::Guard;
 use super::schema::{Schemas, local_pointer};
 use super::template::{Env, JsonTemplate, Part, Template};
 use super::{
     Body, Context, Endpoint, LIMIT_KEYS, Loaded, LoadedTool, Problems, QueryParam, ToolShape,
     guard_for, limits, make_tool, output_schema, read_env,
 };
-use crate::http::{Guard, HttpConfig, Outgoing, send};
+use crate::http::{HttpConfig, Outgoing};
 
 const KEYS: [&str; 7] = [
     "document", "base_url", "include", "exclude", "prefix", "auth", "headers",
@@ -343,16 +344,14 @@ fn read_document(
         let mut config = config.clone();
         config.max_response_bytes = config.max_response_bytes.max(MAX_DOCUMENT_BYTES);
         let guard = guard_for(&url, config)?;
-        let response = send(
-            Outgoing {
+        let response = guard
+            .send(Outgoing {
                 method: http::Method::GET,
                 url: url.clone(),
                 headers: http::HeaderMap::new(),
                 body: None,
-            },
-            &guard,
-        )
-        .map_err(|error| format!("cannot fetch {source}: {error}"))?;
+            })
+            .map_err(|error| format!("cannot fetch {source}: {error}"))?;
         if !(200..300).contains(&response.status) {
             return Err(format!(
                 "cannot fetch {source}: it answered {}",
