@@ -918,3 +918,161 @@ fn the_example_registry_file_loads_and_fits_the_published_schema() {
         "{error}"
     );
 }
+
+#[test]
+fn a_tool_name_used_twice_is_a_mistake_at_the_later_one() {
+    let file = "tools: [convert_length]\nhttp_tools:\n  - name: fetch\n    description: One.\n    \
+                url: https://a.example.com/\n  - name: fetch\n    description: Two.\n    \
+                url: https://b.example.com/\n  - name: convert_length\n    description: Three.\n    \
+                url: https://c.example.com/\n";
+    let (manifest, loaded) = load(file, &[]);
+    let error = loaded.error(&manifest).unwrap().to_string();
+    assert_eq!(
+        error.lines().collect::<Vec<_>>(),
+        [
+            "tools.yaml:6:11: the tool name \"fetch\" (http:b.example.com) is used twice: also by http:a.example.com at line 3; rename one (an OpenAPI entry takes a `prefix`)",
+            "tools.yaml:9:11: the tool name \"convert_length\" (http:c.example.com) is used twice: also by the linked tool of that name in `tools`; rename one (an OpenAPI entry takes a `prefix`)",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn the_command_line_refuses_a_file_with_mistakes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tools.yaml");
+    std::fs::write(
+        &file,
+        "http_tools:\n  - name: broken\n    description: Has a bad placeholder.\n    url: https://api.example.com/{nope}\n",
+    )
+    .unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let code = tool_cli::run_async(
+        Registry::builder().build().unwrap(),
+        ["toolbox", "--registry", &file, "list"],
+    )
+    .await;
+    assert_eq!(code, std::process::ExitCode::from(tool_cli::EXIT_USAGE));
+}
+
+/// Run by `list_shows_where_each_tool_comes_from` in a child process of
+/// this test binary, whose stdout that test reads: `toolbox list` and
+/// `toolbox list --json` over the registry file `HTTP_TOOLS_LIST_FILE`.
+#[tokio::test]
+#[ignore = "a helper: run by list_shows_where_each_tool_comes_from"]
+async fn list_helper() {
+    let Ok(file) = std::env::var("HTTP_TOOLS_LIST_FILE") else {
+        return;
+    };
+    for args in [vec!["list"], vec!["list", "--json"]] {
+        let mut all = vec!["toolbox", "--registry", file.as_str()];
+        all.extend(args);
+        println!("=== {}", all[3..].join(" "));
+        let code = tool_cli::run_async(Registry::builder().build().unwrap(), all).await;
+        assert_eq!(code, std::process::ExitCode::SUCCESS);
+    }
+    println!("=== end");
+}
+
+#[test]
+fn list_shows_where_each_tool_comes_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tools.yaml");
+    std::fs::copy(
+        fixtures().join("petstore-3.0.json"),
+        dir.path().join("petstore.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        &file,
+        "tools: [convert_length]\nhttp_tools:\n  - name: get_item\n    description: Gets an item.\n    \
+         url: https://api.example.com:8443/items/{id}\n    parameters: [{id: {type: integer, required: true}}]\n\
+         openapi:\n  petstore:\n    document: petstore.json\n    include: [getInventory]\n",
+    )
+    .unwrap();
+    // This test binary, running the helper alone, its output not captured.
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "list_helper",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("HTTP_TOOLS_LIST_FILE", &file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let section = |marker: &str| -> String {
+        let start = stdout
+            .find(marker)
+            .unwrap_or_else(|| panic!("{marker} in {stdout}"))
+            + marker.len();
+        let end = start + stdout[start..].find("=== ").unwrap();
+        stdout[start..end].trim().to_owned()
+    };
+    let table = section("=== list\n");
+    let source = |name: &str| -> String {
+        table
+            .lines()
+            .find(|line| line.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} in\n{table}"))
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(source("get_item"), "http:api.example.com:8443");
+    assert_eq!(source("getInventory"), "openapi:petstore");
+    assert_eq!(source("convert_length"), "examples");
+    let listed: Value = serde_json::from_str(&section("=== list --json\n")).unwrap();
+    let sources: Vec<(&str, &str)> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| {
+            (
+                tool["name"].as_str().unwrap(),
+                tool["source"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            ("convert_length", "examples"),
+            ("getInventory", "openapi:petstore"),
+            ("get_item", "http:api.example.com:8443"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_document_at_a_url_is_fetched_through_the_same_guards() {
+    let document = std::fs::read_to_string(fixtures().join("petstore-3.1.json")).unwrap();
+    // The document names a relative server, read against its own URL.
+    let mut parsed: Value = serde_json::from_str(&document).unwrap();
+    parsed["servers"] = json!([{"url": "/v2"}]);
+    let document = parsed.to_string();
+    let server = Server::start(move |seen| match seen.target.as_str() {
+        "/openapi.json" => Reply {
+            status: 200,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: document.clone(),
+        },
+        _ => Reply::json(200, json!({"available": 1})),
+    });
+    let file = format!(
+        "openapi:\n  petstore:\n    document: {}/openapi.json\n    include: [getInventory]\n",
+        server.url()
+    );
+    let (registry, _) = registry(&file, &[]);
+    let answer = structured(&call(&registry, "getInventory", json!({})).await);
+    assert_eq!(answer["body"], json!({"available": 1}));
+    let targets: Vec<String> = server.requests().into_iter().map(|r| r.target).collect();
+    assert_eq!(targets, ["/openapi.json", "/v2/store/inventory"]);
+}

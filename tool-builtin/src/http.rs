@@ -110,16 +110,13 @@ pub fn http_request(
     body: Option<Value>,
     config: Config<HttpConfig>,
 ) -> Result<HttpResponse, ToolError> {
-    let guard = Guard {
-        patterns: config
-            .allowed_hosts
-            .iter()
-            .filter_map(|entry| HostPattern::parse(entry).ok())
-            .collect(),
-        config: HttpConfig::clone(&config),
-    };
+    let patterns: Vec<HostPattern> = config
+        .allowed_hosts
+        .iter()
+        .filter_map(|entry| HostPattern::parse(entry).ok())
+        .collect();
     let url = parse_url(&url)?;
-    check_allowed(&url, &guard.patterns)?;
+    check_allowed(&url, &patterns)?;
     let method = match method.as_deref().unwrap_or("GET") {
         "GET" => http::Method::GET,
         "POST" => http::Method::POST,
@@ -148,19 +145,9 @@ pub fn http_request(
             headers,
             body,
         },
-        &guard,
+        &patterns,
+        &config,
     )
-}
-
-/// Where requests may go and the limits they go out under: the
-/// `http_request` tool's configuration, or an HTTP tool's own host and
-/// limits (`crate::http_tools`).
-#[derive(Debug, Clone)]
-pub(crate) struct Guard {
-    /// The hosts requests and redirects may go to.
-    pub(crate) patterns: Vec<HostPattern>,
-    /// The limits (its `allowed_hosts` is not read: `patterns` is).
-    pub(crate) config: HttpConfig,
 }
 
 /// One request to send: its URL already parsed (`parse_url`), its headers
@@ -173,17 +160,22 @@ pub(crate) struct Outgoing {
     pub(crate) body: Option<(Vec<u8>, String)>,
 }
 
-/// Sends `request` under `guard`: its URL and every redirect checked
-/// against the allowlist before any connection is made, the body and the
-/// response capped, one time limit for the whole call.
-pub(crate) fn send(request: Outgoing, guard: &Guard) -> Result<HttpResponse, ToolError> {
+/// Sends `request`: its URL and every redirect checked against `patterns`
+/// before any connection is made, the body and the response capped as
+/// `config` says (its `allowed_hosts` is not read), one time limit for the
+/// whole call. `http_request` and the HTTP tools (`crate::http_tools`)
+/// both go through here.
+pub(crate) fn send(
+    request: Outgoing,
+    patterns: &[HostPattern],
+    config: &HttpConfig,
+) -> Result<HttpResponse, ToolError> {
     let Outgoing {
         mut method,
         mut url,
         mut headers,
         mut body,
     } = request;
-    let (patterns, config) = (&guard.patterns, &guard.config);
     check_shape(&url)?;
     check_allowed(&url, patterns)?;
     if let Some((bytes, _)) = &body

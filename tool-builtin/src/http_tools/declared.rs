@@ -228,6 +228,7 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
             }
         });
 
+    let name_at = problems.value_location("name");
     let problems_found = !problems.list.is_empty();
     loaded.problems.append(&mut problems.list);
     let (Some(url), Some(parsed), Some(guard)) = (template, url, guard) else {
@@ -276,7 +277,7 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
         Ok(tool) => loaded.tools.push(LoadedTool {
             tool,
             origin: format!("http:{host}"),
-            location: entry.location,
+            location: name_at,
         }),
         Err(message) => loaded
             .problems

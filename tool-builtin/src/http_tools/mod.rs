@@ -68,10 +68,26 @@ use tool_runtime::{
 };
 use ureq::http;
 
-use crate::http::{Guard, HostPattern, HttpConfig, Outgoing, request_headers, send};
+use crate::http::{HostPattern, HttpConfig, Outgoing, request_headers, send};
+
+/// Where an HTTP tool's requests may go (its own host and port) and the
+/// limits they go out under.
+#[derive(Debug, Clone)]
+pub(crate) struct Guard {
+    pub(crate) patterns: Vec<HostPattern>,
+    pub(crate) config: HttpConfig,
+}
+
+impl Guard {
+    /// Sends `request` through `http_request`'s guard code.
+    pub(crate) fn send(&self, request: Outgoing) -> Result<crate::http::HttpResponse, ToolError> {
+        send(request, &self.patterns, &self.config)
+    }
+}
 
 mod declared;
 mod openapi;
+mod schema;
 mod template;
 
 use template::{Env, JsonTemplate, Template, encode_segment, text_of};
@@ -243,35 +259,26 @@ pub(crate) struct Context<'a> {
 /// Two generated tools with one name, or one named like a linked tool the
 /// file enables, are mistakes at the later one.
 fn check_names(manifest: &Manifest, loaded: &mut Loaded) {
-    let mut seen: BTreeMap<String, (Location, String)> = BTreeMap::new();
-    for name in manifest.tool_names() {
-        seen.entry(name.to_owned()).or_insert((
-            Location { line: 0, column: 0 },
-            "the linked tool".to_owned(),
-        ));
-    }
+    let linked: Vec<&str> = manifest.tool_names().collect();
+    let mut seen: BTreeMap<String, &LoadedTool> = BTreeMap::new();
     let mut problems = Vec::new();
     for tool in &loaded.tools {
         let name = tool.tool.spec().name.to_string();
-        match seen.get(&name) {
-            Some((first, owner)) => {
-                let place = if first.line == 0 {
-                    format!("{owner} of that name in `tools`")
-                } else {
-                    format!("{owner} at line {}", first.line)
-                };
-                problems.push(ManifestProblem {
-                    location: Some(tool.location),
-                    message: format!(
-                        "the tool name \"{name}\" ({}) is used twice: also by {place}; rename one (an OpenAPI entry takes a `prefix`)",
-                        tool.origin
-                    ),
-                });
-            }
-            None => {
-                seen.insert(name, (tool.location, tool.origin.clone()));
-            }
-        }
+        let other = if linked.contains(&name.as_str()) {
+            "the linked tool of that name in `tools`".to_owned()
+        } else if let Some(first) = seen.get(&name) {
+            format!("{} at line {}", first.origin, first.location.line)
+        } else {
+            seen.insert(name, tool);
+            continue;
+        };
+        problems.push(ManifestProblem {
+            location: Some(tool.location),
+            message: format!(
+                "the tool name \"{name}\" ({}) is used twice: also by {other}; rename one (an OpenAPI entry takes a `prefix`)",
+                tool.origin
+            ),
+        });
     }
     loaded.problems.extend(problems);
 }
@@ -573,15 +580,12 @@ impl Endpoint {
                 .and_then(text_of)
                 .map(|text| (text.into_bytes(), content_type.clone())),
         };
-        let response = send(
-            Outgoing {
-                method: self.method.clone(),
-                url,
-                headers,
-                body,
-            },
-            &self.guard,
-        )?;
+        let response = self.guard.send(Outgoing {
+            method: self.method.clone(),
+            url,
+            headers,
+            body,
+        })?;
         let mut answer = json!({
             "status": response.status,
             "headers": response.headers,
