@@ -1150,7 +1150,10 @@ fn a_schema_lockfile_tells_breaking_changes_from_compatible_ones() {
     assert_eq!(code(&written), 0, "{}", stderr(&written));
     let locked: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
     let entry = &locked["tools"]["convert_length"];
-    assert_eq!(entry["input_schema"]["required"], json!(["value", "from", "to"]));
+    assert_eq!(
+        entry["input_schema"]["required"],
+        json!(["value", "from", "to"])
+    );
     assert_eq!(entry["rendered"]["name"], "convert_length", "{entry}");
 
     // Nothing changed.
@@ -1200,4 +1203,47 @@ fn a_schema_lockfile_tells_breaking_changes_from_compatible_ones() {
     std::fs::write(&lock, "[1, 2]").unwrap();
     let unreadable = run(&["schema", "--check", lock_arg]);
     assert_eq!(code(&unreadable), 2, "{}", stderr(&unreadable));
+}
+
+#[test]
+fn schema_tokens_prints_each_tools_cost_and_checks_a_budget() {
+    let output = run(&["schema", "--tokens", "--format", "openai"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("TOOL"), "{text}");
+    let rows: Vec<(String, usize)> = lines
+        .clone()
+        .take_while(|line| !line.starts_with("total:"))
+        .map(|line| {
+            let mut cells = line.split_whitespace();
+            let name = cells.next().unwrap().to_owned();
+            (name, cells.next().unwrap().parse().unwrap())
+        })
+        .collect();
+    let listed = json_out(&run(&["list", "--json"]));
+    assert_eq!(rows.len(), listed.as_array().unwrap().len(), "{text}");
+    assert!(rows.iter().any(|(name, _)| name == "convert_length"));
+    assert!(rows.iter().all(|(_, tokens)| *tokens > 20), "{text}");
+    let sum: usize = rows.iter().map(|(_, tokens)| tokens).sum();
+    let total: usize = text
+        .lines()
+        .last()
+        .and_then(|line| line.strip_prefix("total: "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a total line");
+    // The whole array: every definition, and its brackets and commas.
+    assert!(
+        total >= sum && total <= sum + rows.len() + 2,
+        "{total} against {sum}"
+    );
+
+    let over = run(&["schema", "--tokens", "--budget", "100"]);
+    assert_eq!(code(&over), 1);
+    let message = stderr(&over);
+    assert!(message.contains("over the budget of 100"), "{message}");
+    assert!(message.contains("the largest: "), "{message}");
+    let under = run(&["schema", "--tokens", "--budget", "1000000"]);
+    assert_eq!(code(&under), 0, "{}", stderr(&under));
 }

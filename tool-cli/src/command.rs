@@ -47,6 +47,14 @@ pub(crate) enum Command {
         /// breaking.
         #[arg(long, value_name = "FILE", conflicts_with = "name")]
         check: Option<std::path::PathBuf>,
+        /// Print what each tool's definition costs in tokens (OpenAI's
+        /// o200k_base tokenizer) in the chosen format, and the total.
+        #[arg(long, conflicts_with_all = ["name", "lock", "check"])]
+        tokens: bool,
+        /// With --tokens: exit with 1 when the total passes this many
+        /// tokens.
+        #[arg(long, value_name = "TOKENS", requires = "tokens")]
+        budget: Option<usize>,
     },
     /// Call a tool and print its result as JSON.
     Call(CallArgs),

@@ -132,6 +132,35 @@ fn locked(tools: &Tools, format: Provider) -> Value {
     json!({"format": format.to_string(), "tools": entries})
 }
 
+/// `schema --tokens [--budget N]`: a table of each tool's tokens and the
+/// total; exit code 1 over the budget.
+pub(crate) fn tokens(tools: &Tools, format: Provider, budget: Option<usize>) -> ExitCode {
+    let report = tool_runtime::tokens::report(&tools.registry, format);
+    let mut rows = vec![vec!["TOOL".to_owned(), "TOKENS".to_owned()]];
+    rows.extend(
+        report
+            .tools
+            .iter()
+            .map(|(name, count)| vec![name.clone(), count.to_string()]),
+    );
+    let mut text = table(&rows);
+    let _ = write!(
+        text,
+        "\ntotal: {} tokens for {} tools ({format}, o200k_base)",
+        report.total,
+        report.tools.len()
+    );
+    let code = print_out(&text);
+    match budget {
+        Some(limit) if report.total > limit => {
+            let over = tool_runtime::tokens::OverBudget { report, limit };
+            eprintln!("error: {over}");
+            ExitCode::FAILURE
+        }
+        _ => code,
+    }
+}
+
 /// `schema --lock FILE`: writes the lockfile.
 pub(crate) fn lock(tools: &Tools, format: Provider, path: &Path) -> ExitCode {
     let text = pretty(&locked(tools, format)) + "\n";

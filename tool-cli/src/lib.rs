@@ -235,6 +235,12 @@ where
                 Command::List { json } => inspect::list(&tools, json),
                 Command::Schema {
                     format,
+                    tokens: true,
+                    budget,
+                    ..
+                } => inspect::tokens(&tools, format, budget),
+                Command::Schema {
+                    format,
                     lock: Some(path),
                     ..
                 } => inspect::lock(&tools, format, &path),

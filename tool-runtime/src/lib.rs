@@ -116,6 +116,10 @@
 //!   `#[tool]` at compile time. Without it a `pattern` fails to compile,
 //!   saying to turn the feature on; a tool without one needs no regular
 //!   expression engine. `tool-cli` turns it on.
+//! - Feature `tokens` (off by default): [`tokens`] counts what each tool's
+//!   definition costs in a model's context with OpenAI's `o200k_base`
+//!   tokenizer (`tiktoken-rs`), and checks a tool set against a budget.
+//!   `tool-cli` turns it on (`toolbox schema --tokens`).
 //! - Feature `tracing` (off by default): each call runs in a `tracing` span
 //!   (`tool_call`, with `tool`, `tool_use_id`, and `status` and
 //!   `duration_ms` once it ends), tools' progress, trace and log messages
@@ -139,6 +143,8 @@ pub mod schema;
 mod spec;
 mod stream;
 mod tool;
+#[cfg(feature = "tokens")]
+pub mod tokens;
 mod trace;
 
 #[doc(hidden)]
