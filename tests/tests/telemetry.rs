@@ -145,7 +145,6 @@ async fn an_mcp_call_with_a_traceparent_joins_the_clients_trace() {
             answered += 1;
         }
     }
-    drop(send);
     // The input ends: the server finishes.
     drop(write);
     drop(lines);

@@ -683,10 +683,10 @@ async fn execute(
     blocking: bool,
 ) -> Result<ToolOutput, ToolError> {
     if blocking {
-        match tokio::runtime::Handle::try_current() {
-            Ok(handle) => return run_blocking(handle, tool.clone(), ctx.clone()).await,
-            Err(_) => crate::trace::warning!("no Tokio runtime: a blocking tool runs inline"),
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            return run_blocking(handle, tool.clone(), ctx.clone()).await;
         }
+        crate::trace::warning!("no Tokio runtime: a blocking tool runs inline");
     }
     run_guarded(&**tool, ctx.input(), ctx).await
 }
