@@ -328,3 +328,26 @@ fn an_index_and_a_search_tool_can_be_made_from_any_specs() {
     );
     assert_eq!(rendered.as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn a_live_registry_searches_the_tools_it_has_now() {
+    let live = tool_runtime::LiveRegistry::new(small_registry());
+    let refund = DynamicTool::builder(
+        "refund_payment",
+        "Refunds a card payment.",
+        json!({"type": "object"}),
+    )
+    .handler(|_, _| Ok("ok"))
+    .build()
+    .unwrap();
+    live.insert(refund).unwrap();
+    let now = live.snapshot();
+    let search = now.search_tool().expect("still searchable");
+    assert_eq!(search.index().len(), 3);
+    assert_eq!(search.index().search("refund", 1)[0].name, "refund_payment");
+    assert!(now.is_deferred("get_weather") && !now.is_deferred("get_time"));
+    assert!(live.remove("get_weather"));
+    let now = live.snapshot();
+    let search = now.search_tool().unwrap();
+    assert!(search.index().search("weather", 5).is_empty());
+}

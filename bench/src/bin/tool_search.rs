@@ -147,6 +147,35 @@ fn main() {
             full as f64 / offered as f64
         );
     }
+    // What the model reads where the provider searches itself, by its docs:
+    // Anthropic leaves deferred tools out of the context; the Responses API
+    // still shows a deferred function's name and description.
+    let context = |provider: Provider| -> usize {
+        let tools = deferred.render(provider).as_array().expect("a tools array");
+        let bytes: usize = tools
+            .iter()
+            .map(|tool| match (tool.get("defer_loading"), provider) {
+                (None, _) => tool.to_string().len(),
+                (Some(_), Provider::OpenAiResponses) => {
+                    json!({"name": tool["name"], "description": tool["description"]})
+                        .to_string()
+                        .len()
+                }
+                (Some(_), _) => 0,
+            })
+            .sum();
+        bytes / 4
+    };
+    println!("in the model's context where the provider searches (estimate, bytes / 4):");
+    for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
+        let full = tokens(&all, provider);
+        let offered = context(provider);
+        println!(
+            "| {provider} | {full} | {offered} | {:.3} ({:.0}x fewer) |",
+            offered as f64 / full as f64,
+            full as f64 / offered as f64
+        );
+    }
     let result = search
         .search("refund a card payment", 5, false)
         .to_string()
