@@ -26,6 +26,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub mod alloc;
+pub mod catalog;
 pub mod floor;
 pub mod fuzz;
 #[cfg(feature = "peers")]

@@ -90,6 +90,12 @@
 //!   [`config::Config`] and [`RegistryBuilder::configure`]. The guide is
 //!   `docs/stateful-tools-and-configuration.md`; argument constraints are in
 //!   `docs/constraints.md`.
+//! - Large tool sets: [`search`] ranks tools for a query (BM25, in
+//!   process) and offers the ranking to the model as the tool
+//!   `search_tools`; [`RegistryBuilder::defer`] and
+//!   [`RegistryBuilder::always_offer`] keep most tools out of each request
+//!   until a search finds them, with Anthropic's and OpenAI's own tool
+//!   search where they have one. The guide is `docs/registries.md`.
 //! - Names: aliases ([`Registry::resolve`]), allowlists
 //!   ([`RegistryBuilder::allow`]), registry files (`manifest`, feature `files`) and what
 //!   the global registry found ([`Registry::global_report`]). The guide is
@@ -140,6 +146,7 @@ pub mod providers;
 pub mod quote;
 mod registry;
 pub mod schema;
+pub mod search;
 mod spec;
 mod stream;
 mod tool;

@@ -6,6 +6,12 @@
 //! blocks; results go back as `tool_result` blocks in a `user` message,
 //! with `"is_error": true` only on an error (Anthropic reads a missing
 //! `is_error` as false).
+//!
+//! For large tool sets Anthropic has a tool search tool of its own
+//! ([`tool_search_tool`]): tools sent with `"defer_loading": true`
+//! ([`deferred_tool`]) stay out of the model's context until it finds them.
+//! It is in beta: requests need the header `anthropic-beta:`
+//! [`TOOL_SEARCH_BETA`].
 
 use serde_json::{Map, Value, json};
 
@@ -21,6 +27,41 @@ pub fn tool(spec: &ToolSpec) -> Value {
         "description": spec.description,
         "input_schema": spec.input_schema(),
     })
+}
+
+/// The `anthropic-beta` header value the tool search tool needs on the
+/// Claude API (and Microsoft Foundry).
+pub const TOOL_SEARCH_BETA: &str = "advanced-tool-use-2025-11-20";
+
+/// Which of Anthropic's server-side tool search tools to offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolSearch {
+    /// `tool_search_tool_bm25_20251119`: the model searches in natural
+    /// language.
+    #[default]
+    Bm25,
+    /// `tool_search_tool_regex_20251119`: the model searches with Python
+    /// regular expressions.
+    Regex,
+}
+
+/// The tool search tool's definition:
+/// `{"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}`
+/// (or the regex variant's).
+pub fn tool_search_tool(variant: ToolSearch) -> Value {
+    let (kind, name) = match variant {
+        ToolSearch::Bm25 => ("tool_search_tool_bm25_20251119", "tool_search_tool_bm25"),
+        ToolSearch::Regex => ("tool_search_tool_regex_20251119", "tool_search_tool_regex"),
+    };
+    json!({"type": kind, "name": name})
+}
+
+/// A Messages API tool whose definition Claude loads only when its tool
+/// search finds it: [`tool`] with `"defer_loading": true`.
+pub fn deferred_tool(spec: &ToolSpec) -> Value {
+    let mut tool = tool(spec);
+    tool["defer_loading"] = Value::Bool(true);
+    tool
 }
 
 /// The tool calls of a Messages API response.

@@ -273,6 +273,103 @@ pub(crate) fn render_tools_with<'a>(
     }
 }
 
+/// How a tool is offered to the model when a registry defers some of its
+/// tools (see [`render_offered_tools`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Offer {
+    /// Sent with every request.
+    Always,
+    /// Found by a search first: sent with the provider's deferred-loading
+    /// flag where it has tool search of its own, left out elsewhere.
+    Deferred,
+    /// The registry's own search tool (`search_tools`): sent where the
+    /// provider has no tool search of its own, replaced by the provider's
+    /// where it has.
+    Search,
+}
+
+impl Provider {
+    /// Whether the provider documents a tool search of its own, which
+    /// loads deferred tools' definitions when the model finds them:
+    /// Anthropic's tool search tool and the OpenAI Responses API's
+    /// `tool_search`. Chat Completions, Bedrock Converse, Gemini, MCP and
+    /// XML prompts have none; for them a registry offers `search_tools`.
+    pub fn has_tool_search(self) -> bool {
+        matches!(self, Provider::Anthropic | Provider::OpenAiResponses)
+    }
+}
+
+/// The tool definitions of `tools` as [`render_tools`] gives them, for a
+/// registry that defers some tools.
+///
+/// Where the provider [has tool search](Provider::has_tool_search) and a
+/// tool is [deferred](Offer::Deferred), the provider's search tool comes
+/// first (Anthropic: [`anthropic::tool_search_tool`] with BM25; Responses:
+/// [`openai::responses_tool_search`]), then every tool in the order given,
+/// deferred ones flagged `"defer_loading": true`; [`Offer::Search`] tools
+/// are left out. Elsewhere the [`Offer::Always`] and [`Offer::Search`]
+/// tools are rendered as by [`render_tools`] and the deferred ones left
+/// out.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_runtime::providers::{render_offered_tools, Offer, Provider};
+/// use tool_runtime::ToolSpec;
+///
+/// let lookup = ToolSpec::new("lookup", "Looks an order up.", json!({"type": "object"}));
+/// let refund = ToolSpec::new("refund", "Refunds an order.", json!({"type": "object"}));
+/// let search = ToolSpec::new("search_tools", "Searches tools.", json!({"type": "object"}));
+/// let tools = [(&lookup, Offer::Always), (&refund, Offer::Deferred), (&search, Offer::Search)];
+///
+/// let anthropic = render_offered_tools(Provider::Anthropic, tools);
+/// assert_eq!(anthropic[0]["type"], "tool_search_tool_bm25_20251119");
+/// assert_eq!(anthropic[2]["name"], "refund");
+/// assert_eq!(anthropic[2]["defer_loading"], true);
+/// assert_eq!(anthropic.as_array().unwrap().len(), 3);
+///
+/// let gemini = render_offered_tools(Provider::Gemini, tools);
+/// let names: Vec<&str> = gemini["functionDeclarations"]
+///     .as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+/// assert_eq!(names, ["lookup", "search_tools"]);
+/// ```
+pub fn render_offered_tools<'a>(
+    provider: Provider,
+    tools: impl IntoIterator<Item = (&'a ToolSpec, Offer)>,
+) -> Value {
+    render_offered_tools_with(provider, tools, false)
+}
+
+pub(crate) fn render_offered_tools_with<'a>(
+    provider: Provider,
+    tools: impl IntoIterator<Item = (&'a ToolSpec, Offer)>,
+    strict_registry: bool,
+) -> Value {
+    let tools: Vec<(&ToolSpec, Offer)> = tools.into_iter().collect();
+    let deferred = tools.iter().any(|(_, offer)| *offer == Offer::Deferred);
+    if !(provider.has_tool_search() && deferred) {
+        let offered = tools
+            .iter()
+            .filter(|(_, offer)| *offer != Offer::Deferred)
+            .map(|(spec, _)| *spec);
+        return render_tools_with(provider, offered, strict_registry);
+    }
+    let search = match provider {
+        Provider::Anthropic => anthropic::tool_search_tool(anthropic::ToolSearch::Bm25),
+        _ => openai::responses_tool_search(),
+    };
+    let mut out = vec![search];
+    for (spec, offer) in tools {
+        let strict = spec.strict || strict_registry;
+        out.push(match (offer, provider) {
+            (Offer::Search, _) => continue,
+            (Offer::Always, _) => render_tool_with(provider, spec, strict_registry),
+            (Offer::Deferred, Provider::Anthropic) => anthropic::deferred_tool(spec),
+            (Offer::Deferred, _) => openai::responses_deferred_tool(spec, strict),
+        });
+    }
+    Value::Array(out)
+}
+
 /// The tool calls in a response from `provider`, in order.
 ///
 /// Each provider's function documents which parts of a response it accepts

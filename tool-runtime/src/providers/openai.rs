@@ -8,6 +8,11 @@
 //! refuses to build with such a tool marked strict, so this only happens
 //! for [`Provider::OpenAiStrict`]).
 //!
+//! The Responses API can search tools itself (`{"type": "tool_search"}`,
+//! [`responses_tool_search`]): functions sent with `"defer_loading": true`
+//! ([`responses_deferred_tool`]) have their parameters loaded only when the
+//! model's search finds them. Chat Completions documents no such mechanism.
+//!
 //! Results carry no error flag in either API: an error result is sent as its
 //! text, which says what went wrong. JSON content is sent as compact JSON
 //! text.
@@ -54,6 +59,19 @@ pub fn responses_tool(spec: &ToolSpec, strict: bool) -> Value {
         "parameters": parameters,
         "strict": strict,
     })
+}
+
+/// The Responses API's hosted tool search: `{"type": "tool_search"}`.
+pub fn responses_tool_search() -> Value {
+    json!({"type": "tool_search"})
+}
+
+/// A Responses API function the model loads only when its tool search
+/// finds it: [`responses_tool`] with `"defer_loading": true`.
+pub fn responses_deferred_tool(spec: &ToolSpec, strict: bool) -> Value {
+    let mut tool = responses_tool(spec, strict);
+    tool["defer_loading"] = Value::Bool(true);
+    tool
 }
 
 /// The tool calls of a Chat Completions response.

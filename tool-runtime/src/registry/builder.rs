@@ -11,6 +11,7 @@ use crate::context::ToolContext;
 use crate::context::approval::Approver;
 use crate::invoke::policy::{ErrorDetail, Settings};
 use crate::names::Allowlist;
+use crate::search::Deferral;
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::Tool;
 use crate::tool::ToolRef;
@@ -51,6 +52,10 @@ pub struct RegistryBuilder {
     settings: Settings,
     /// Whether every tool is strict (see `RegistryBuilder::strict`).
     strict: bool,
+    /// Which tools are deferred (`defer`, `always_offer`).
+    deferral: Deferral,
+    /// Whether to add `search_tools` (`tool_search`).
+    tool_search: bool,
 }
 
 impl RegistryBuilder {
@@ -156,6 +161,92 @@ impl RegistryBuilder {
         self
     }
 
+    /// Adds `search_tools`, a tool that finds the registry's other tools by
+    /// what they do (see [`SearchTool`](crate::search::SearchTool)). Off by
+    /// default; deferring tools ([`defer`](Self::defer),
+    /// [`always_offer`](Self::always_offer)) turns it on whatever this says,
+    /// since a deferred tool is otherwise out of the model's reach.
+    ///
+    /// A tool of the registry's own named `search_tools` is then an error
+    /// at [`build`](Self::build) (two tools with one name).
+    pub fn tool_search(mut self, on: bool) -> Self {
+        self.tool_search = on;
+        self
+    }
+
+    /// Defers the tools whose names match these entries (exact names or
+    /// `prefix*` patterns): they stay in the registry and run when called,
+    /// but are not sent with each request until a search finds them.
+    /// Called more than once, the entries add up.
+    ///
+    /// [`Registry::render`] then renders, for Anthropic and the OpenAI
+    /// Responses API, the provider's own tool search and the deferred tools
+    /// flagged `"defer_loading": true`; for every other provider, the tools
+    /// not deferred and `search_tools`. [`always_offer`](Self::always_offer)
+    /// wins over this.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::{tool, Provider, Registry};
+    ///
+    /// /// Looks an order up by its number.
+    /// #[tool]
+    /// fn order_lookup(number: u64) -> String { format!("order {number}: shipped") }
+    ///
+    /// /// Refunds an order in full.
+    /// #[tool]
+    /// fn order_refund(number: u64) -> String { format!("order {number}: refunded") }
+    ///
+    /// let registry = Registry::builder()
+    ///     .tool(OrderLookupTool)
+    ///     .tool(OrderRefundTool)
+    ///     .defer(["order_refund"])
+    ///     .build()
+    ///     .unwrap();
+    /// assert!(registry.is_deferred("order_refund"));
+    /// let offered: Vec<&str> = registry
+    ///     .render(Provider::OpenAiChat)
+    ///     .as_array().unwrap().iter()
+    ///     .map(|tool| tool["function"]["name"].as_str().unwrap())
+    ///     .collect();
+    /// assert_eq!(offered, ["order_lookup", "search_tools"]);
+    /// let anthropic = registry.render(Provider::Anthropic);
+    /// assert_eq!(anthropic[0]["type"], "tool_search_tool_bm25_20251119");
+    /// assert_eq!(anthropic[2], json!({
+    ///     "name": "order_refund",
+    ///     "description": "Refunds an order in full.",
+    ///     "input_schema": anthropic[2]["input_schema"],
+    ///     "defer_loading": true,
+    /// }));
+    /// ```
+    pub fn defer<I, S>(mut self, entries: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        match &mut self.deferral.defer {
+            Some(list) => list.extend(entries),
+            None => self.deferral.defer = Some(Allowlist::new(entries)),
+        }
+        self
+    }
+
+    /// Offers the tools whose names match these entries (exact names or
+    /// `prefix*` patterns) with every request, and defers every other tool
+    /// (see [`defer`](Self::defer)). Called more than once, the entries add
+    /// up; `search_tools` is always offered.
+    pub fn always_offer<I, S>(mut self, entries: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        match &mut self.deferral.always {
+            Some(list) => list.extend(entries),
+            None => self.deferral.always = Some(Allowlist::new(entries)),
+        }
+        self
+    }
+
     /// The registry, or every problem found: names no linked tool has, and
     /// names shared by two different tools.
     pub fn build(mut self) -> Result<Registry, RegistryError> {
@@ -185,7 +276,11 @@ impl RegistryBuilder {
                 allowlist.allows(&spec.name) || spec.aliases.iter().any(|a| allowlist.allows(a))
             });
         }
-        let built = Registry::from_tools(self.tools);
+        let search = self.tool_search || self.deferral.is_set();
+        let built = Registry::from_tools(self.tools).and_then(|registry| match search {
+            true => registry.with_search_tool(),
+            false => Ok(registry),
+        });
         let mut problems = self.problems;
         let mut registry = match built {
             Ok(registry) => registry,
@@ -195,6 +290,7 @@ impl RegistryBuilder {
             }
         };
         registry.allowlist = self.allowlist;
+        registry.deferral = self.deferral;
         registry.settings = Arc::new(self.settings);
         registry.strict = self.strict;
         if self.strict {

@@ -28,7 +28,8 @@ use crate::events::record::ToolCallRecord;
 use crate::invoke::Catalog;
 use crate::invoke::policy::Settings;
 use crate::names::{Aliases, Allowlist};
-use crate::providers::{Provider, Renderings};
+use crate::providers::{Offer, Provider, Renderings};
+use crate::search::{Deferral, SearchTool};
 use crate::spec::config::ConfigValue;
 use crate::spec::error::{ToolError, ToolErrorKind};
 use crate::spec::result::{ToolResult, ToolUse};
@@ -111,6 +112,11 @@ pub struct Registry {
     strict: bool,
     /// The provider renderings, made on first use.
     renderings: Arc<Renderings>,
+    /// Which tools are deferred ([`RegistryBuilder::defer`]).
+    deferral: Deferral,
+    /// The registry's `search_tools`, when it has one
+    /// ([`RegistryBuilder::tool_search`]); also among `tools`.
+    search: Option<Arc<SearchTool>>,
 }
 
 static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
@@ -309,7 +315,20 @@ impl Registry {
             settings: Arc::default(),
             strict: false,
             renderings: Arc::default(),
+            deferral: Deferral::default(),
+            search: None,
         })
+    }
+
+    /// This registry (fresh from [`from_tools`](Self::from_tools)) with a
+    /// `search_tools` over its other tools.
+    fn with_search_tool(self) -> Result<Self, RegistryError> {
+        let search = Arc::new(SearchTool::new(self.specs()));
+        let mut tools = self.tools;
+        tools.push(ToolRef::Shared(search.clone()));
+        let mut registry = Registry::from_tools(tools)?;
+        registry.search = Some(search);
+        Ok(registry)
     }
 
     /// Adds aliases given in code (`alias`, `tool`) to those the specs
@@ -395,7 +414,15 @@ impl Registry {
             .cloned()
             .collect();
         tools.extend(fresh.iter().cloned());
-        let mut registry = match Registry::from_tools(tools) {
+        if self.search.is_some() {
+            // A fresh search over the changed tools replaces the old one.
+            tools.retain(|tool| tool.spec().name != SearchTool::NAME);
+        }
+        let built = Registry::from_tools(tools).and_then(|registry| match self.search {
+            Some(_) => registry.with_search_tool(),
+            None => Ok(registry),
+        });
+        let mut registry = match built {
             Ok(registry) => registry,
             Err(error) => {
                 problems.extend(error.problems);
@@ -403,6 +430,7 @@ impl Registry {
             }
         };
         registry.allowlist = self.allowlist.clone();
+        registry.deferral = self.deferral.clone();
         registry.settings = Arc::clone(&self.settings);
         registry.strict = self.strict;
         registry.configs = self
@@ -629,6 +657,12 @@ impl Registry {
     /// Every tool's definition as the value `provider`'s request takes (see
     /// [`render_tools`](crate::providers::render_tools)), in name order.
     ///
+    /// A registry that defers tools renders what to offer instead (see
+    /// [`render_offered_tools`](crate::providers::render_offered_tools)):
+    /// for Anthropic and the OpenAI Responses API, the provider's tool
+    /// search and every tool, deferred ones flagged; for the others, the
+    /// tools not deferred and `search_tools`.
+    ///
     /// Rendered on first use for each provider and cached: an agent loop
     /// that sends the tools with every request pays for the schema
     /// conversions once. For OpenAI, tools are strict when marked
@@ -636,8 +670,68 @@ impl Registry {
     /// [`strict(true)`](crate::RegistryBuilder::strict).
     pub fn render(&self, provider: Provider) -> &Value {
         self.renderings.get_or_render(provider, || {
-            crate::providers::render_tools_with(provider, self.specs(), self.strict)
+            if self.search.is_none() && !self.deferral.is_set() {
+                return crate::providers::render_tools_with(provider, self.specs(), self.strict);
+            }
+            let tools = self.specs().map(|spec| (spec, self.offer(spec)));
+            crate::providers::render_offered_tools_with(provider, tools, self.strict)
         })
+    }
+
+    /// Whether the tool named `name` is deferred: left out of each request
+    /// until a search finds it (see [`RegistryBuilder::defer`]).
+    pub fn is_deferred(&self, name: &str) -> bool {
+        self.deferral.defers(name) && self.contains(name)
+    }
+
+    /// The specs of the tools offered with every request where the
+    /// provider has no tool search of its own: every tool not deferred,
+    /// `search_tools` included, in name order. Without deferral, every
+    /// tool.
+    pub fn offered_specs(&self) -> impl Iterator<Item = &ToolSpec> + '_ {
+        self.specs()
+            .filter(move |spec| !self.deferral.defers(&spec.name))
+    }
+
+    /// The registry's `search_tools`, when it has one
+    /// ([`RegistryBuilder::tool_search`], or tools deferred).
+    pub fn search_tool(&self) -> Option<&SearchTool> {
+        self.search.as_deref()
+    }
+
+    /// How the tool with this spec is offered.
+    fn offer(&self, spec: &ToolSpec) -> Offer {
+        if self.search.is_some() && spec.name == SearchTool::NAME {
+            Offer::Search
+        } else if self.deferral.defers(&spec.name) {
+            Offer::Deferred
+        } else {
+            Offer::Always
+        }
+    }
+
+    /// The tool definitions for a request that also carries the deferred
+    /// tools named in `loaded` (those `search_tools` found: see
+    /// [`search::found_names`](crate::search::found_names)), in name
+    /// order; names of other tools, or of none, are passed over.
+    ///
+    /// For a provider [with tool search of its
+    /// own](Provider::has_tool_search) this is [`render`](Self::render)'s
+    /// value: the provider loads what its search finds. Not cached.
+    pub fn render_loaded<S: AsRef<str>>(
+        &self,
+        provider: Provider,
+        loaded: impl IntoIterator<Item = S>,
+    ) -> Value {
+        if provider.has_tool_search() || !self.deferral.is_set() {
+            return self.render(provider).clone();
+        }
+        let loaded: Vec<S> = loaded.into_iter().collect();
+        let specs = self.specs().filter(|spec| {
+            !self.deferral.defers(&spec.name)
+                || loaded.iter().any(|name| name.as_ref() == spec.name)
+        });
+        crate::providers::render_tools_with(provider, specs, self.strict)
     }
 
     /// The `<tools>` block for a system prompt, as [`Provider::Xml`]
