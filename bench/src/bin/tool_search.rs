@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tool_runtime::providers::Provider;
 use tool_runtime::search::{ToolIndex, found_names};
+use tool_runtime::tokens::count;
 use tool_runtime::{Registry, ToolContext, ToolUse};
 
 /// The tools the deferred registry offers with every request.
@@ -125,12 +126,9 @@ fn main() {
     // Tokens per request: every tool against the offered ones.
     let all = bench::catalog::registry(&[]);
     let tokens = |registry: &Registry, provider: Provider| {
-        serde_json::to_string(registry.render(provider))
-            .unwrap()
-            .len()
-            / 4
+        count(&serde_json::to_string(registry.render(provider)).unwrap())
     };
-    println!("tokens per request, approximated as bytes of the rendered JSON / 4:");
+    println!("tokens per request (o200k_base, of the rendered JSON):");
     println!("| provider | every tool | deferred loading | ratio |");
     for provider in [
         Provider::OpenAiChat,
@@ -152,21 +150,18 @@ fn main() {
     // still shows a deferred function's name and description.
     let context = |provider: Provider| -> usize {
         let tools = deferred.render(provider).as_array().expect("a tools array");
-        let bytes: usize = tools
+        tools
             .iter()
             .map(|tool| match (tool.get("defer_loading"), provider) {
-                (None, _) => tool.to_string().len(),
-                (Some(_), Provider::OpenAiResponses) => {
-                    json!({"name": tool["name"], "description": tool["description"]})
-                        .to_string()
-                        .len()
-                }
+                (None, _) => count(&tool.to_string()),
+                (Some(_), Provider::OpenAiResponses) => count(
+                    &json!({"name": tool["name"], "description": tool["description"]}).to_string(),
+                ),
                 (Some(_), _) => 0,
             })
-            .sum();
-        bytes / 4
+            .sum()
     };
-    println!("in the model's context where the provider searches (estimate, bytes / 4):");
+    println!("in the model's context where the provider searches (estimate, o200k_base):");
     for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
         let full = tokens(&all, provider);
         let offered = context(provider);
@@ -176,16 +171,8 @@ fn main() {
             full as f64 / offered as f64
         );
     }
-    let result = search
-        .search("refund a card payment", 5, false)
-        .to_string()
-        .len()
-        / 4;
-    let with_definitions = search
-        .search("refund a card payment", 5, true)
-        .to_string()
-        .len()
-        / 4;
+    let result = count(&search.search("refund a card payment", 5, false).to_string());
+    let with_definitions = count(&search.search("refund a card payment", 5, true).to_string());
     println!(
         "one search_tools result, 5 tools: {result} tokens; with definitions: {with_definitions}"
     );
