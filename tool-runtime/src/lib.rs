@@ -149,9 +149,9 @@ pub mod schema;
 pub mod search;
 mod spec;
 mod stream;
-mod tool;
 #[cfg(feature = "tokens")]
 pub mod tokens;
+mod tool;
 mod trace;
 
 #[doc(hidden)]
