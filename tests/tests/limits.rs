@@ -914,16 +914,20 @@ async fn every_call_runs_in_a_span_with_status_and_duration() {
     let spans = capture.spans.lock().unwrap();
     let calls: Vec<&HashMap<String, String>> = spans
         .iter()
-        .filter(|(name, _)| name == "tool_call")
+        .filter(|(name, _)| name == "execute_tool")
         .map(|(_, fields)| fields)
         .collect();
     assert_eq!(calls.len(), 2);
-    assert_eq!(calls[0]["tool"], "nap");
-    assert_eq!(calls[0]["tool_use_id"], "span-1");
+    assert_eq!(calls[0]["otel.name"], "execute_tool nap");
+    assert_eq!(calls[0]["gen_ai.operation.name"], "execute_tool");
+    assert_eq!(calls[0]["gen_ai.tool.name"], "nap");
+    assert_eq!(calls[0]["gen_ai.tool.call.id"], "span-1");
     assert_eq!(calls[0]["status"], "completed");
     assert!(calls[0]["duration_ms"].parse::<u64>().is_ok());
-    assert_eq!(calls[1]["tool"], "lookup");
+    assert!(!calls[0].contains_key("error.type"));
+    assert_eq!(calls[1]["gen_ai.tool.name"], "lookup");
     assert_eq!(calls[1]["status"], "failed");
+    assert_eq!(calls[1]["error.type"], "retry");
 }
 
 #[tokio::test]
