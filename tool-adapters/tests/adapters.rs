@@ -14,43 +14,11 @@ mod standin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{Value, json};
+use standin::weather::{WeatherTool, completion};
 use standin::{StandIn, Step, mentions};
 use tool_runtime::providers::Provider;
 use tool_runtime::{Registry, ToolContext, strict, tool};
-
-/// A temperature unit.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Unit {
-    /// Degrees Celsius.
-    Celsius,
-    /// Degrees Fahrenheit.
-    Fahrenheit,
-}
-
-/// Get the weather forecast for a city, one line per day.
-#[tool]
-fn weather(
-    /// City name, e.g. "Paris"
-    city: String,
-    /// How many days ahead, 1 to 14
-    #[tool(default = 1, range(min = 1, max = 14))]
-    days: u32,
-    /// Temperature unit; Celsius when absent
-    unit: Option<Unit>,
-) -> String {
-    let temperature = match unit.unwrap_or(Unit::Celsius) {
-        Unit::Celsius => "21°C",
-        Unit::Fahrenheit => "70°F",
-    };
-    let lines: Vec<String> = (1..=days)
-        .map(|day| format!("{city}, day {day}: sunny, {temperature}"))
-        .collect();
-    lines.join("\n")
-}
 
 /// Always breaks.
 #[tool]
@@ -138,19 +106,6 @@ fn carries_every_result(request: &Value) -> Result<(), String> {
     } else {
         Err(format!("the request lacks {missing:?}: {request}"))
     }
-}
-
-/// A chat completion (OpenAI's chat completion object) with `message`.
-fn completion(message: Value, finish_reason: &str) -> Value {
-    json!({
-        "id": "chatcmpl-standin",
-        "object": "chat.completion",
-        "created": 1_741_569_952,
-        "model": "gpt-4.1-2025-04-14",
-        "choices": [{"index": 0, "message": message, "logprobs": null, "finish_reason": finish_reason}],
-        "usage": {"prompt_tokens": 82, "completion_tokens": 17, "total_tokens": 99},
-        "service_tier": "default"
-    })
 }
 
 /// The chat completion that makes the four calls.

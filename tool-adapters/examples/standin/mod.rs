@@ -13,6 +13,8 @@
 
 #![allow(dead_code)]
 
+pub mod weather;
+
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::thread::JoinHandle;
