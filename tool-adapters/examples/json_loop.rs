@@ -12,43 +12,11 @@
 
 mod standin;
 
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{Value, json};
+use standin::weather::WeatherTool;
 use standin::{StandIn, Step, mentions};
 use tool_runtime::providers::Provider;
-use tool_runtime::{Registry, ToolContext, tool};
-
-/// A temperature unit.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Unit {
-    /// Degrees Celsius.
-    Celsius,
-    /// Degrees Fahrenheit.
-    Fahrenheit,
-}
-
-/// Get the weather forecast for a city, one line per day.
-#[tool]
-fn weather(
-    /// City name, e.g. "Paris"
-    city: String,
-    /// How many days ahead, 1 to 14
-    #[tool(default = 1, range(min = 1, max = 14))]
-    days: u32,
-    /// Temperature unit; Celsius when absent
-    unit: Option<Unit>,
-) -> String {
-    let temperature = match unit.unwrap_or(Unit::Celsius) {
-        Unit::Celsius => "21°C",
-        Unit::Fahrenheit => "70°F",
-    };
-    let lines: Vec<String> = (1..=days)
-        .map(|day| format!("{city}, day {day}: sunny, {temperature}"))
-        .collect();
-    lines.join("\n")
-}
+use tool_runtime::{Registry, ToolContext};
 
 /// A Messages API response holding `content`, in the shape of the message
 /// object (Anthropic API reference, "Messages").
