@@ -436,26 +436,16 @@ impl Manifest {
     }
 
     fn read_server(&mut self, name: &str, node: &Node, problems: &mut Vec<ManifestProblem>) {
-        let at = location(node.span().start());
-        if !valid_name(name) {
-            problems.push(ManifestProblem {
-                location: Some(at),
-                message: format!(
-                    "MCP server \"{}\": a server's name is 1 to 64 letters, digits, `_` or `-`",
-                    crate::quote::name(name)
-                ),
-            });
+        let Some(at) = keyed_entry(
+            "MCP server",
+            name,
+            "a server's name is 1 to 64 letters, digits, `_` or `-`",
+            ": `command` (with `args`, `env`) or `url` (with `headers`)",
+            node,
+            problems,
+        ) else {
             return;
-        }
-        if !matches!(node, Node::Mapping(_)) {
-            problems.push(ManifestProblem {
-                location: Some(at),
-                message: format!(
-                    "MCP server \"{name}\" must be a mapping: `command` (with `args`, `env`) or `url` (with `headers`)"
-                ),
-            });
-            return;
-        }
+        };
         let pointer = format!("/mcp_servers/{name}");
         let mut config = to_json(node, &pointer, &mut self.locations);
         let prefix = match config.as_object_mut().and_then(|c| c.remove("prefix")) {
@@ -500,26 +490,16 @@ impl Manifest {
     }
 
     fn read_openapi(&mut self, name: &str, node: &Node, problems: &mut Vec<ManifestProblem>) {
-        let at = location(node.span().start());
-        if !valid_name(name) {
-            problems.push(ManifestProblem {
-                location: Some(at),
-                message: format!(
-                    "OpenAPI entry \"{}\": a name is 1 to 64 letters, digits, `_` or `-`",
-                    crate::quote::name(name)
-                ),
-            });
+        let Some(at) = keyed_entry(
+            "OpenAPI entry",
+            name,
+            "a name is 1 to 64 letters, digits, `_` or `-`",
+            " with `document` (a path or URL), and optionally `base_url`, `include`, `exclude`, `auth`",
+            node,
+            problems,
+        ) else {
             return;
-        }
-        if !matches!(node, Node::Mapping(_)) {
-            problems.push(ManifestProblem {
-                location: Some(at),
-                message: format!(
-                    "OpenAPI entry \"{name}\" must be a mapping with `document` (a path or URL), and optionally `base_url`, `include`, `exclude`, `auth`"
-                ),
-            });
-            return;
-        }
+        };
         let pointer = format!("/openapi/{name}");
         let definition = to_json(node, &pointer, &mut self.locations);
         self.openapi.push(OpenApiEntry {
@@ -687,6 +667,33 @@ impl Manifest {
             }],
         }
     }
+}
+
+/// Where `node`, the entry `name` of a section keyed by names (`what`:
+/// "MCP server", "OpenAPI entry"), starts, when its name is valid and it
+/// is a mapping; otherwise the problem (`name_rule` broken, or not a
+/// mapping of `shape`) is pushed.
+fn keyed_entry(
+    what: &str,
+    name: &str,
+    name_rule: &str,
+    shape: &str,
+    node: &Node,
+    problems: &mut Vec<ManifestProblem>,
+) -> Option<Location> {
+    let at = location(node.span().start());
+    let message = if !valid_name(name) {
+        format!("{what} \"{}\": {name_rule}", crate::quote::name(name))
+    } else if !matches!(node, Node::Mapping(_)) {
+        format!("{what} \"{name}\" must be a mapping{shape}")
+    } else {
+        return Some(at);
+    };
+    problems.push(ManifestProblem {
+        location: Some(at),
+        message,
+    });
+    None
 }
 
 /// Whether `name` is 1 to 64 letters, digits, `_` or `-`.
