@@ -241,15 +241,7 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
         Some(port) => format!("{}:{port}", parsed.host_str().unwrap_or_default()),
         None => parsed.host_str().unwrap_or_default().to_owned(),
     };
-    let shown_url: String = url
-        .parts
-        .iter()
-        .map(|part| match part {
-            Part::Text(text) => text.clone(),
-            Part::Param(name) => format!("{{{name}}}"),
-            Part::Env(name) => format!("${{{name}}}"),
-        })
-        .collect();
+    let shown_url = url.as_written();
     let defaults: Map<String, Value> = declared
         .iter()
         .filter_map(|d| Some((d.name.clone(), d.default.clone()?)))
@@ -555,15 +547,7 @@ fn url_text(value: Option<&Value>, problems: &mut Problems<'_>) -> Option<Templa
 /// The URL `template` makes, checked: a full http(s) URL with a host,
 /// placeholders in its path alone.
 fn checked_url(template: &Template, problems: &mut Problems<'_>) -> Option<url::Url> {
-    let text: String = template
-        .parts
-        .iter()
-        .map(|part| match part {
-            Part::Text(text) => text.clone(),
-            Part::Param(name) => format!("{{{name}}}"),
-            Part::Env(name) => format!("${{{name}}}"),
-        })
-        .collect();
+    let text = template.as_written();
     let probe: String = template
         .parts
         .iter()

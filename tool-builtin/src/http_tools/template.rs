@@ -25,6 +25,19 @@ pub(crate) struct Template {
 }
 
 impl Template {
+    /// The template as it was written: `{name}` placeholders and `${VAR}`
+    /// references as they are, no value filled in.
+    pub(crate) fn as_written(&self) -> String {
+        self.parts
+            .iter()
+            .map(|part| match part {
+                Part::Text(text) => text.clone(),
+                Part::Param(name) => format!("{{{name}}}"),
+                Part::Env(name) => format!("${{{name}}}"),
+            })
+            .collect()
+    }
+
     /// Reads `text`; the error says what is wrong with it.
     pub(crate) fn parse(text: &str) -> Result<Template, String> {
         let mut parts = Vec::new();
