@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use serde_json::{Value, json};
 use tool_runtime::{
-    CallStatus, CancellationToken, Extension, FromToolContext, Progress, Registry, State,
+    CallStatus, CancellationToken, Elicit, Extension, FromToolContext, Progress, Registry, State,
     ToolContext, ToolError, ToolErrorKind, ToolUse, tool,
 };
 

@@ -56,6 +56,7 @@
 //! Schema has no output schema, and a default that does not serialise has
 //! no `default` keyword.
 
+use std::any::Any;
 use std::fmt::Display;
 use std::marker::PhantomData;
 use std::sync::OnceLock;
@@ -64,19 +65,18 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-pub use crate::registry::Registration;
-pub use crate::spec::args::{ArgSeed, CheckError};
-pub use crate::spec::config::{ConfigSpec, ConfigValue};
-pub use crate::spec::constraints::{Constraints, Literal};
-pub use crate::spec::tool_spec::{
-    ParamSpec, SchemaSource, SourceLocation, ToolAnnotations, ToolSpec,
-};
-pub use crate::{
-    ArgError, FromToolContext, Tool, ToolContext, ToolError, ToolFuture, ToolOutput, ToolResult,
-    Toolset,
-};
 pub use std::borrow::Cow;
+pub use tool_runtime_core::__private::{
+    ArgSeed, CheckError, ConfigSpec, ConfigValue, Constraints, GeneratorStream, Literal,
+    Registration, drive_stream, stream_channel, stream_next,
+};
+pub use tool_runtime_core::{
+    ArgError, FromToolContext, ParamSpec, SchemaSource, SourceLocation, Tool, ToolAnnotations,
+    ToolContext, ToolError, ToolFuture, ToolOutput, ToolResult, ToolSpec, Toolset,
+};
 pub use {inventory, schemars, serde, serde_json};
+
+use tool_runtime_core::__private as core;
 
 /// A per-tool cache for a schema.
 pub type SchemaCell = OnceLock<Value>;
@@ -103,7 +103,7 @@ impl SchemaCells {
     pub fn input(&'static self, params: &[ParamSpec]) -> Option<&'static Value> {
         Some(
             self.input
-                .get_or_init(|| crate::schema::build_input_schema(params)),
+                .get_or_init(|| crate::typed_schema::build_input_schema(params)),
         )
     }
 
@@ -116,7 +116,7 @@ impl SchemaCells {
 /// Builds the input schema of a tool with these parameters afresh, without
 /// a cache (for the benchmark that measures the building).
 pub fn input_schema(params: &[ParamSpec]) -> Value {
-    crate::schema::build_input_schema(params)
+    crate::typed_schema::build_input_schema(params)
 }
 
 /// A spec with every option unset. Each generated `SPEC` takes the options
@@ -125,7 +125,7 @@ pub fn input_schema(params: &[ParamSpec]) -> Value {
 /// tool whose attribute has errors, emitted beside the errors with an
 /// `impl Tool` whose methods never run so that code naming the tool still
 /// compiles; that crate does not build, so its spec is never read.
-pub const SPEC_DEFAULTS: ToolSpec = crate::spec::tool_spec::UNSET;
+pub const SPEC_DEFAULTS: ToolSpec = core::UNSET;
 
 /// A parameter with no default and no constraints, which the model must
 /// supply. Each generated `ParamSpec` takes the fields its parameter leaves
@@ -156,21 +156,21 @@ pub fn failed<'a>(error: ToolError) -> ToolFuture<'a> {
 /// Decodes a tool's arguments; see `args::decode`.
 #[inline]
 pub fn decode<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
-    crate::spec::args::decode::<Args<T>>(spec, input).map(|args| args.0)
+    core::decode::<Args<T>>(spec, input).map(|args| args.0)
 }
 
 /// Decodes a tool's arguments, then checks their constraints.
 #[inline]
 pub fn decode_checked<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
     let args = decode(spec, input)?;
-    crate::spec::args::check_constraints(spec, input)?;
+    core::check_constraints(spec, input)?;
     Ok(args)
 }
 
 /// Decodes a tool's arguments from JSON text; see `args::decode_str`.
 #[inline]
 pub fn decode_str<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
-    crate::spec::args::decode_str::<Args<T>>(spec, input).map(|args| args.0)
+    core::decode_str::<Args<T>>(spec, input).map(|args| args.0)
 }
 
 /// Decodes a tool's arguments from JSON text, then checks their
@@ -178,7 +178,7 @@ pub fn decode_str<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolEr
 /// into one first).
 #[inline]
 pub fn decode_str_checked<T: ToolArgs>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
-    decode_checked(spec, &crate::spec::args::parse_text(spec, input)?)
+    decode_checked(spec, &core::parse_text(spec, input)?)
 }
 
 // ---------------------------------------------------------------------------
@@ -379,12 +379,12 @@ macro_rules! content_output {
     )*};
 }
 content_output!(
-    crate::Content,
-    Vec<crate::Content>,
-    crate::Image,
-    crate::Audio,
-    crate::Resource,
-    crate::ResourceLink
+    tool_runtime_core::Content,
+    Vec<tool_runtime_core::Content>,
+    tool_runtime_core::Image,
+    tool_runtime_core::Audio,
+    tool_runtime_core::Resource,
+    tool_runtime_core::ResourceLink
 );
 
 /// Text becomes a JSON string without going through the serialiser.
@@ -458,7 +458,7 @@ pub trait JsonSchemaOutput {
 
 impl<T: schemars::JsonSchema> JsonSchemaOutput for Kind<T> {
     fn output_schema(self) -> Option<Value> {
-        Some(crate::schema::build_output_schema::<T>())
+        Some(crate::typed_schema::build_output_schema::<T>())
     }
 }
 
@@ -473,13 +473,15 @@ impl<T: Serialize> Kind<T> {
 /// What the expansion does with a parameter's type.
 impl<T: ToolArg> Kind<T> {
     /// The type's schema.
-    pub fn arg_schema(self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        generator.subschema_for::<T>()
+    pub fn arg_schema(self, generator: &mut dyn Any) -> Value {
+        crate::typed_schema::generator_of(generator)
+            .subschema_for::<T>()
+            .to_value()
     }
 
     /// Checks one value, for the slow error path.
     pub fn arg_check(self, value: &Value) -> Result<(), CheckError> {
-        crate::spec::args::check::<T>(value)
+        core::check::<T>(value)
     }
 
     /// What decodes one value of the type, for [`next_arg`].
@@ -506,7 +508,7 @@ impl<T: ToolArg> Kind<T> {
 impl<T: ToolConfig> Kind<T> {
     /// The type's JSON Schema.
     pub fn config_schema(self) -> Value {
-        crate::schema::build_output_schema::<T>()
+        crate::typed_schema::build_output_schema::<T>()
     }
 
     /// Validates and decodes a configuration.
@@ -514,8 +516,8 @@ impl<T: ToolConfig> Kind<T> {
         self,
         value: &Value,
         schema: &Value,
-    ) -> Result<crate::spec::config::ConfigValue, Vec<crate::ArgError>> {
-        crate::spec::config::decode::<T>(value, schema)
+    ) -> Result<ConfigValue, Vec<ArgError>> {
+        core::decode_config::<T>(value, schema)
     }
 }
 
@@ -550,7 +552,7 @@ pub trait Fallback<T> {
     }
 
     /// Never runs.
-    fn arg_schema(&self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    fn arg_schema(&self, generator: &mut dyn Any) -> Value {
         let _ = generator;
         unreachable!("{UNCHECKED}")
     }
@@ -578,11 +580,7 @@ pub trait Fallback<T> {
     }
 
     /// Never runs.
-    fn config_decode(
-        &self,
-        value: &Value,
-        schema: &Value,
-    ) -> Result<crate::spec::config::ConfigValue, Vec<crate::ArgError>> {
+    fn config_decode(&self, value: &Value, schema: &Value) -> Result<ConfigValue, Vec<ArgError>> {
         let _ = (value, schema);
         unreachable!("{UNCHECKED}")
     }
@@ -600,31 +598,6 @@ impl<'de, T> DeserializeSeed<'de> for UncheckedSeed<T> {
     fn deserialize<D: Deserializer<'de>>(self, _: D) -> Result<T, D::Error> {
         unreachable!("{UNCHECKED}")
     }
-}
-
-/// Drives a streaming tool: each item is reported as partial output as it
-/// arrives, and the last one is the result. An item that converts to an
-/// error ends the call with that error; an empty stream gives an empty
-/// result.
-pub async fn drive_stream<S, F>(
-    stream: S,
-    ctx: &ToolContext,
-    mut convert: F,
-) -> Result<ToolOutput, ToolError>
-where
-    S: futures_core::Stream,
-    F: FnMut(S::Item) -> Result<ToolOutput, ToolError>,
-{
-    let mut stream = std::pin::pin!(stream);
-    let mut last = None;
-    while let Some(item) =
-        std::future::poll_fn(|cx| futures_core::Stream::poll_next(stream.as_mut(), cx)).await
-    {
-        let output = convert(item)?;
-        ctx.report_partial(&output);
-        last = Some(output);
-    }
-    Ok(last.unwrap_or(ToolOutput::Value(Value::Null)))
 }
 
 // ---------------------------------------------------------------------------
@@ -730,5 +703,4 @@ pub fn assert_tool_error<E: ToolErrorType + ?Sized>() {}
 // `stream!` and `try_stream!`.
 // ---------------------------------------------------------------------------
 
-pub use crate::stream::{GeneratorStream, channel as stream_channel, next as stream_next};
 pub use tool_macros::{__stream as stream_macro, __try_stream as try_stream_macro};

@@ -137,62 +137,18 @@
 
 #![warn(missing_docs)]
 
-pub mod config;
-mod context;
-mod events;
-mod invoke;
-pub mod names;
-pub mod providers;
-pub mod quote;
-mod registry;
-pub mod schema;
-pub mod search;
-mod spec;
+// Everything but the macros, under the same paths.
+#[doc(inline)]
+pub use tool_runtime_core::*;
+
+mod elicit;
 mod stream;
-#[cfg(feature = "tokens")]
-pub mod tokens;
-mod tool;
-mod trace;
+mod typed_schema;
 
 #[doc(hidden)]
 pub mod __private;
 
-pub use context::approval::{Approval, ApprovalRequest, Approver};
-pub use context::client::{
-    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, SamplingMessage,
-    SamplingRequest, SamplingResponse,
-};
-pub use context::extract::{Extension, State};
-pub use context::{FromToolContext, ToolContext};
-pub use events::record::{CallStatus, ToolCallRecord};
-pub use events::{LogLevel, Progress, ToolCallStream, ToolEvent, TraceEntry};
-/// The trait a streaming tool's return type implements
-/// (`fn f(..) -> impl Stream<Item = T>`).
-pub use futures_core::Stream;
-pub use invoke::policy::ErrorDetail;
-pub use providers::{Provider, ProviderError};
-#[cfg(feature = "live")]
-pub use registry::LiveRegistry;
-#[cfg(feature = "files")]
-pub use registry::manifest;
-pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
-#[doc(inline)]
-pub use schema::strict;
-pub use spec::args::MAX_ARGUMENT_DEPTH;
-pub use spec::constraints;
-pub use spec::content::{
-    Audio, Content, Image, InvalidBase64, Resource, ResourceContents, ResourceLink,
-};
-pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
-pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
-pub use spec::tool_spec::{ParamSpec, SchemaSource, SourceLocation, ToolAnnotations, ToolSpec};
-#[doc(no_inline)]
-pub use strict::StrictViolation;
-/// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
-pub use tokio_util::sync::CancellationToken;
-#[cfg(feature = "dynamic")]
-pub use tool::dynamic::{DynamicTool, DynamicToolBuilder, DynamicToolError};
-pub use tool::{Tool, ToolFuture, Toolset};
+pub use elicit::Elicit;
 
 /// Turns a function into a tool an LLM can call.
 ///

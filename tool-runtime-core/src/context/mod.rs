@@ -452,7 +452,7 @@ impl ToolContext {
     #[inline]
     /// The same context with `client` answering the tools' requests to the
     /// client that made the call ([`sample`](Self::sample),
-    /// [`elicit`](Self::elicit)). A server sets this; see the
+    /// [`elicit_with_schema`](Self::elicit_with_schema)). A server sets this; see the
     /// [`ClientRequests`](crate::ClientRequests) trait.
     pub fn with_client(mut self, client: Arc<dyn client::ClientRequests>) -> Self {
         self.client = Some(client);
@@ -481,30 +481,19 @@ impl ToolContext {
         }
     }
 
-    /// Asks the calling client's user for input of type `T`
-    /// (`elicitation/create` over MCP), showing `message`.
+    /// Asks the calling client's user for input matching
+    /// `requested_schema` (`elicitation/create` over MCP), showing
+    /// `message`; the answer is the user's input as JSON.
     ///
-    /// The requested schema is `T`'s, which MCP allows to be an object of
-    /// strings, numbers, integers, booleans and enumerations. The answer is
+    /// MCP allows the schema to be an object of strings, numbers,
+    /// integers, booleans and enumerations. The answer is
     /// [`Accepted`](crate::Elicitation::Accepted) with the user's input,
     /// [`Declined`](crate::Elicitation::Declined) or
     /// [`Cancelled`](crate::Elicitation::Cancelled). A
     /// [`ClientUnavailable`](crate::ToolErrorKind::ClientUnavailable)
-    /// error when there is no such client.
-    pub async fn elicit<T>(
-        &self,
-        message: impl Into<String>,
-    ) -> Result<client::Elicitation<T>, ToolError>
-    where
-        T: serde::de::DeserializeOwned + schemars::JsonSchema,
-    {
-        let schema = client::requested_schema::<T>();
-        let answer = self.elicit_with_schema(message, schema).await?;
-        client::read_answer(answer)
-    }
-
-    /// [`elicit`](Self::elicit) with a requested schema given as JSON; the
-    /// answer is the user's input as JSON.
+    /// error when there is no such client. `tool_runtime::Elicit` asks for
+    /// a Rust type instead, with the type's schema, and reads the answer
+    /// as that type.
     pub async fn elicit_with_schema(
         &self,
         message: impl Into<String>,

@@ -72,7 +72,7 @@ impl fmt::Debug for ConfigValue {
 /// Decodes a configuration of type `T`, finding every bad field: serde stops
 /// at the first problem, so each bad field is recorded and removed, and
 /// decoding tried again. Then the schema's bounds are checked.
-pub(crate) fn decode<T>(value: &Value, schema: &Value) -> Result<ConfigValue, Vec<ArgError>>
+pub fn decode<T>(value: &Value, schema: &Value) -> Result<ConfigValue, Vec<ArgError>>
 where
     T: DeserializeOwned + Send + Sync + 'static,
 {

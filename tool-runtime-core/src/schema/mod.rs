@@ -40,13 +40,10 @@
 
 use serde_json::{Map, Value};
 
-mod build;
 pub mod compat;
 // Public as `tool_runtime::strict`, where its documentation is.
 #[doc(hidden)]
 pub mod strict;
-
-pub(crate) use build::{build_input_schema, build_output_schema};
 
 /// The `format` values [`normalize`] keeps: those JSON Schema 2020-12
 /// defines. Others (schemars' `uint32`, `int64`, `double`, `float`, ...)
@@ -146,7 +143,8 @@ pub fn normalize(schema: &mut Value) {
 }
 
 /// The object form of a boolean schema.
-fn boolean_schema(accepts: bool) -> Value {
+#[doc(hidden)]
+pub fn boolean_schema(accepts: bool) -> Value {
     if accepts {
         Value::Object(Map::new())
     } else {

@@ -1,9 +1,14 @@
-//! Tool schemas built from Rust types: a tool's input schema from its
-//! parameters, and the schema of a return or configuration type.
+//! Tool schemas built from Rust types with `schemars`: a tool's input
+//! schema from its parameters, and the schema of a return, configuration
+//! or elicited type. Every schema then goes through the core's
+//! [`normalize`](tool_runtime_core::schema::normalize).
+
+use std::any::Any;
 
 use serde_json::{Map, Value};
-
-use crate::spec::tool_spec::ParamSpec;
+use tool_runtime_core::__private::{annotate, boolean_schema};
+use tool_runtime_core::ParamSpec;
+use tool_runtime_core::schema::normalize;
 
 /// The schema generator settings every tool schema is built with.
 fn generator() -> schemars::SchemaGenerator {
@@ -12,17 +17,25 @@ fn generator() -> schemars::SchemaGenerator {
         .into_generator()
 }
 
+/// The generator a parameter's `schema_fn` is given, which the core passes
+/// through as `Any`.
+pub(crate) fn generator_of(generator: &mut dyn Any) -> &mut schemars::SchemaGenerator {
+    generator
+        .downcast_mut()
+        .expect("a parameter's schema is made with the generator `build_input_schema` passes")
+}
+
 /// Builds the object schema of a tool's arguments from its parameters.
 pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
     let mut generator = generator();
     let mut properties = Map::new();
     let mut required = Vec::new();
     for param in params {
-        let mut schema = (param.schema_fn)(&mut generator).to_value();
+        let mut schema = (param.schema_fn)(&mut generator);
         // `serde_json::Value` gives the schema `true`: make it an object so
         // the description has a place.
         if let Value::Bool(accepts) = schema {
-            schema = super::boolean_schema(accepts);
+            schema = boolean_schema(accepts);
         }
         if let Value::Object(object) = &mut schema {
             if !param.description.is_empty() {
@@ -31,7 +44,7 @@ pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
             if let Some(default) = param.default_fn.and_then(|f| f()) {
                 object.insert("default".into(), default);
             }
-            param.constraints.annotate(object);
+            annotate(&param.constraints, object);
         }
         properties.insert(param.name.to_owned(), schema);
         if param.required {
@@ -49,7 +62,7 @@ pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
     }
     let mut root = Value::Object(root);
     strip_titles(&mut root);
-    super::normalize(&mut root);
+    normalize(&mut root);
     root
 }
 
@@ -59,7 +72,7 @@ pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
 pub(crate) fn build_output_schema<T: schemars::JsonSchema + ?Sized>() -> Value {
     let mut schema = generator().root_schema_for::<T>().to_value();
     strip_titles(&mut schema);
-    super::normalize(&mut schema);
+    normalize(&mut schema);
     schema
 }
 

@@ -137,7 +137,7 @@ impl fmt::Debug for SchemaSource {
 
 /// A spec with every field empty or unset: what `ToolSpec::new` and the
 /// specs `#[tool]` emits (through `__private::SPEC_DEFAULTS`) start from.
-pub(crate) const UNSET: ToolSpec = ToolSpec {
+pub const UNSET: ToolSpec = ToolSpec {
     name: Cow::Borrowed(""),
     description: Cow::Borrowed(""),
     params: &[],
@@ -284,9 +284,11 @@ pub struct ParamSpec {
     /// Checks beyond the type (`range`, `length`, `pattern`, `one_of`,
     /// `validate`).
     pub constraints: crate::spec::constraints::Constraints,
-    /// The parameter's JSON Schema (for `Option<T>`, the schema of `T`).
+    /// The parameter's JSON Schema (for `Option<T>`, the schema of `T`),
+    /// made with the `schemars` generator a tool's whole schema is built
+    /// with (given as `Any`: this crate does not depend on `schemars`).
     #[doc(hidden)]
-    pub schema_fn: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    pub schema_fn: fn(&mut dyn std::any::Any) -> Value,
     /// The default value as JSON, for the schema's `default` keyword.
     #[doc(hidden)]
     pub default_fn: Option<fn() -> Option<Value>>,

@@ -2,7 +2,8 @@
 //! (sampling) or typed input from its user (elicitation).
 //!
 //! A tool asks through its context ([`ToolContext::sample`],
-//! [`ToolContext::elicit`]); whoever serves the call answers through a
+//! [`ToolContext::elicit_with_schema`], and `tool_runtime::Elicit`'s
+//! `elicit` for a Rust type); whoever serves the call answers through a
 //! [`ClientRequests`] it put in the context. The MCP server of `tool-mcp`
 //! does, sending `sampling/createMessage` and `elicitation/create` to a
 //! client that declared those capabilities. Anywhere else, and with a
@@ -11,7 +12,7 @@
 //! can pass on with `?`, which the model reads as the call's error result.
 //!
 //! ```
-//! use tool_runtime::{Elicitation, ToolContext, ToolError, tool};
+//! use tool_runtime::{Elicit, Elicitation, ToolContext, ToolError, tool};
 //!
 //! #[derive(serde::Deserialize, schemars::JsonSchema)]
 //! struct Confirm {
@@ -278,11 +279,10 @@ pub(crate) fn no_client(what: &str) -> ToolError {
     )
 }
 
-/// The schema of `T` as an elicitation asks for it: the type's object
-/// schema with optional fields given as their plain type (MCP's requested
-/// schemas have no `null` type) and no `$schema` keyword.
-pub(crate) fn requested_schema<T: schemars::JsonSchema>() -> Value {
-    let mut schema = crate::schema::build_output_schema::<T>();
+/// A type's schema as an elicitation asks for it: the type's object schema
+/// with optional fields given as their plain type (MCP's requested schemas
+/// have no `null` type) and no `$schema` keyword.
+pub fn elicitation_schema(mut schema: Value) -> Value {
     if let Value::Object(root) = &mut schema {
         root.shift_remove("$schema");
         if let Some(Value::Object(properties)) = root.get_mut("properties") {
@@ -305,7 +305,7 @@ const MAX_PROBLEM: usize = 200;
 
 /// An accepted answer read as `T`; an error names the field that does not
 /// fit and what was wrong with it.
-pub(crate) fn read_answer<T: DeserializeOwned>(
+pub fn read_answer<T: DeserializeOwned>(
     answer: Elicitation<Value>,
 ) -> Result<Elicitation<T>, ToolError> {
     Ok(match answer {

@@ -25,7 +25,7 @@ pub struct CheckError {
 }
 
 /// Decodes a value of type `T` only to learn what is wrong with it.
-pub(crate) fn check<T: DeserializeOwned>(value: &Value) -> Result<(), CheckError> {
+pub fn check<T: DeserializeOwned>(value: &Value) -> Result<(), CheckError> {
     match serde_path_to_error::deserialize::<_, T>(objects::ObjectsOnly(value)) {
         Ok(_) => Ok(()),
         Err(error) => Err(CheckError {
@@ -163,7 +163,7 @@ static EMPTY_OBJECT: LazyLock<Value> = LazyLock::new(|| Value::Object(Map::new()
 ///
 /// `null` counts as an empty argument object. On failure the input is
 /// examined parameter by parameter, and the error lists every problem.
-pub(crate) fn decode<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
+pub fn decode<T: DeserializeOwned>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
     let target = if input.is_null() {
         &*EMPTY_OBJECT
     } else {
@@ -273,10 +273,7 @@ fn accepts_string(schema: &Value, root: &Value, depth: usize) -> bool {
 /// On failure the text is parsed and examined as [`decode`] examines a
 /// value, so the problems are worded the same; text that is not JSON at all
 /// is one problem of kind [`NotJson`](ArgErrorKind::NotJson).
-pub(crate) fn decode_str<T: DeserializeOwned>(
-    spec: &ToolSpec,
-    input: &str,
-) -> Result<T, ToolError> {
+pub fn decode_str<T: DeserializeOwned>(spec: &ToolSpec, input: &str) -> Result<T, ToolError> {
     let text = if input.trim().is_empty() { "{}" } else { input };
     if text.len() > LONG_TEXT {
         return decode(spec, &parse_text(spec, text)?);
@@ -290,7 +287,7 @@ pub(crate) fn decode_str<T: DeserializeOwned>(
 
 /// The arguments as a JSON value, from text. Empty text is an empty
 /// object; text that is not JSON is an error naming where it stops being.
-pub(crate) fn parse_text(spec: &ToolSpec, input: &str) -> Result<Value, ToolError> {
+pub fn parse_text(spec: &ToolSpec, input: &str) -> Result<Value, ToolError> {
     if input.trim().is_empty() {
         return Ok(Value::Object(Map::new()));
     }
@@ -403,7 +400,7 @@ fn constraint_problems(param: &ParamSpec, value: &Value) -> Vec<ArgError> {
 
 /// After a successful decode: the constraint violations of every parameter,
 /// as one error.
-pub(crate) fn check_constraints(spec: &ToolSpec, input: &Value) -> Result<(), ToolError> {
+pub fn check_constraints(spec: &ToolSpec, input: &Value) -> Result<(), ToolError> {
     let mut problems = Vec::new();
     for param in spec.params {
         if let Some(value) = input.get(param.name).filter(|v| !v.is_null()) {
