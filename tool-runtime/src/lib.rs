@@ -105,6 +105,12 @@
 //!   (`tool_mcp::server::McpServer`, crate `tool-mcp`) are crates of their
 //!   own, built on this crate's public API; guides `docs/cli.md` and
 //!   `docs/mcp.md`.
+//! - This crate is `tool-runtime-core` re-exported (every item above is
+//!   the core's, under the same path), plus what needs the macros or
+//!   `schemars`: [`tool`], [`toolset`], [`stream!`], [`try_stream!`],
+//!   the schemas built from Rust types, and [`Elicit`]. The core builds
+//!   while they do, which shortens a tool crate's clean build
+//!   (`docs/architecture.md`, "The crates").
 //! - Feature `text-args` (on by default): `#[tool]` also decodes arguments
 //!   given as JSON text (how OpenAI sends them) straight into the
 //!   function's arguments, for [`Tool::call_str`]; without it that method
@@ -122,7 +128,7 @@
 //!   `#[tool]` at compile time. Without it a `pattern` fails to compile,
 //!   saying to turn the feature on; a tool without one needs no regular
 //!   expression engine. `tool-cli` turns it on.
-//! - Feature `tokens` (off by default): [`tokens`] counts what each tool's
+//! - Feature `tokens` (off by default): `tokens` (the module) counts what each tool's
 //!   definition costs in a model's context with OpenAI's `o200k_base`
 //!   tokenizer (`tiktoken-rs`), and checks a tool set against a budget.
 //!   `tool-cli` turns it on (`toolbox schema --tokens`).
