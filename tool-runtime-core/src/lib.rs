@@ -52,6 +52,7 @@ pub mod providers;
 pub mod quote;
 mod registry;
 pub mod schema;
+#[cfg(feature = "search")]
 pub mod search;
 mod spec;
 mod stream;

@@ -90,10 +90,10 @@
 //!   [`config::Config`] and [`RegistryBuilder::configure`]. The guide is
 //!   `docs/stateful-tools-and-configuration.md`; argument constraints are in
 //!   `docs/constraints.md`.
-//! - Large tool sets: [`search`] ranks tools for a query (BM25, in
-//!   process) and offers the ranking to the model as the tool
-//!   `search_tools`; [`RegistryBuilder::defer`] and
-//!   [`RegistryBuilder::always_offer`] keep most tools out of each request
+//! - Large tool sets (feature `search`): `search` ranks tools for a query
+//!   (BM25, in process) and offers the ranking to the model as the tool
+//!   `search_tools`; `RegistryBuilder::defer` and
+//!   `RegistryBuilder::always_offer` keep most tools out of each request
 //!   until a search finds them, with Anthropic's and OpenAI's own tool
 //!   search where they have one. The guide is `docs/registries.md`.
 //! - Names: aliases ([`Registry::resolve`]), allowlists
@@ -132,6 +132,12 @@
 //!   definition costs in a model's context with OpenAI's `o200k_base`
 //!   tokenizer (`tiktoken-rs`), and checks a tool set against a budget.
 //!   `tool-cli` turns it on (`toolbox schema --tokens`).
+//! - Feature `search` (off by default): tool search and deferred loading
+//!   for large tool sets (above). No new dependency; a crate with a
+//!   handful of tools does not compile it.
+//! - Feature `compat` (off by default): `schema::compat`, what changed
+//!   between two tool sets, breaking or compatible, for schema lockfiles.
+//!   `tool-cli` turns it on (`toolbox schema --lock` and `--check`).
 //! - Feature `tracing` (off by default): each call runs in a `tracing` span
 //!   (`tool_call`, with `tool`, `tool_use_id`, and `status` and
 //!   `duration_ms` once it ends), tools' progress, trace and log messages

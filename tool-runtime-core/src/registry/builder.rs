@@ -11,6 +11,7 @@ use crate::context::ToolContext;
 use crate::context::approval::Approver;
 use crate::invoke::policy::{ErrorDetail, Settings};
 use crate::names::Allowlist;
+#[cfg(feature = "search")]
 use crate::search::Deferral;
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::Tool;
@@ -53,8 +54,10 @@ pub struct RegistryBuilder {
     /// Whether every tool is strict (see `RegistryBuilder::strict`).
     strict: bool,
     /// Which tools are deferred (`defer`, `always_offer`).
+    #[cfg(feature = "search")]
     deferral: Deferral,
     /// Whether to add `search_tools` (`tool_search`).
+    #[cfg(feature = "search")]
     tool_search: bool,
 }
 
@@ -169,6 +172,7 @@ impl RegistryBuilder {
     ///
     /// A tool of the registry's own named `search_tools` is then an error
     /// at [`build`](Self::build) (two tools with one name).
+    #[cfg(feature = "search")]
     pub fn tool_search(mut self, on: bool) -> Self {
         self.tool_search = on;
         self
@@ -219,6 +223,7 @@ impl RegistryBuilder {
     ///     "defer_loading": true,
     /// }));
     /// ```
+    #[cfg(feature = "search")]
     pub fn defer<I, S>(mut self, entries: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -235,6 +240,7 @@ impl RegistryBuilder {
     /// `prefix*` patterns) with every request, and defers every other tool
     /// (see [`defer`](Self::defer)). Called more than once, the entries add
     /// up; `search_tools` is always offered.
+    #[cfg(feature = "search")]
     pub fn always_offer<I, S>(mut self, entries: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -276,11 +282,14 @@ impl RegistryBuilder {
                 allowlist.allows(&spec.name) || spec.aliases.iter().any(|a| allowlist.allows(a))
             });
         }
-        let search = self.tool_search || self.deferral.is_set();
-        let built = Registry::from_tools(self.tools).and_then(|registry| match search {
-            true => registry.with_search_tool(),
-            false => Ok(registry),
-        });
+        let built = Registry::from_tools(self.tools);
+        #[cfg(feature = "search")]
+        let built = built.and_then(
+            |registry| match self.tool_search || self.deferral.is_set() {
+                true => registry.with_search_tool(),
+                false => Ok(registry),
+            },
+        );
         let mut problems = self.problems;
         let mut registry = match built {
             Ok(registry) => registry,
@@ -290,7 +299,10 @@ impl RegistryBuilder {
             }
         };
         registry.allowlist = self.allowlist;
-        registry.deferral = self.deferral;
+        #[cfg(feature = "search")]
+        {
+            registry.deferral = self.deferral;
+        }
         registry.settings = Arc::new(self.settings);
         registry.strict = self.strict;
         if self.strict {

@@ -28,13 +28,17 @@ use crate::events::record::ToolCallRecord;
 use crate::invoke::Catalog;
 use crate::invoke::policy::Settings;
 use crate::names::{Aliases, Allowlist};
-use crate::providers::{Offer, Provider, Renderings};
-use crate::search::{Deferral, SearchTool};
+use crate::providers::{Provider, Renderings};
 use crate::spec::config::ConfigValue;
 use crate::spec::error::{ToolError, ToolErrorKind};
 use crate::spec::result::{ToolResult, ToolUse};
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolRef};
+#[cfg(feature = "search")]
+use crate::{
+    providers::Offer,
+    search::{Deferral, SearchTool},
+};
 
 #[cfg(feature = "live")]
 pub use live::LiveRegistry;
@@ -113,9 +117,11 @@ pub struct Registry {
     /// The provider renderings, made on first use.
     renderings: Arc<Renderings>,
     /// Which tools are deferred ([`RegistryBuilder::defer`]).
+    #[cfg(feature = "search")]
     deferral: Deferral,
     /// The registry's `search_tools`, when it has one
     /// ([`RegistryBuilder::tool_search`]); also among `tools`.
+    #[cfg(feature = "search")]
     search: Option<Arc<SearchTool>>,
 }
 
@@ -315,14 +321,17 @@ impl Registry {
             settings: Arc::default(),
             strict: false,
             renderings: Arc::default(),
+            #[cfg(feature = "search")]
             deferral: Deferral::default(),
+            #[cfg(feature = "search")]
             search: None,
         })
     }
 
     /// This registry (fresh from [`from_tools`](Self::from_tools)) with a
     /// `search_tools` over its other tools.
-    fn with_search_tool(self) -> Result<Self, RegistryError> {
+    #[cfg(feature = "search")]
+    pub(super) fn with_search_tool(self) -> Result<Self, RegistryError> {
         let search = Arc::new(SearchTool::new(self.specs()));
         let mut tools = self.tools;
         tools.push(ToolRef::Shared(search.clone()));
@@ -414,11 +423,14 @@ impl Registry {
             .cloned()
             .collect();
         tools.extend(fresh.iter().cloned());
+        #[cfg(feature = "search")]
         if self.search.is_some() {
             // A fresh search over the changed tools replaces the old one.
             tools.retain(|tool| tool.spec().name != SearchTool::NAME);
         }
-        let built = Registry::from_tools(tools).and_then(|registry| match self.search {
+        let built = Registry::from_tools(tools);
+        #[cfg(feature = "search")]
+        let built = built.and_then(|registry| match self.search {
             Some(_) => registry.with_search_tool(),
             None => Ok(registry),
         });
@@ -430,7 +442,10 @@ impl Registry {
             }
         };
         registry.allowlist = self.allowlist.clone();
-        registry.deferral = self.deferral.clone();
+        #[cfg(feature = "search")]
+        {
+            registry.deferral = self.deferral.clone();
+        }
         registry.settings = Arc::clone(&self.settings);
         registry.strict = self.strict;
         registry.configs = self
@@ -670,16 +685,18 @@ impl Registry {
     /// [`strict(true)`](crate::RegistryBuilder::strict).
     pub fn render(&self, provider: Provider) -> &Value {
         self.renderings.get_or_render(provider, || {
-            if self.search.is_none() && !self.deferral.is_set() {
-                return crate::providers::render_tools_with(provider, self.specs(), self.strict);
+            #[cfg(feature = "search")]
+            if self.search.is_some() || self.deferral.is_set() {
+                let tools = self.specs().map(|spec| (spec, self.offer(spec)));
+                return crate::providers::render_offered_tools_with(provider, tools, self.strict);
             }
-            let tools = self.specs().map(|spec| (spec, self.offer(spec)));
-            crate::providers::render_offered_tools_with(provider, tools, self.strict)
+            crate::providers::render_tools_with(provider, self.specs(), self.strict)
         })
     }
 
     /// Whether the tool named `name` is deferred: left out of each request
     /// until a search finds it (see [`RegistryBuilder::defer`]).
+    #[cfg(feature = "search")]
     pub fn is_deferred(&self, name: &str) -> bool {
         self.deferral.defers(name) && self.contains(name)
     }
@@ -688,6 +705,7 @@ impl Registry {
     /// provider has no tool search of its own: every tool not deferred,
     /// `search_tools` included, in name order. Without deferral, every
     /// tool.
+    #[cfg(feature = "search")]
     pub fn offered_specs(&self) -> impl Iterator<Item = &ToolSpec> + '_ {
         self.specs()
             .filter(move |spec| !self.deferral.defers(&spec.name))
@@ -695,11 +713,13 @@ impl Registry {
 
     /// The registry's `search_tools`, when it has one
     /// ([`RegistryBuilder::tool_search`], or tools deferred).
+    #[cfg(feature = "search")]
     pub fn search_tool(&self) -> Option<&SearchTool> {
         self.search.as_deref()
     }
 
     /// How the tool with this spec is offered.
+    #[cfg(feature = "search")]
     fn offer(&self, spec: &ToolSpec) -> Offer {
         if self.search.is_some() && spec.name == SearchTool::NAME {
             Offer::Search
@@ -718,6 +738,7 @@ impl Registry {
     /// For a provider [with tool search of its
     /// own](Provider::has_tool_search) this is [`render`](Self::render)'s
     /// value: the provider loads what its search finds. Not cached.
+    #[cfg(feature = "search")]
     pub fn render_loaded<S: AsRef<str>>(
         &self,
         provider: Provider,

@@ -40,6 +40,7 @@
 
 use serde_json::{Map, Value};
 
+#[cfg(feature = "compat")]
 pub mod compat;
 // Public as `tool_runtime::strict`, where its documentation is.
 #[doc(hidden)]
