@@ -5,7 +5,7 @@
 
 pub use crate::context::client::{elicitation_schema, read_answer};
 pub use crate::registry::Registration;
-pub use crate::schema::{boolean_schema, normalize};
+pub use crate::schema::boolean_schema;
 pub use crate::spec::args::{
     ArgSeed, CheckError, check, check_constraints, decode, decode_str, parse_text,
 };
