@@ -170,7 +170,7 @@ impl ToolSpec {
     /// schema, annotations, aliases, time limit or configuration). Set the
     /// public fields to change them.
     ///
-    /// The schema is taken as it is; [`DynamicTool`](crate::DynamicTool)
+    /// The schema is taken as it is; `DynamicTool`
     /// (feature `dynamic`) also checks it and validates each call's
     /// arguments against it.
     ///
