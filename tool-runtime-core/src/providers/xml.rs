@@ -135,24 +135,38 @@ fn write_tool(out: &mut String, spec: &ToolSpec, level: usize) {
         out.push_str("<arguments>\n");
         let required = required_names(&schema);
         let declared = spec.params.iter().map(|param| param.name);
-        let mut names: Vec<&str> = declared.filter(|n| properties.contains_key(*n)).collect();
-        for name in properties.keys() {
-            if !names.contains(&name.as_str()) {
-                names.push(name);
-            }
-        }
-        for name in names {
-            let attributes = Attributes {
-                name: Some(name),
-                required: Some(required.contains(&name)),
-            };
-            write_schema(out, "arg", attributes, &properties[name], level + 2);
-        }
+        write_args(out, properties, declared, &required, level + 2);
         indent(out, level + 1);
         out.push_str("</arguments>\n");
     }
     indent(out, level);
     out.push_str("</tool>\n");
+}
+
+/// Writes each of `properties` as an `<arg>` element: those named in
+/// `first` in that order, then the others in the schema's order.
+fn write_args<'a>(
+    out: &mut String,
+    properties: &'a Map<String, Value>,
+    first: impl Iterator<Item = &'a str>,
+    required: &[&str],
+    level: usize,
+) {
+    let mut names: Vec<&str> = first
+        .filter(|name| properties.contains_key(*name))
+        .collect();
+    for name in properties.keys() {
+        if !names.contains(&name.as_str()) {
+            names.push(name);
+        }
+    }
+    for name in names {
+        let attributes = Attributes {
+            name: Some(name),
+            required: Some(required.contains(&name)),
+        };
+        write_schema(out, "arg", attributes, &properties[name], level);
+    }
 }
 
 fn required_names(schema: &Value) -> Vec<&str> {
@@ -236,23 +250,8 @@ fn write_schema(
         // Required fields first, in the order the schema lists them (their
         // declaration order), then the others by name.
         let required = required_names(schema);
-        let mut names: Vec<&str> = required
-            .iter()
-            .copied()
-            .filter(|name| properties.contains_key(*name))
-            .collect();
-        for name in properties.keys() {
-            if !names.contains(&name.as_str()) {
-                names.push(name);
-            }
-        }
-        for name in names {
-            let attributes = Attributes {
-                name: Some(name),
-                required: Some(required.contains(&name)),
-            };
-            write_schema(out, "arg", attributes, &properties[name], level + 1);
-        }
+        let first = required.iter().copied();
+        write_args(out, properties, first, &required, level + 1);
     }
     if let Some(items) = items {
         let attributes = Attributes {
