@@ -1,24 +1,111 @@
 #!/usr/bin/env bash
 # What tool-runtime adds to a user's build: a crate with one #[tool]
-# function (tool-runtime by path, serde, schemars, serde_json, tokio) against
-# the same shape written with serde and schemars derives alone. Each is built
-# clean in debug, RUNS times (default 3), back to back so both see the same
-# load; prints each run's times and ratio, the median times and the median of
-# the runs' ratios, the CPU time (user + system, which the machine's load
-# moves far less than the wall-clock time) and its ratio, and the number of
-# crates in tool-runtime's normal dependency tree.
+# function (tool-runtime, serde, schemars, serde_json, tokio) against the same
+# shape written with serde and schemars derives alone. Each is built clean in
+# debug, RUNS times (default 3), back to back so both see the same load;
+# prints each run's times and ratio, the median times and the median of the
+# runs' ratios, the CPU time (user + system, which the machine's load moves far
+# less than the wall-clock time) and its ratio, and the number of crates in
+# tool-runtime's normal dependency tree.
 #
-#   scripts/lean-core.sh                      # this checkout
+# By default the crate gets tool-runtime as a user does from a registry:
+# `cargo package` packs tool-macros, tool-runtime-core and tool-runtime, and a
+# local registry serves them, so cargo builds them like any registry
+# dependency (no incremental compilation, lints capped). FROM=path depends on
+# the checkout by path instead, as a crate inside a workspace would: cargo
+# then compiles them incrementally and runs every lint, which costs more.
+#
+#   scripts/lean-core.sh                      # this checkout, as from a registry
 #   RUNS=5 scripts/lean-core.sh
-#   TOOL_RUNTIME=/path/to/tool-runtime scripts/lean-core.sh   # another copy
+#   FROM=path scripts/lean-core.sh            # by path
+#   CHECKOUT=/path/to/checkout scripts/lean-core.sh   # another copy
 #
-# Scratch crates and their target directories: target/lean-core/.
+# Scratch crates, the packed crates, the local registries and the target
+# directories: target/lean-core/. Cargo keeps its copy of each registry's
+# crates under $CARGO_HOME/registry, one small directory per packed state.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 RUNS="${RUNS:-3}"
-TOOL_RUNTIME="${TOOL_RUNTIME:-$ROOT/tool-runtime}"
+CHECKOUT="$(cd "${CHECKOUT:-$ROOT}" && pwd)"
+FROM="${FROM:-registry}"
 OUT="$ROOT/target/lean-core"
 mkdir -p "$OUT/with-tool/src" "$OUT/plain/src"
+
+case "$FROM" in
+path)
+    dependency="{ path = \"$CHECKOUT/tool-runtime\" }"
+    rm -rf "$OUT/with-tool/.cargo"
+    ;;
+registry)
+    # Pack the crates tool-runtime is made of (tool-runtime-core only
+    # where the checkout has it). Packing them together lets cargo resolve
+    # the ones not yet published against each other.
+    packages=()
+    for crate in tool-macros tool-runtime-core tool-runtime; do
+        [ -f "$CHECKOUT/$crate/Cargo.toml" ] && packages+=(-p "$crate")
+    done
+    rm -rf "$OUT/package"
+    (cd "$CHECKOUT" && cargo package --quiet --no-verify --allow-dirty \
+        --target-dir "$OUT/package" "${packages[@]}")
+    packed="$OUT/package/package"
+    # A registry per packed state: cargo caches a registry's crates by name
+    # and version, so a changed crate needs a registry of its own.
+    sum=$(cat "$packed"/*.crate | sha256sum | cut -c1-16)
+    registry="$OUT/registry/$sum"
+    if [ ! -d "$registry/index/.git" ]; then
+        rm -rf "$registry"
+        mkdir -p "$registry/index"
+        cp "$packed"/*.crate "$registry/"
+        # `cargo package` wrote an index of the packed crates for its own
+        # resolution, with every dependency on crates.io; here the packed
+        # crates come from this registry and the rest from crates.io.
+        python3 - "$packed/tmp-registry/index" "$registry" <<'PY'
+import json, os, sys
+
+source, registry = sys.argv[1], sys.argv[2]
+entries = {}
+for folder, _, files in os.walk(source):
+    for name in files:
+        with open(os.path.join(folder, name)) as f:
+            entries[name] = [json.loads(line) for line in f if line.strip()]
+if not entries:
+    sys.exit(f"no index entries under {source}")
+for name, versions in entries.items():
+    for version in versions:
+        for dep in version["deps"]:
+            if dep["name"] in entries:
+                dep.pop("registry", None)
+    # The index layout: 1/, 2/, 3/<first letter>/, then ab/cd/.
+    prefix = (
+        [str(len(name))] if len(name) < 3
+        else ["3", name[0]] if len(name) == 3
+        else [name[:2], name[2:4]]
+    )
+    folder = os.path.join(registry, "index", *prefix)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "w") as f:
+        f.writelines(json.dumps(v) + "\n" for v in versions)
+with open(os.path.join(registry, "index", "config.json"), "w") as f:
+    json.dump({"dl": "file://" + registry + "/{crate}-{version}.crate"}, f)
+PY
+        # A registry's index on disk is read as a git repository.
+        git -C "$registry/index" init --quiet
+        git -C "$registry/index" add --all
+        git -C "$registry/index" -c user.name=lean-core -c user.email=lean-core@localhost \
+            commit --quiet --message index
+    fi
+    dependency='{ version = "*", registry = "lean-core" }'
+    mkdir -p "$OUT/with-tool/.cargo"
+    cat >"$OUT/with-tool/.cargo/config.toml" <<TOML
+[registries.lean-core]
+index = "file://$registry/index"
+TOML
+    ;;
+*)
+    echo "FROM is path or registry, not \`$FROM\`" >&2
+    exit 2
+    ;;
+esac
 
 cat >"$OUT/with-tool/Cargo.toml" <<TOML
 [package]
@@ -28,7 +115,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-tool-runtime = { path = "$TOOL_RUNTIME" }
+tool-runtime = $dependency
 serde = { version = "1", features = ["derive"] }
 schemars = "1"
 serde_json = "1"
@@ -100,7 +187,7 @@ RS
 
 # The workspace's lock file, so both crates build the versions it does.
 for crate in with-tool plain; do
-    cp "$ROOT/Cargo.lock" "$OUT/$crate/Cargo.lock"
+    cp "$CHECKOUT/Cargo.lock" "$OUT/$crate/Cargo.lock"
     (cd "$OUT/$crate" && cargo fetch --quiet)
 done
 
