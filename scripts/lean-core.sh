@@ -107,22 +107,28 @@ TOML
     ;;
 esac
 
-cat >"$OUT/with-tool/Cargo.toml" <<TOML
+# manifest NAME [DEPENDENCY]: the crate's manifest, with the dependencies both
+# crates share, and DEPENDENCY (a line) before them.
+manifest() {
+    cat >"$OUT/$1/Cargo.toml" <<TOML
 [package]
-name = "with-tool"
+name = "$1"
 version = "0.0.0"
 edition = "2024"
 publish = false
 
 [dependencies]
-tool-runtime = $dependency
-serde = { version = "1", features = ["derive"] }
+${2:+$2
+}serde = { version = "1", features = ["derive"] }
 schemars = "1"
 serde_json = "1"
 tokio = { version = "1", features = ["macros", "rt"] }
 
 [workspace]
 TOML
+}
+
+manifest with-tool "tool-runtime = $dependency"
 cat >"$OUT/with-tool/src/main.rs" <<'RS'
 use tool_runtime::{tool, ToolError};
 
@@ -144,21 +150,7 @@ async fn main() {
 }
 RS
 
-cat >"$OUT/plain/Cargo.toml" <<TOML
-[package]
-name = "plain"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-serde = { version = "1", features = ["derive"] }
-schemars = "1"
-serde_json = "1"
-tokio = { version = "1", features = ["macros", "rt"] }
-
-[workspace]
-TOML
+manifest plain
 cat >"$OUT/plain/src/main.rs" <<'RS'
 use schemars::JsonSchema;
 use serde::Deserialize;
