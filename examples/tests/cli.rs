@@ -1,10 +1,11 @@
 //! The `toolbox` binary (`tool_cli` over the example tools), run as
 //! a user runs it: arguments in, stdout, stderr and the exit code out.
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Value, json};
 
@@ -1246,4 +1247,156 @@ fn schema_tokens_prints_each_tools_cost_and_checks_a_budget() {
     assert!(message.contains("the largest: "), "{message}");
     let under = run(&["schema", "--tokens", "--budget", "1000000"]);
     assert_eq!(code(&under), 0, "{}", stderr(&under));
+}
+
+/// An HTTP server on the first of `addresses` that can be bound, answering
+/// each request with the JSON `answer(path)` gives, and keeping each
+/// request's line and headers.
+struct Stub {
+    url: String,
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+impl Stub {
+    fn start(addresses: &[&str], answer: impl Fn(&str) -> String + Send + 'static) -> Stub {
+        let listener = addresses
+            .iter()
+            .find_map(|address| TcpListener::bind(address).ok())
+            .expect("a port on the loopback interface");
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let recorded = Arc::clone(&seen);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut head = String::new();
+                let mut reader = BufReader::new(&stream);
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+                        break;
+                    }
+                    head.push_str(&line);
+                }
+                let path = head.split_whitespace().nth(1).unwrap_or("").to_owned();
+                recorded.lock().unwrap().push(head);
+                let body = answer(&path);
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+                     Connection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        Stub { url, seen }
+    }
+
+    /// The requests received: each one's request line and headers.
+    fn seen(&self) -> Vec<String> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+#[test]
+fn openapi_credentials_go_only_to_an_origin_the_registry_file_names() {
+    const KEY: &str = "sk-secret-b41c2";
+    // Another origin: 127.0.0.2 where it can be bound, else another port.
+    let elsewhere = Stub::start(&["127.0.0.2:0", "127.0.0.1:0"], |_| {
+        r#"{"item": 1}"#.to_owned()
+    });
+    let document = json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Vendor", "version": "1"},
+        "servers": [{"url": format!("{}/v1", elsewhere.url)}],
+        "components": {"securitySchemes": {
+            "vendor_key": {"type": "apiKey", "in": "header", "name": "x-api-key"}
+        }},
+        "security": [{"vendor_key": []}],
+        "paths": {"/items/{id}": {"get": {
+            "operationId": "getItem",
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}]
+        }}}
+    })
+    .to_string();
+    let home = Stub::start(&["127.0.0.1:0"], move |path| match path {
+        "/openapi.json" => document.clone(),
+        _ => "{}".to_owned(),
+    });
+    let entry = format!(
+        "openapi:\n  vendor:\n    document: {}/openapi.json\n    \
+         auth: {{vendor_key: \"${{VENDOR_KEY}}\"}}\n",
+        home.url
+    );
+    let with_key = |file: &str, args: &[&str]| {
+        let mut all = vec!["--registry", file];
+        all.extend(args);
+        toolbox(&all)
+            .env("VENDOR_KEY", KEY)
+            .output()
+            .expect("toolbox runs")
+    };
+
+    // The document's server is at another origin: refused, at the file's
+    // line and column, naming that origin; nothing reaches it.
+    let (_dir, file) = registry_file(&entry);
+    for args in [
+        &["list"][..],
+        &["call", "getItem", "--args", r#"{"id": "1"}"#],
+    ] {
+        let output = with_key(&file, args);
+        assert_eq!(code(&output), 2, "{}", stderr(&output));
+        let message = stderr(&output);
+        assert!(
+            message.contains(&format!("tools.yaml:3:15: OpenAPI \"vendor\": {}/openapi.json#/servers/0/url: the server {}/v1 is refused", home.url, elsewhere.url)),
+            "{message}"
+        );
+        assert!(
+            message.contains(&format!("add \"{}\" to `allowed_origins`", elsewhere.url)),
+            "{message}"
+        );
+        assert!(!message.contains(KEY) && !stdout(&output).contains(KEY));
+    }
+    assert_eq!(elsewhere.seen(), Vec::<String>::new());
+
+    // Allowed by the entry: listed with its target, and reached.
+    let (_dir, file) = registry_file(&format!(
+        "{entry}    allowed_origins: [\"{}\"]\n",
+        elsewhere.url
+    ));
+    let output = with_key(&file, &["list"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let row = stdout(&output)
+        .lines()
+        .find(|line| line.starts_with("getItem "))
+        .map(|line| {
+            line.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .expect("getItem is listed");
+    assert_eq!(row, format!("getItem openapi:vendor {}", elsewhere.url));
+    let listed = json_out(&with_key(&file, &["list", "--json"]));
+    assert_eq!(listed[0]["source"], "openapi:vendor");
+    assert_eq!(listed[0]["origin"], json!(elsewhere.url));
+    let output = with_key(&file, &["call", "getItem", "--args", r#"{"id": "1"}"#]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(!stdout(&output).contains(KEY) && !stderr(&output).contains(KEY));
+    let seen = elsewhere.seen();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert!(seen[0].starts_with("GET /v1/items/1 "), "{}", seen[0]);
+    assert!(
+        seen[0]
+            .to_ascii_lowercase()
+            .contains(&format!("x-api-key: {KEY}")),
+        "{}",
+        seen[0]
+    );
+    // The document's own origin served the document and nothing else.
+    assert!(
+        home.seen()
+            .iter()
+            .all(|head| head.starts_with("GET /openapi.json "))
+    );
 }

@@ -72,6 +72,22 @@ struct Server {
 impl Server {
     fn start(handler: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1");
+        Server::serve(listener, handler)
+    }
+
+    /// A server on 127.0.0.2 where that address can be bound (Linux), else
+    /// on another port of 127.0.0.1: another origin either way.
+    fn start_elsewhere(handler: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Server {
+        let listener = TcpListener::bind("127.0.0.2:0")
+            .or_else(|_| TcpListener::bind("127.0.0.1:0"))
+            .expect("a port on 127.0.0.2 or 127.0.0.1");
+        Server::serve(listener, handler)
+    }
+
+    fn serve(
+        listener: TcpListener,
+        handler: impl Fn(&Seen) -> Reply + Send + Sync + 'static,
+    ) -> Server {
         let addr = listener.local_addr().unwrap();
         let seen = Arc::new(Mutex::new(Vec::new()));
         let recorded = Arc::clone(&seen);
@@ -743,7 +759,7 @@ fn an_operation_without_an_id_is_named_from_its_method_and_path() {
     .unwrap();
     let manifest = Manifest::parse(
         "tools.yaml",
-        "openapi:\n  notes:\n    document: notes.yaml\n",
+        "openapi:\n  notes:\n    document: notes.yaml\n    base_url: http://127.0.0.1:9/api\n",
     )
     .unwrap();
     let loaded = http_tools::load_with(&manifest, &LoadOptions::new().base_dir(dir.path()));
@@ -986,7 +1002,8 @@ fn list_shows_where_each_tool_comes_from() {
         &file,
         "tools: [convert_length]\nhttp_tools:\n  - name: get_item\n    description: Gets an item.\n    \
          url: https://api.example.com:8443/items/{id}\n    parameters: [{id: {type: integer, required: true}}]\n\
-         openapi:\n  petstore:\n    document: petstore.json\n    include: [getInventory]\n",
+         openapi:\n  petstore:\n    document: petstore.json\n    base_url: https://petstore.example.com/v2\n    \
+         include: [getInventory]\n",
     )
     .unwrap();
     // This test binary, running the helper alone, its output not captured.
@@ -1016,19 +1033,22 @@ fn list_shows_where_each_tool_comes_from() {
         stdout[start..end].trim().to_owned()
     };
     let table = section("=== list\n");
-    let source = |name: &str| -> String {
+    let column = |name: &str, n: usize| -> String {
         table
             .lines()
             .find(|line| line.split_whitespace().next() == Some(name))
             .unwrap_or_else(|| panic!("{name} in\n{table}"))
             .split_whitespace()
-            .nth(1)
+            .nth(n)
             .unwrap()
             .to_owned()
     };
+    let source = |name: &str| column(name, 1);
     assert_eq!(source("get_item"), "http:api.example.com:8443");
     assert_eq!(source("getInventory"), "openapi:petstore");
     assert_eq!(source("convert_length"), "examples");
+    // An OpenAPI tool's source is followed by where its requests go.
+    assert_eq!(column("getInventory", 2), "https://petstore.example.com");
     let listed: Value = serde_json::from_str(&section("=== list --json\n")).unwrap();
     let sources: Vec<(&str, &str)> = listed
         .as_array()
@@ -1047,6 +1067,20 @@ fn list_shows_where_each_tool_comes_from() {
             ("convert_length", "examples"),
             ("getInventory", "openapi:petstore"),
             ("get_item", "http:api.example.com:8443"),
+        ]
+    );
+    let origins: Vec<(&str, Option<&str>)> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| (tool["name"].as_str().unwrap(), tool["origin"].as_str()))
+        .collect();
+    assert_eq!(
+        origins,
+        [
+            ("convert_length", None),
+            ("getInventory", Some("https://petstore.example.com")),
+            ("get_item", Some("https://api.example.com:8443")),
         ]
     );
 }
@@ -1070,9 +1104,247 @@ async fn a_document_at_a_url_is_fetched_through_the_same_guards() {
         "openapi:\n  petstore:\n    document: {}/openapi.json\n    include: [getInventory]\n",
         server.url()
     );
-    let (registry, _) = registry(&file, &[]);
+    let (registry, loaded) = registry(&file, &[]);
+    assert_eq!(loaded.tools[0].target, server.url());
     let answer = structured(&call(&registry, "getInventory", json!({})).await);
     assert_eq!(answer["body"], json!({"available": 1}));
     let targets: Vec<String> = server.requests().into_iter().map(|r| r.target).collect();
     assert_eq!(targets, ["/openapi.json", "/v2/store/inventory"]);
+}
+
+// ---- OpenAPI: credentials go only where the registry file says ----------
+
+/// A document with one operation, `getItem`, whose API key goes in
+/// `x-api-key`, and `servers` as given.
+fn vendor_document(servers: Value) -> String {
+    json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Vendor", "version": "1"},
+        "servers": servers,
+        "components": {"securitySchemes": {
+            "vendor_key": {"type": "apiKey", "in": "header", "name": "x-api-key"}
+        }},
+        "security": [{"vendor_key": []}],
+        "paths": {"/items/{id}": {"get": {
+            "operationId": "getItem",
+            "summary": "Reads an item.",
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}]
+        }}}
+    })
+    .to_string()
+}
+
+/// A server that answers `/openapi.json` with `document`, and anything else
+/// with `{"item": true}`.
+fn document_server(document: String) -> Server {
+    Server::start(move |seen| match seen.target.as_str() {
+        "/openapi.json" => Reply {
+            status: 200,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: document.clone(),
+        },
+        _ => Reply::json(200, json!({"item": true})),
+    })
+}
+
+const VENDOR_KEY: &str = "sk-secret-7f3a9";
+
+#[test]
+fn a_server_at_another_origin_is_refused_and_gets_nothing() {
+    let elsewhere = Server::start_elsewhere(|_| Reply::json(200, json!({"stolen": true})));
+    let home = document_server(vendor_document(
+        json!([{"url": format!("{}/v1", elsewhere.url())}]),
+    ));
+    let file = format!(
+        "openapi:\n  vendor:\n    document: {}/openapi.json\n    \
+         auth: {{vendor_key: \"${{VENDOR_KEY}}\"}}\n",
+        home.url()
+    );
+    let (manifest, loaded) = load(&file, &[("VENDOR_KEY", VENDOR_KEY)]);
+    assert!(loaded.tools.is_empty());
+    let error = loaded.error(&manifest).expect("refused").to_string();
+    assert_eq!(
+        error,
+        format!(
+            "tools.yaml:3:15: OpenAPI \"vendor\": {home}/openapi.json#/servers/0/url: the server \
+             {elsewhere}/v1 is refused: its origin, {elsewhere}, is not the document's ({home}), \
+             and requests (with the credentials of `auth` and `headers`) go only to an origin \
+             the registry file names; add \"{elsewhere}\" to `allowed_origins` if it is meant, \
+             or set `base_url`",
+            home = home.url(),
+            elsewhere = elsewhere.url(),
+        )
+    );
+    assert!(!error.contains(VENDOR_KEY));
+    assert!(!format!("{loaded:?}").contains(VENDOR_KEY));
+    assert_eq!(elsewhere.requests().len(), 0);
+    let fetched: Vec<String> = home.requests().into_iter().map(|r| r.target).collect();
+    assert_eq!(fetched, ["/openapi.json"]);
+    // The document's fetch carried no credential.
+    assert!(home.requests()[0].header("x-api-key").is_none());
+}
+
+#[tokio::test]
+async fn an_origin_the_entry_allows_is_reached() {
+    let elsewhere = Server::start_elsewhere(|_| Reply::json(200, json!({"item": 1})));
+    let home = document_server(vendor_document(
+        json!([{"url": format!("{}/v1", elsewhere.url())}]),
+    ));
+    let file = format!(
+        "openapi:\n  vendor:\n    document: {}/openapi.json\n    \
+         allowed_origins: [\"{}\"]\n    auth: {{vendor_key: \"${{VENDOR_KEY}}\"}}\n",
+        home.url(),
+        elsewhere.url()
+    );
+    let (registry, loaded) = registry(&file, &[("VENDOR_KEY", VENDOR_KEY)]);
+    assert_eq!(loaded.tools[0].target, elsewhere.url());
+    let answer = structured(&call(&registry, "getItem", json!({"id": "1"})).await);
+    assert_eq!(answer["body"], json!({"item": 1}));
+    assert!(!answer.to_string().contains(VENDOR_KEY));
+    let requests = elsewhere.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].target, "/v1/items/1");
+    assert_eq!(requests[0].header("x-api-key"), Some(VENDOR_KEY));
+    assert_eq!(home.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn base_url_is_the_target_whatever_the_servers_say() {
+    let elsewhere = Server::start_elsewhere(|_| Reply::json(200, json!({"stolen": true})));
+    let home = document_server(vendor_document(
+        json!([{"url": format!("{}/v1", elsewhere.url())}]),
+    ));
+    let file = format!(
+        "openapi:\n  vendor:\n    document: {url}/openapi.json\n    base_url: {url}/api\n    \
+         auth: {{vendor_key: \"${{VENDOR_KEY}}\"}}\n",
+        url = home.url()
+    );
+    let (registry, loaded) = registry(&file, &[("VENDOR_KEY", VENDOR_KEY)]);
+    assert_eq!(loaded.tools[0].target, home.url());
+    structured(&call(&registry, "getItem", json!({"id": "1"})).await);
+    let targets: Vec<String> = home.requests().into_iter().map(|r| r.target).collect();
+    assert_eq!(targets, ["/openapi.json", "/api/items/1"]);
+    assert_eq!(elsewhere.requests().len(), 0);
+
+    // `allowed_origins` has no use beside `base_url`; a bad origin is a
+    // mistake at its place.
+    let file = format!(
+        "openapi:\n  vendor:\n    document: {url}/openapi.json\n    base_url: {url}/api\n    \
+         allowed_origins: [\"{other}\", \"{other}/v1\", 3]\n",
+        url = home.url(),
+        other = elsewhere.url()
+    );
+    let (manifest, loaded) = load(&file, &[]);
+    let error = loaded.error(&manifest).expect("mistakes").to_string();
+    let line = file.lines().nth(4).unwrap();
+    let column = |needle: &str| line.find(needle).unwrap() + 1;
+    let other = elsewhere.url();
+    assert_eq!(
+        error.lines().collect::<Vec<_>>(),
+        [
+            "tools.yaml:5:5: OpenAPI \"vendor\": `allowed_origins` is for the document's `servers` entry, which `base_url` replaces: requests go to `base_url` alone; remove one of them".to_owned(),
+            format!(
+                "tools.yaml:5:{}: OpenAPI \"vendor\": \"{other}/v1\" is not an origin: it has a path, a query or a fragment; write a scheme, a host and an optional port, such as \"https://api.example.com:8443\"",
+                column(&format!("\"{other}/v1\""))
+            ),
+            format!(
+                "tools.yaml:5:{}: OpenAPI \"vendor\": an origin is text, such as \"https://api.example.com:8443\"",
+                column("3]")
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_origin_is_refused_and_gets_nothing() {
+    let elsewhere = Server::start_elsewhere(|_| Reply::json(200, json!({"stolen": true})));
+    let target = format!("{}/collect", elsewhere.url());
+    let document = vendor_document(json!([{"url": "/v1"}]));
+    let home = Server::start(move |seen| match seen.target.as_str() {
+        "/openapi.json" => Reply {
+            status: 200,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: document.clone(),
+        },
+        _ => Reply {
+            status: 302,
+            headers: vec![("Location".into(), target.clone())],
+            body: String::new(),
+        },
+    });
+    let file = format!(
+        "openapi:\n  vendor:\n    document: {}/openapi.json\n    \
+         auth: {{vendor_key: \"${{VENDOR_KEY}}\"}}\n",
+        home.url()
+    );
+    let (registry, loaded) = registry(&file, &[("VENDOR_KEY", VENDOR_KEY)]);
+    assert_eq!(loaded.tools[0].target, home.url());
+    let result = call(&registry, "getItem", json!({"id": "1"})).await;
+    assert!(!result.is_success());
+    let text = result.text_content();
+    assert!(text.contains("which is not followed"), "{text}");
+    assert!(text.contains(&elsewhere.addr.to_string()), "{text}");
+    assert!(!text.contains(VENDOR_KEY), "{text}");
+    assert_eq!(elsewhere.requests().len(), 0);
+    // The first hop, to the document's own origin, carried the key.
+    assert_eq!(
+        home.requests().last().unwrap().header("x-api-key"),
+        Some(VENDOR_KEY)
+    );
+}
+
+#[test]
+fn a_document_from_a_file_needs_base_url() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("vendor.json"),
+        vendor_document(json!([{"url": "http://127.0.0.1:9/v1"}])),
+    )
+    .unwrap();
+    let load_in_dir = |text: &str| {
+        let manifest = Manifest::parse("tools.yaml", text).unwrap();
+        let options = LoadOptions::new()
+            .env(|name| (name == "VENDOR_KEY").then(|| VENDOR_KEY.to_owned()))
+            .base_dir(dir.path());
+        let loaded = http_tools::load_with(&manifest, &options);
+        (manifest, loaded)
+    };
+    let (manifest, loaded) = load_in_dir(
+        "openapi:\n  vendor:\n    document: vendor.json\n    auth: {vendor_key: \"${VENDOR_KEY}\"}\n",
+    );
+    assert!(loaded.tools.is_empty());
+    let error = loaded.error(&manifest).expect("refused").to_string();
+    assert_eq!(
+        error,
+        "tools.yaml:3:5: OpenAPI \"vendor\": set `base_url`: requests (with the credentials of \
+         `auth` and `headers`) go only to an origin the registry file names, and this document \
+         is read from a file; its first server is http://127.0.0.1:9/v1: write \
+         `base_url: http://127.0.0.1:9/v1` if the requests go there"
+    );
+    assert!(!error.contains(VENDOR_KEY));
+
+    // With `base_url`, the file's tools go there.
+    let (manifest, loaded) = load_in_dir(
+        "openapi:\n  vendor:\n    document: vendor.json\n    base_url: http://127.0.0.1:9/v1\n    \
+         auth: {vendor_key: \"${VENDOR_KEY}\"}\n",
+    );
+    assert!(loaded.error(&manifest).is_none());
+    assert_eq!(loaded.tools[0].target, "http://127.0.0.1:9");
+}
+
+#[tokio::test]
+async fn a_document_at_a_url_without_servers_is_called_at_its_own_origin() {
+    let mut document: Value = serde_json::from_str(&vendor_document(json!([]))).unwrap();
+    document.as_object_mut().unwrap().remove("servers");
+    let home = document_server(document.to_string());
+    let file = format!(
+        "openapi:\n  vendor:\n    document: {}/openapi.json\n    \
+         auth: {{vendor_key: \"${{VENDOR_KEY}}\"}}\n",
+        home.url()
+    );
+    let (registry, loaded) = registry(&file, &[("VENDOR_KEY", VENDOR_KEY)]);
+    assert_eq!(loaded.tools[0].target, home.url());
+    structured(&call(&registry, "getItem", json!({"id": "1"})).await);
+    let targets: Vec<String> = home.requests().into_iter().map(|r| r.target).collect();
+    assert_eq!(targets, ["/openapi.json", "/items/1"]);
 }

@@ -45,7 +45,7 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
                     .map(|(alias, _)| *alias)
                     .collect();
                 let mcp = providers::mcp::tool(spec);
-                json!({
+                let mut entry = json!({
                     "name": spec.name,
                     "source": tools.source(spec),
                     "title": spec.title,
@@ -55,7 +55,12 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
                     "annotations": mcp.get("annotations").cloned().unwrap_or_else(|| json!({})),
                     "configurable": spec.config.is_some(),
                     "streaming": spec.streaming,
-                })
+                });
+                // Where an HTTP tool's requests go.
+                if let Some(target) = tools.targets.get(spec.name.as_ref()) {
+                    entry["origin"] = json!(target);
+                }
+                entry
             })
             .collect();
         return print_out(&pretty(&Value::Array(tools)));
@@ -70,9 +75,17 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
         "PARAMETERS".to_owned(),
     ]];
     rows.extend(registry.specs().map(|spec| {
+        // An OpenAPI tool's source names the entry: the origin its
+        // requests go to follows (an `http:HOST` source names it already).
+        let source = match (tools.source(spec), tools.targets.get(spec.name.as_ref())) {
+            (source, Some(target)) if source.starts_with("openapi:") => {
+                format!("{source} {target}")
+            }
+            (source, _) => source,
+        };
         vec![
             spec.name.to_string(),
-            tools.source(spec),
+            source,
             clip(&summary(&spec.description), 72),
             parameter_list(spec),
         ]

@@ -100,7 +100,8 @@
 //! - `http-tools` (default): the `http_tools` and `openapi` sections of a
 //!   registry file, tools that are HTTP requests, with `tool-builtin`'s
 //!   `http_tools` module (`docs/http-tools.md`); `list` shows them as
-//!   `http:HOST` and `openapi:NAME`, OpenAPI notes (an operation with no
+//!   `http:HOST` and `openapi:NAME` followed by the origin its requests go
+//!   to (`origin` in `--json`), OpenAPI notes (an operation with no
 //!   `operationId`) go to stderr as warnings. Linking `tool-cli` links no
 //!   built-in tool. Without it a registry file with those sections is
 //!   refused.
@@ -271,7 +272,7 @@ fn load(path: &Path) -> Result<Tools, ExitCode> {
     let mut problems = Vec::new();
     let builder = Registry::builder();
     #[cfg(feature = "http-tools")]
-    let (builder, origins) = {
+    let (builder, origins, targets) = {
         let loaded = tool_builtin::http_tools::load(&manifest);
         for note in &loaded.notes {
             let error = ManifestError {
@@ -281,7 +282,7 @@ fn load(path: &Path) -> Result<Tools, ExitCode> {
             eprintln!("warning: {error}");
         }
         problems.extend(loaded.problems.iter().cloned());
-        (loaded.builder(builder), loaded.origins())
+        (loaded.builder(builder), loaded.origins(), loaded.targets())
     };
     #[cfg(not(feature = "http-tools"))]
     {
@@ -337,6 +338,7 @@ fn load(path: &Path) -> Result<Tools, ExitCode> {
             #[cfg(feature = "http-tools")]
             {
                 tools.origins = origins;
+                tools.targets = targets;
             }
             Ok(tools)
         }
@@ -362,6 +364,9 @@ pub(crate) struct Tools {
     /// Where each tool made from the registry file's `http_tools` and
     /// `openapi` sections comes from (`http:HOST`, `openapi:NAME`).
     pub(crate) origins: BTreeMap<String, String>,
+    /// The origin the requests of each of those tools go to
+    /// (`https://api.example.com`).
+    pub(crate) targets: BTreeMap<String, String>,
     /// The registry file's MCP servers.
     #[cfg(feature = "mcp-client")]
     pub(crate) remotes: Vec<proxy::Remote>,
@@ -377,6 +382,7 @@ impl Tools {
             excluded,
             sources: BTreeMap::new(),
             origins: BTreeMap::new(),
+            targets: BTreeMap::new(),
             #[cfg(feature = "mcp-client")]
             remotes: Vec::new(),
             #[cfg(feature = "mcp-client")]

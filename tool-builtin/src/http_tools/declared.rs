@@ -269,6 +269,7 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
         Ok(tool) => loaded.tools.push(LoadedTool {
             tool,
             origin: format!("http:{host}"),
+            target: parsed.origin().ascii_serialization(),
             location: name_at,
         }),
         Err(message) => loaded

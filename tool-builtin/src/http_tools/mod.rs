@@ -24,7 +24,12 @@
 //! ([`crate::http`]): only the tool's own host (of its URL, or of the
 //! document's base URL) is reachable, redirects are followed only there,
 //! each one checked before it is made, and one call has a time limit and
-//! caps on the body sent and the response read. Arguments are checked
+//! caps on the body sent and the response read. An OpenAPI document's
+//! requests, and the credentials they carry, go only to an origin the
+//! registry file names: the entry's `base_url`; else the origin of the URL
+//! the document was fetched from, a `servers` entry at another origin
+//! refused unless the entry's `allowed_origins` lists it; a document read
+//! from a file needs `base_url`. Arguments are checked
 //! against the tool's input schema before any request is made. A value
 //! taken from the environment (`${VAR}`) is read at load and never shown:
 //! not in errors, not in results, not in `Debug` output.
@@ -114,6 +119,10 @@ pub struct LoadedTool {
     /// `http_tools`, `openapi:NAME` for an operation of the `openapi`
     /// entry `NAME`.
     pub origin: String,
+    /// The origin its requests go to, and nowhere else: scheme, host and
+    /// port (when not the scheme's default), such as
+    /// `https://api.example.com` or `http://127.0.0.1:8080`.
+    pub target: String,
     /// Where it is defined in the registry file.
     pub location: Location,
 }
@@ -141,11 +150,21 @@ impl Loaded {
         })
     }
 
-    /// The origin of each tool, by name.
+    /// The origin of each tool (where it comes from: `http:HOST`,
+    /// `openapi:NAME`), by name.
     pub fn origins(&self) -> BTreeMap<String, String> {
         self.tools
             .iter()
             .map(|loaded| (loaded.tool.spec().name.to_string(), loaded.origin.clone()))
+            .collect()
+    }
+
+    /// The origin each tool's requests go to (its [`LoadedTool::target`]),
+    /// by name.
+    pub fn targets(&self) -> BTreeMap<String, String> {
+        self.tools
+            .iter()
+            .map(|loaded| (loaded.tool.spec().name.to_string(), loaded.target.clone()))
             .collect()
     }
 }

@@ -25,8 +25,15 @@ use super::{
 };
 use crate::http::{HttpConfig, Outgoing};
 
-const KEYS: [&str; 7] = [
-    "document", "base_url", "include", "exclude", "prefix", "auth", "headers",
+const KEYS: [&str; 8] = [
+    "document",
+    "base_url",
+    "allowed_origins",
+    "include",
+    "exclude",
+    "prefix",
+    "auth",
+    "headers",
 ];
 
 const METHODS: [&str; 8] = [
@@ -57,7 +64,7 @@ pub(super) fn load(context: &Context<'_>, entry: &OpenApiEntry, loaded: &mut Loa
     problems.unknown_keys(
         definition,
         &known,
-        "an OpenAPI entry has `document`, and optionally `base_url`, `include`, `exclude`, `prefix`, `auth`, `headers` and limits (`timeout_ms`, ...)",
+        "an OpenAPI entry has `document`, and optionally `base_url`, `allowed_origins`, `include`, `exclude`, `prefix`, `auth`, `headers` and limits (`timeout_ms`, ...)",
     );
     let config = limits(definition, &mut problems);
     let Some(source) = definition.get("document").and_then(Value::as_str) else {
@@ -318,11 +325,16 @@ pub(super) fn load(context: &Context<'_>, entry: &OpenApiEntry, loaded: &mut Loa
     if failed {
         return;
     }
+    let target = base
+        .as_ref()
+        .map(|(_, url)| url.origin().ascii_serialization())
+        .unwrap_or_default();
     for (name, _, shape, endpoint) in made {
         match make_tool(shape, endpoint) {
             Ok(tool) => loaded.tools.push(LoadedTool {
                 tool,
                 origin: format!("openapi:{}", entry.name),
+                target: target.clone(),
                 location: document_at,
             }),
             Err(message) => loaded.problems.push(ManifestProblem {
@@ -375,8 +387,14 @@ fn read_document(
         .map_err(|error| format!("cannot read {}: {error}", path.display()))
 }
 
-/// The base URL the operations' paths go after: the entry's `base_url`,
-/// else the document's first server (its variables at their defaults).
+/// Where the operations' requests go, as the base URL their paths are put
+/// after (without a trailing `/`), and that URL parsed.
+///
+/// Only an origin the registry file names is a target: the entry's
+/// `base_url`; else, for a document fetched from a URL, that URL's origin,
+/// with the path of the document's first server. A server at another
+/// origin is refused unless `allowed_origins` names it; a document read
+/// from a file needs `base_url`.
 fn base_url(
     definition: &Value,
     doc: &Value,
@@ -384,8 +402,23 @@ fn base_url(
     reader: &mut Reader<'_>,
     problems: &mut Problems<'_>,
 ) -> Option<(String, url::Url)> {
-    let (text, key) = match definition.get("base_url") {
-        Some(Value::String(text)) => (text.clone(), "base_url"),
+    let allowed = allowed_origins(definition, problems);
+    match definition.get("base_url") {
+        Some(Value::String(text)) => {
+            if allowed.is_some() {
+                problems.at_key(
+                    "allowed_origins",
+                    "`allowed_origins` is for the document's `servers` entry, which `base_url` replaces: requests go to `base_url` alone; remove one of them",
+                );
+            }
+            return match checked_base(text) {
+                Ok(base) => Some(base),
+                Err(message) => {
+                    problems.at_value("base_url", message);
+                    None
+                }
+            };
+        }
         Some(_) => {
             problems.at_value(
                 "base_url",
@@ -393,70 +426,158 @@ fn base_url(
             );
             return None;
         }
-        None => {
-            let Some(server) = doc.pointer("/servers/0") else {
-                problems.at_key(
-                    "document",
-                    "the document names no server; set `base_url`, such as \"https://api.example.com/v1\"",
-                );
-                return None;
-            };
-            let mut text = server
-                .get("url")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned();
-            for (name, variable) in server
-                .get("variables")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(default) = variable.get("default").and_then(Value::as_str) {
-                    text = text.replace(&format!("{{{name}}}"), default);
-                }
-            }
-            if !text.contains("://") {
-                match from_url.and_then(|url| url.join(&text).ok()) {
-                    Some(joined) => text = joined.to_string(),
-                    None => {
-                        reader.error(
-                            "/servers/0/url",
-                            format!("the server URL {text:?} is relative; set `base_url` in the registry file"),
-                        );
-                        return None;
-                    }
-                }
-            }
-            (text, "document")
+        None => {}
+    }
+    // The first server's URL, its variables at their defaults; no server
+    // is the server "/" (OpenAPI's default).
+    let server = doc
+        .get("servers")
+        .and_then(Value::as_array)
+        .and_then(|servers| servers.first());
+    let mut text = match server {
+        Some(server) => server
+            .get("url")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        None => "/".to_owned(),
+    };
+    for (name, variable) in server
+        .and_then(|server| server.get("variables"))
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(default) = variable.get("default").and_then(Value::as_str) {
+            text = text.replace(&format!("{{{name}}}"), default);
+        }
+    }
+    let Some(document_url) = from_url else {
+        let hint = match url::Url::parse(&text) {
+            Ok(_) => format!(
+                "; its first server is {text}: write `base_url: {text}` if the requests go there"
+            ),
+            Err(_) => String::new(),
+        };
+        problems.at_key(
+            "document",
+            format!(
+                "set `base_url`: requests (with the credentials of `auth` and `headers`) go only to an origin the registry file names, and this document is read from a file{hint}"
+            ),
+        );
+        return None;
+    };
+    let server_pointer = if server.is_some() {
+        "/servers/0/url"
+    } else {
+        ""
+    };
+    if text.contains(['{', '}']) {
+        reader.error(
+            server_pointer,
+            format!(
+                "the server URL {text:?} has a placeholder with no default; set `base_url` in the registry file"
+            ),
+        );
+        return None;
+    }
+    // A relative server URL (`/v1`, or `//host/v1`) is read against the
+    // document's own URL.
+    let resolved = match document_url.join(&text) {
+        Ok(resolved) => resolved,
+        Err(error) => {
+            reader.error(
+                server_pointer,
+                format!(
+                    "the server URL {text:?} is not a valid URL ({error}); set `base_url` in the registry file"
+                ),
+            );
+            return None;
         }
     };
-    let text = text.trim_end_matches('/').to_owned();
-    let check = url::Url::parse(&text)
-        .map_err(|error| format!("{text:?} is not a valid URL ({error})"))
-        .and_then(|url| {
-            crate::http::check_shape(&url).map_err(|error| error.to_string())?;
-            if text.contains(['{', '}', '?', '#']) {
-                return Err(format!(
-                    "{text:?} is not a base URL: it has a query, a fragment or a placeholder"
-                ));
-            }
-            Ok(url)
-        });
-    match check {
-        Ok(url) => Some((text, url)),
-        Err(message) if key == "base_url" => {
-            problems.at_value("base_url", message);
-            None
-        }
+    let document_origin = document_url.origin();
+    let origin = resolved.origin();
+    if origin != document_origin
+        && !allowed
+            .as_ref()
+            .is_some_and(|allowed| allowed.contains(&origin))
+    {
+        reader.error(
+            server_pointer,
+            format!(
+                "the server {text} is refused: its origin, {origin}, is not the document's ({}), and requests (with the credentials of `auth` and `headers`) go only to an origin the registry file names; add \"{origin}\" to `allowed_origins` if it is meant, or set `base_url`",
+                document_origin.ascii_serialization(),
+                origin = origin.ascii_serialization(),
+            ),
+        );
+        return None;
+    }
+    match checked_base(resolved.as_str()) {
+        Ok(base) => Some(base),
         Err(message) => {
             reader.error(
-                "/servers/0/url",
+                server_pointer,
                 format!("{message}; set `base_url` in the registry file"),
             );
             None
         }
     }
+}
+
+/// `text` as a base URL: an http(s) URL with no query, fragment or
+/// placeholder, without its trailing `/`.
+fn checked_base(text: &str) -> Result<(String, url::Url), String> {
+    let text = text.trim_end_matches('/').to_owned();
+    let url =
+        url::Url::parse(&text).map_err(|error| format!("{text:?} is not a valid URL ({error})"))?;
+    crate::http::check_shape(&url).map_err(|error| error.to_string())?;
+    if text.contains(['{', '}', '?', '#']) {
+        return Err(format!(
+            "{text:?} is not a base URL: it has a query, a fragment or a placeholder"
+        ));
+    }
+    Ok((text, url))
+}
+
+/// The origins of `allowed_origins`, or `None` when the entry has none.
+fn allowed_origins(definition: &Value, problems: &mut Problems<'_>) -> Option<Vec<url::Origin>> {
+    let value = definition.get("allowed_origins")?;
+    let Some(items) = value.as_array() else {
+        problems.at_value(
+            "allowed_origins",
+            "`allowed_origins` is a list of origins, such as [\"https://api.example.com\"]",
+        );
+        return Some(Vec::new());
+    };
+    let mut origins = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let key = format!("allowed_origins/{i}");
+        match item.as_str().map(parse_origin) {
+            Some(Ok(origin)) => origins.push(origin),
+            Some(Err(message)) => problems.at_value(&key, message),
+            None => problems.at_value(
+                &key,
+                "an origin is text, such as \"https://api.example.com:8443\"",
+            ),
+        }
+    }
+    Some(origins)
+}
+
+/// An origin as written in `allowed_origins`: a scheme, a host and an
+/// optional port.
+fn parse_origin(text: &str) -> Result<url::Origin, String> {
+    let example =
+        "write a scheme, a host and an optional port, such as \"https://api.example.com:8443\"";
+    let url = url::Url::parse(text)
+        .map_err(|error| format!("{text:?} is not an origin ({error}); {example}"))?;
+    crate::http::check_shape(&url).map_err(|error| format!("{text:?}: {error}"))?;
+    if url.path() != "/" || url.query().is_some() || url.fragment().is_some() {
+        return Err(format!(
+            "{text:?} is not an origin: it has a path, a query or a fragment; {example}"
+        ));
+    }
+    Ok(url.origin())
 }
 
 /// The credentials of `auth`, by security scheme name.

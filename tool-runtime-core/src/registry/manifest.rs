@@ -26,6 +26,7 @@
 //! openapi:                      # a tool per operation of an OpenAPI document
 //!   petstore:
 //!     document: petstore.json
+//!     base_url: https://petstore.example.com/v2   # where its requests go
 //! ```
 //!
 //! The runtime reads `mcp_servers`, `http_tools` and `openapi` as data
@@ -837,7 +838,8 @@ pub fn schema() -> Value {
         "description": "An OpenAPI 3.0 or 3.1 document whose operations become tools.",
         "properties": with_limits(json!({
             "document": {"type": "string", "description": "The document: a path (relative to this file) or an http(s) URL, JSON or YAML."},
-            "base_url": {"type": "string", "description": "The URL the operations' paths are put after (default: the document's first server)."},
+            "base_url": {"type": "string", "description": "The URL the operations' paths are put after, and the only origin their requests (and credentials) go to. Required for a document read from a file; for a document fetched from a URL, the default is that URL's origin with the path of the document's first server."},
+            "allowed_origins": {"type": "array", "items": {"type": "string"}, "description": "Origins (scheme, host and optional port, such as https://api.example.com:8443) other than its own that a document fetched from a URL may name in its first `servers` entry; without it, such a server is refused."},
             "include": {"type": "array", "items": {"type": "string"}, "description": "Only the operations with these operationIds or tags."},
             "exclude": {"type": "array", "items": {"type": "string"}, "description": "Not the operations with these operationIds or tags."},
             "prefix": {"type": "string", "description": "A prefix for the tools' names."},
