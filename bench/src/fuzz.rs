@@ -73,10 +73,8 @@ pub const CALL_LIMIT: Duration = Duration::from_millis(100);
 pub fn registry(root: &std::path::Path) -> Registry {
     let root = root.to_string_lossy();
     Registry::builder()
-        .global_filtered(|spec| {
-            spec.location.module.starts_with("examples")
-                || spec.location.module.starts_with("tool_builtin")
-        })
+        .global_from(["examples"])
+        .tools(tool_builtin::ALL)
         .configure("search", json!({"api_key": "fuzz"}))
         .configure("file_read", json!({"root": root}))
         .configure("file_write", json!({"root": root}))

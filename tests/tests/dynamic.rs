@@ -453,3 +453,138 @@ async fn a_snapshot_keeps_its_tools_after_they_change() {
     assert_eq!(result.text_content(), "pong");
     assert!(PingTool.spec().input_schema().is_object());
 }
+
+/// The tools of a catalogue, as a program reads them: every one made by
+/// the same line of code.
+fn catalogue(names: &[&str]) -> Vec<DynamicTool> {
+    names
+        .iter()
+        .map(|name| {
+            DynamicTool::builder(name.to_string(), "From the catalogue.", order_schema())
+                .handler(|_, _| Ok::<_, ToolError>("ok"))
+                .build()
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn two_run_time_tools_of_one_name_are_an_error_though_made_at_one_line() {
+    let tools = catalogue(&["lookup", "refund", "lookup"]);
+    let made_at = tools[0].spec().location;
+    assert_eq!(tools[2].spec().location, made_at);
+    let mut builder = Registry::builder();
+    for tool in tools {
+        builder = builder.tool(tool);
+    }
+    let error = builder.build().unwrap_err();
+    assert_eq!(
+        error.problems(),
+        [RegistryProblem::DuplicateName {
+            name: "lookup".into(),
+            first: made_at,
+            second: made_at,
+        }]
+    );
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "two run-time tools are named \"lookup\", both made at {}:{}; \
+             a registry holds one tool of each name: rename one of them, or leave one out",
+            made_at.file, made_at.line
+        )
+    );
+}
+
+#[test]
+fn a_run_time_tool_named_like_a_macro_tool_is_an_error_naming_both() {
+    let pong = DynamicTool::builder("ping", "Another ping.", json!({"type": "object"}))
+        .handler(|_, _| Ok::<_, ToolError>("pong"))
+        .build()
+        .unwrap();
+    let made_at = pong.spec().location;
+    let error = Registry::builder()
+        .tool(PingTool)
+        .tool(pong)
+        .build()
+        .unwrap_err();
+    let defined = PingTool::SPEC.location;
+    // Sorted by file and line: this file's `ping` comes first.
+    assert!(defined.line < made_at.line);
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "two tools are named \"ping\": one defined in dynamic ({}:{}), one made at {}:{}; \
+             a registry holds one tool of each name: rename one of them, or leave one out",
+            defined.file, defined.line, made_at.file, made_at.line
+        )
+    );
+}
+
+#[test]
+fn one_run_time_tool_added_twice_is_one_tool() {
+    let shared: Arc<dyn Tool> = Arc::new(order_tool());
+    let registry = Registry::builder()
+        .shared(Arc::clone(&shared))
+        .shared(shared)
+        .build()
+        .unwrap();
+    assert_eq!(registry.names().collect::<Vec<_>>(), ["place_order"]);
+    // Offered by name from another registry and named twice: still one.
+    let registry = Registry::builder()
+        .catalog_of(&registry)
+        .global_named(["place_order", "place_order"])
+        .build()
+        .unwrap();
+    assert_eq!(registry.len(), 1);
+    // Two tools of one name are refused by a live registry's change too.
+    let live = LiveRegistry::new(Registry::builder().build().unwrap());
+    let error = live
+        .update(
+            catalogue(&["lookup", "lookup"])
+                .into_iter()
+                .map(|tool| Arc::new(tool) as Arc<dyn Tool>),
+            &[],
+        )
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("two run-time tools are named \"lookup\""),
+        "{error}"
+    );
+}
+
+#[test]
+fn gemini_orders_a_run_time_tools_properties_as_its_schema_does() {
+    let registry = Registry::builder().tool(order_tool()).build().unwrap();
+    let declaration = &registry.render(Provider::Gemini)["functionDeclarations"][0];
+    let parameters = &declaration["parameters"];
+    let order = ["item", "quantity", "size", "address", "tags"];
+    assert_eq!(
+        parameters["propertyOrdering"],
+        json!(order),
+        "{declaration}"
+    );
+    let keys: Vec<&str> = parameters["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, order);
+    // A nested object keeps its properties in the schema's order too.
+    let nested: Vec<&str> = parameters["properties"]["address"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(nested, ["city", "zip"]);
+    // A `#[tool]` keeps its declaration order.
+    let macro_tool = tool_runtime::providers::render_tool(Provider::Gemini, &OrderMacroTool::SPEC);
+    assert_eq!(
+        macro_tool["parameters"]["propertyOrdering"],
+        json!(["item", "quantity"])
+    );
+}

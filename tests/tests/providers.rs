@@ -7,7 +7,6 @@
 use std::path::PathBuf;
 
 // The built-in tools register themselves when their crate is linked.
-use tool_builtin as _;
 
 use examples::search::SearchTool;
 use examples::{
@@ -1330,10 +1329,8 @@ async fn results_of_calls_made_by_alias_are_rendered_with_the_tool_spec() {
 /// Every example and built-in tool, as `toolbox` links them.
 fn every_tool() -> Registry {
     Registry::builder()
-        .global_filtered(|spec| {
-            spec.location.module.starts_with("examples")
-                || spec.location.module.starts_with("tool_builtin")
-        })
+        .global_from(["examples"])
+        .tools(tool_builtin::ALL)
         .configure("search", json!({"api_key": "test-key"}))
         .config_from_env(false)
         .build()

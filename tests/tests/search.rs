@@ -351,3 +351,60 @@ fn a_live_registry_searches_the_tools_it_has_now() {
     let search = now.search_tool().unwrap();
     assert!(search.index().search("weather", 5).is_empty());
 }
+
+#[test]
+fn token_reports_count_only_the_definitions_a_deferring_registry_offers() {
+    use tool_runtime::tokens;
+
+    let registry = bench::catalog::registry(ALWAYS);
+    let mut offered: Vec<&str> = ALWAYS.to_vec();
+    offered.push("search_tools");
+    offered.sort_unstable();
+    let mut every_tool = 0;
+    for provider in Provider::ALL {
+        let report = tokens::report(&registry, provider);
+        let names: Vec<&str> = report.tools.iter().map(|(name, _)| name.as_str()).collect();
+        let expected: Vec<&str> = match provider {
+            Provider::Anthropic => std::iter::once("tool_search_tool_bm25")
+                .chain(ALWAYS.iter().copied())
+                .collect(),
+            Provider::OpenAiResponses => std::iter::once("tool_search")
+                .chain(ALWAYS.iter().copied())
+                .collect(),
+            _ => offered.clone(),
+        };
+        let mut expected = expected;
+        expected[usize::from(provider.has_tool_search())..].sort_unstable();
+        assert_eq!(names, expected, "{provider}");
+        // Each count is that of the tool's own definition.
+        for (name, count) in &report.tools {
+            let Some(tool) = registry.get(name) else {
+                continue;
+            };
+            let definition = tool_runtime::providers::render_tool(provider, tool.spec());
+            let text = match definition {
+                Value::String(text) => text,
+                other => other.to_string(),
+            };
+            assert_eq!(*count, tokens::count(&text), "{provider}: {name}");
+        }
+        // The whole is about the sum of its parts (tokens may merge or
+        // split where two definitions meet).
+        let sum: usize = report.tools.iter().map(|(_, count)| count).sum();
+        assert!(
+            report.total.abs_diff(sum) < 40,
+            "{provider}: {} against {sum}",
+            report.total
+        );
+        assert!(report.total < 3_000, "{provider}: {}", report.total);
+        assert!(tokens::check_budget(&registry, provider, 3_000).is_ok());
+        let over = tokens::check_budget(&registry, provider, 10).unwrap_err();
+        assert!(
+            over.to_string().starts_with("the 4 tool definitions take "),
+            "{over}"
+        );
+        every_tool = every_tool.max(tokens::count(&registry.render(provider).to_string()));
+    }
+    // What deferring saves: the request with every definition is far larger.
+    assert!(every_tool > 30_000, "{every_tool}");
+}

@@ -86,6 +86,7 @@ impl fmt::Display for CalcError {
 /// min(a, b, ...), max(a, b, ...). Constants: pi, e, tau. Angles are in
 /// radians. No variables or assignment: one expression per call.
 #[tool(
+    register = false,
     config = CalculatorConfig,
     read_only,
     idempotent,

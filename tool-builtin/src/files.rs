@@ -120,6 +120,7 @@ pub struct Listing {
 /// read limit is read in parts: give `offset` and `length` in bytes, and read
 /// on from `offset + bytes` until `eof` is true.
 #[tool(
+    register = false,
     config = FileConfig,
     read_only,
     idempotent,
@@ -257,6 +258,7 @@ pub fn file_read(
 /// "create_only" (fails when the file exists). Missing parent directories
 /// are created.
 #[tool(
+    register = false,
     config = FileConfig,
     destructive,
     open_world = false,
@@ -347,6 +349,7 @@ pub fn file_write(
 /// listed too (symbolic links are reported, not followed). Long listings are
 /// cut at the entry limit, with `truncated` set.
 #[tool(
+    register = false,
     config = FileConfig,
     read_only,
     idempotent,

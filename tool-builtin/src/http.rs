@@ -96,7 +96,7 @@ pub struct HttpResponse {
 /// body (JSON when the response is JSON, else text). Long bodies are cut at
 /// the size limit, with `truncated` set.
 #[cfg(feature = "tools")]
-#[tool(config = HttpConfig, open_world, read_only = false, blocking)]
+#[tool(register = false, config = HttpConfig, open_world, read_only = false, blocking)]
 pub fn http_request(
     /// The URL, http:// or https://, e.g. "https://api.example.com/items?page=2"
     #[tool(length(min = 1, max = 8192))]

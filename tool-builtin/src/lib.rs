@@ -8,21 +8,27 @@
 //! | [`http_request`](http::http_request) | HTTP to allowed hosts | the allowlist is empty: nothing is reachable |
 //! | [`python_exec`](python::python_exec) | Python in a limited child process | 10 s, 10 CPU s, 512 MiB, 64 KiB of output |
 //!
-//! Every tool is an ordinary `#[tool]` function of `tool-runtime`, registered
-//! globally, with a configuration type (`#[tool(config = ...)]`) whose every
-//! field has a default. A program enables them by linking the crate and
-//! choosing tools by name:
+//! Every tool is an ordinary `#[tool]` function of `tool-runtime`, with a
+//! configuration type (`#[tool(config = ...)]`) whose every field has a
+//! default. None of them is registered globally (`#[tool(register =
+//! false)]`): linking the crate, or turning on any of its features, adds no
+//! tool to `Registry::global()`. A program chooses them in code, by value
+//! (`.tool(calculator::CalculatorTool)`), all at once (`.tools(ALL)`), or by
+//! name from the catalogue, where a registry file can name them too:
 //!
 //! ```
-//! use tool_builtin as _; // links the tools into Registry::global()
 //! use tool_runtime::{Registry, ToolContext, ToolUse};
 //! use serde_json::json;
 //!
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //! let registry = Registry::builder()
+//!     .catalog(tool_builtin::ALL)
 //!     .global_named(["calculator", "current_time"])
 //!     .configure("current_time", json!({"default_zone": "Europe/Paris"}))
 //!     .build()?;
+//! assert_eq!(registry.names().collect::<Vec<_>>(), ["calculator", "current_time"]);
+//! // Nothing of this crate is in the global registry.
+//! assert!(Registry::global().get("python_exec").is_none());
 //!
 //! let ctx = ToolContext::new();
 //! let value = registry
@@ -73,9 +79,9 @@
 //!
 //! # Features
 //!
-//! - `tools` (default): the built-in `#[tool]`s above. Without it linking
-//!   the crate registers nothing (tool-cli depends on it that way, for
-//!   `http_tools` alone).
+//! - `tools` (default): the built-in tools above and [`ALL`]. Without it
+//!   the crate has only what `http-tools` needs (tool-cli depends on it
+//!   that way). Either way linking it registers nothing globally.
 //! - `https` (default): `https://` URLs, with rustls.
 //! - `http-tools`: the [`http_tools`] module.
 //!
@@ -101,3 +107,20 @@ pub mod http_tools;
 pub mod python;
 #[cfg(feature = "tools")]
 pub mod time;
+
+/// Every built-in tool, in name order: `calculator`, `current_time`,
+/// `file_list`, `file_read`, `file_write`, `http_request`, `python_exec`.
+///
+/// Hand it to `RegistryBuilder::tools` to offer them all, or to
+/// `RegistryBuilder::catalog` to offer each by name (to `global_named`, or
+/// to a registry file's `tools`).
+#[cfg(feature = "tools")]
+pub const ALL: &[&dyn tool_runtime::Tool] = &[
+    &calculator::CalculatorTool,
+    &time::CurrentTimeTool,
+    &files::FileListTool,
+    &files::FileReadTool,
+    &files::FileWriteTool,
+    &http::HttpRequestTool,
+    &python::PythonExecTool,
+];

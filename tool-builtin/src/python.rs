@@ -108,7 +108,7 @@ pub struct PythonRun {
 /// nothing is kept between calls. Print what you want to see. The run is
 /// stopped at its time, CPU and memory limits, and everything it started is
 /// stopped with it. Only the standard library is certain to be available.
-#[tool(config = PythonConfig, destructive, open_world, blocking)]
+#[tool(register = false, config = PythonConfig, destructive, open_world, blocking)]
 pub fn python_exec(
     /// The Python code, e.g. "import math\nprint(math.factorial(20))"
     #[tool(length(min = 1, max = 1000000))]

@@ -68,6 +68,7 @@ pub struct CurrentTime {
 /// "rfc2822" (Sun, 1 Jun 2025 14:30:00 +0200), "unix" (seconds since 1970),
 /// or a strftime pattern such as "%A %d %B %Y, %H:%M".
 #[tool(
+    register = false,
     config = CurrentTimeConfig,
     read_only,
     open_world = false,

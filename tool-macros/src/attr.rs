@@ -39,6 +39,9 @@ pub struct ToolArgs {
     pub alias: Vec<SpannedValue<String>>,
     /// The tool's configuration type, injected as `Config<T>`.
     pub config: Option<TypeArg>,
+    /// `register = false`: no entry in `Registry::global()`; the tool is
+    /// added to a registry by value only.
+    pub register: Option<SpannedValue<bool>>,
 }
 
 /// `#[tool(...)]` on a parameter.
@@ -80,6 +83,7 @@ impl Fields for ToolArgs {
         "needs_approval",
         "alias",
         "config",
+        "register",
     ];
 
     fn multiple(name: &str) -> bool {
@@ -102,6 +106,7 @@ impl Fields for ToolArgs {
             "needs_approval" => self.needs_approval = FromMeta::from_meta(meta)?,
             "alias" => self.alias.push(FromMeta::from_meta(meta)?),
             "config" => self.config = FromMeta::from_meta(meta)?,
+            "register" => self.register = FromMeta::from_meta(meta)?,
             _ => unreachable!("not a key of #[tool]: {name}"),
         }
         Ok(())

@@ -148,9 +148,18 @@ pub struct ToolOptions {
     pub aliases: Vec<Sp<String>>,
     /// `config = Type`.
     pub config: Option<Type>,
+    /// `register = ...`, as written; `false` keeps the tool out of
+    /// `Registry::global()`.
+    pub register: Option<Sp<bool>>,
 }
 
 impl ToolOptions {
+    /// Whether the tool is registered in `Registry::global()` (unless it is
+    /// a `#[toolset]` method, which never is).
+    pub fn registered(&self) -> bool {
+        self.register.as_ref().is_none_or(|register| **register)
+    }
+
     /// The timeout in milliseconds, when it is written and reads as one.
     pub fn timeout_ms(&self) -> Option<u64> {
         self.timeout

@@ -227,6 +227,7 @@ fn options(args: &ToolArgs) -> ToolOptions {
         needs_approval: args.needs_approval.is_present(),
         aliases: args.alias.clone(),
         config: args.config.as_ref().map(|config| config.0.clone()),
+        register: args.register.clone(),
     }
 }
 

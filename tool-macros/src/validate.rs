@@ -447,6 +447,14 @@ fn options(tool: &ToolFn, options: &ToolOptions, errors: &mut Errors) {
             );
         }
     }
+    if let (Some(register), Binding::Method { .. }) = (&options.register, &tool.binding) {
+        errors.push(
+            register.span(),
+            "`register` is for free functions: a #[toolset] method is never registered \
+             globally, its tools reach a registry with the instance \
+             (`RegistryBuilder::toolset`). Remove `register`",
+        );
+    }
     aliases(&tool.name, &options.aliases, errors);
 }
 

@@ -5,9 +5,17 @@
 //!
 //! Every definition offered is sent with every request: a registry that
 //! grows past a few dozen tools pays for all of them on each turn.
-//! [`report`] counts each tool's definition in a provider's format and the
-//! whole set as the request carries it; [`check_budget`] says when the set
-//! passes a budget. `toolbox schema --tokens` prints the same table.
+//! [`report`] counts each definition a registry offers in a provider's
+//! format and the whole set as the request carries it; [`check_budget`]
+//! says when the set passes a budget. `toolbox schema --tokens` prints the
+//! same table.
+//!
+//! A registry that defers tools (feature `search`) offers what
+//! [`Registry::render`] sends: the counts leave out the deferred tools,
+//! which reach the model only once a search finds them. For a provider
+//! with a tool search of its own, whose request lists them flagged
+//! `"defer_loading": true`, the provider's search tool is counted instead;
+//! for the others, `search_tools`.
 //!
 //! Other providers' tokenizers differ (Anthropic and Google do not publish
 //! theirs); `o200k_base` counts are a close guide to their cost, not their
@@ -53,38 +61,107 @@ pub fn count(text: &str) -> usize {
 pub struct TokenReport {
     /// The format counted.
     pub format: Provider,
-    /// Each tool offered, by name, and the tokens of its own definition,
-    /// in the registry's order.
+    /// Each definition offered, by name, and the tokens of that definition
+    /// alone, in the order the request carries them. A provider's own
+    /// tool search, which a registry that defers tools offers in place of
+    /// `search_tools`, is named by its `name` (Anthropic's
+    /// `tool_search_tool_bm25`) or else its `type` (the Responses API's
+    /// `tool_search`).
     pub tools: Vec<(String, usize)>,
     /// The tokens of the whole set as a request carries it (the format's
-    /// array or object, as compact JSON; XML as text).
+    /// array or object, as compact JSON; XML as text), deferred definitions
+    /// left out.
     pub total: usize,
 }
 
-/// The tokens each tool of `registry` costs in `format`, and the whole set.
+/// The tokens each definition `registry` offers costs in `format`, and the
+/// whole set: the definitions of [`Registry::render`], less those it
+/// flags `"defer_loading": true`.
 pub fn report(registry: &Registry, format: Provider) -> TokenReport {
     let whole = registry.render(format);
-    let entries: Option<&Vec<Value>> = match whole {
-        Value::Array(items) => Some(items),
-        Value::Object(object) => object.values().find_map(Value::as_array),
-        _ => None,
+    if let Value::String(text) = whole {
+        // XML: one block of text, with a `<tool>` element for each tool
+        // it offers; each element is counted alone.
+        let tools = registry
+            .specs()
+            .filter(|spec| offered_in_full(registry, spec))
+            .map(|spec| {
+                let element = providers::render_tool(format, spec);
+                (spec.name.to_string(), count(&text_of(&element)))
+            })
+            .collect();
+        return TokenReport {
+            format,
+            tools,
+            total: count(text),
+        };
+    }
+    let offered = without_deferred(whole);
+    let entries: &[Value] = match &offered {
+        Value::Array(items) => items,
+        Value::Object(object) => object
+            .values()
+            .find_map(Value::as_array)
+            .map_or(&[], Vec::as_slice),
+        _ => &[],
     };
-    let tools = registry
-        .specs()
-        .enumerate()
-        .map(|(at, spec)| {
-            let entry = match entries.and_then(|items| items.get(at)) {
-                Some(entry) => entry.clone(),
-                None => providers::render_tool(format, spec),
-            };
-            (spec.name.to_string(), count(&text_of(&entry)))
-        })
+    let tools = entries
+        .iter()
+        .map(|entry| (name_of(entry), count(&text_of(entry))))
         .collect();
     TokenReport {
         format,
         tools,
-        total: count(&text_of(whole)),
+        total: count(&text_of(&offered)),
     }
+}
+
+/// Whether a request carries the definition of the tool with `spec` in
+/// full where the provider has no tool search of its own: every tool but
+/// the deferred ones.
+fn offered_in_full(registry: &Registry, spec: &crate::ToolSpec) -> bool {
+    #[cfg(feature = "search")]
+    let deferred = registry.is_deferred(&spec.name);
+    #[cfg(not(feature = "search"))]
+    let deferred = {
+        let _ = (registry, spec);
+        false
+    };
+    !deferred
+}
+
+/// A rendering (an array of definitions, or an object holding one) less
+/// the definitions flagged `"defer_loading": true`.
+fn without_deferred(rendering: &Value) -> Value {
+    let deferred = |entry: &Value| entry.get("defer_loading") == Some(&Value::Bool(true));
+    let keep = |items: &Vec<Value>| -> Value {
+        Value::Array(items.iter().filter(|e| !deferred(e)).cloned().collect())
+    };
+    match rendering {
+        Value::Array(items) => keep(items),
+        Value::Object(object) => Value::Object(
+            object
+                .iter()
+                .map(|(key, value)| match value {
+                    Value::Array(items) => (key.clone(), keep(items)),
+                    other => (key.clone(), other.clone()),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The name of one definition, in whichever format's shape: `name`
+/// (Anthropic, Responses, Gemini, MCP), `function.name` (Chat
+/// Completions), `toolSpec.name` (Bedrock), else its `type` (a provider's
+/// own tool search).
+fn name_of(entry: &Value) -> String {
+    ["/name", "/function/name", "/toolSpec/name", "/type"]
+        .iter()
+        .find_map(|pointer| entry.pointer(pointer).and_then(Value::as_str))
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// JSON as compact text, text as itself.

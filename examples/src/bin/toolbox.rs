@@ -20,12 +20,28 @@
 
 use std::process::ExitCode;
 
-// Tools are registered when their crate is linked: the example tools and
-// the built-in ones (calculator, current_time, files, http_request,
-// python_exec).
+use tool_runtime::Registry;
+
+// The example tools register themselves when their crate is linked.
 use examples as _;
-use tool_builtin as _;
 
 fn main() -> ExitCode {
-    tool_cli::run()
+    // The example tools (the linked `#[tool]`s of the `examples` crate) and
+    // the built-in ones (calculator, current_time, files, http_request,
+    // python_exec), which a program always names: they never register
+    // themselves.
+    let registry = Registry::builder()
+        .global_from(["examples"])
+        .tools(tool_builtin::ALL)
+        // As for the global registry: a tool whose configuration is missing
+        // (`search` without its key) is left out, and `list` says why.
+        .leave_out_unconfigured(true)
+        .build();
+    match registry {
+        Ok(registry) => tool_cli::run_with(registry),
+        Err(error) => {
+            eprintln!("error: the tools do not form a registry: {error}");
+            ExitCode::from(tool_cli::EXIT_USAGE)
+        }
+    }
 }

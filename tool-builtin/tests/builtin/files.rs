@@ -32,6 +32,7 @@ impl Sandbox {
         let mut config = json!({"root": self.root()});
         tool_runtime::config::merge(&mut config, extra);
         Registry::builder()
+            .catalog(tool_builtin::ALL)
             .global_named(["file_read", "file_write", "file_list"])
             .configure("file_read", config.clone())
             .configure("file_write", config.clone())
@@ -460,6 +461,7 @@ async fn the_root_is_created_by_writes_only() {
     let sandbox = Sandbox::new();
     let root = sandbox.dir.path().join("later");
     let registry = Registry::builder()
+        .catalog(tool_builtin::ALL)
         .global_named(["file_read", "file_write", "file_list"])
         .configure("file_read", json!({"root": root}))
         .configure("file_write", json!({"root": root}))

@@ -382,6 +382,7 @@ async fn request_limits_and_reserved_headers() {
 #[test]
 fn invalid_allowlist_entries_fail_the_registry_build() {
     let error = tool_runtime::Registry::builder()
+        .catalog(tool_builtin::ALL)
         .global_named(["http_request"])
         .configure(
             "http_request",
@@ -398,6 +399,7 @@ fn invalid_allowlist_entries_fail_the_registry_build() {
 async fn a_strict_call_round_trips_to_the_same_request() {
     let port = serve();
     let strict = Registry::builder()
+        .catalog(tool_builtin::ALL)
         .global_named(["http_request"])
         .configure(
             "http_request",

@@ -9,12 +9,11 @@ mod python;
 use serde_json::Value;
 use tool_runtime::{Registry, ToolContext, ToolUse};
 
-use tool_builtin as _;
-
 /// A registry with one built-in tool, configured with `config` (the
 /// environment is ignored, so `TOOL_*` variables cannot change the tests).
 pub fn registry(tool: &str, config: Value) -> Registry {
     Registry::builder()
+        .catalog(tool_builtin::ALL)
         .global_named([tool])
         .configure(tool, config)
         .config_from_env(false)
@@ -56,6 +55,7 @@ fn every_builtin_tool_is_linked_and_configurable_by_default() {
         "python_exec",
     ];
     let registry = Registry::builder()
+        .catalog(tool_builtin::ALL)
         .global_named(names)
         .config_from_env(false)
         .build()
@@ -82,6 +82,7 @@ fn every_builtin_tool_is_linked_and_configurable_by_default() {
 #[test]
 fn unknown_configuration_fields_are_rejected() {
     let error = Registry::builder()
+        .catalog(tool_builtin::ALL)
         .global_named(["file_read"])
         .configure("file_read", serde_json::json!({"rot": "/tmp"}))
         .config_from_env(false)

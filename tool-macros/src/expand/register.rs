@@ -7,10 +7,12 @@ use quote::quote;
 
 use crate::model::{Binding, ToolFn, Toolset};
 
-/// The global registration of a free function's tool; none for a method.
+/// The global registration of a free function's tool; none for a method,
+/// nor for a tool written `register = false`.
 pub fn registration(tool: &ToolFn) -> TokenStream {
     let struct_ident = &tool.struct_ident;
     match tool.binding {
+        Binding::Free if !tool.options.registered() => quote!(),
         Binding::Free => quote! {
             __tool_rt::inventory::submit! {
                 __tool_rt::Registration::new(&#struct_ident)

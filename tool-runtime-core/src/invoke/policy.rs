@@ -43,7 +43,7 @@ pub(crate) type EnabledFn = dyn Fn(&ToolSpec, &ToolContext) -> bool + Send + Syn
 pub(crate) type RequireApprovalFn = dyn Fn(&ToolSpec) -> bool + Send + Sync;
 
 /// A registry's limits and policies.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Settings {
     pub(crate) state: Arc<TypeMap>,
     pub(crate) default_timeout: Option<Duration>,

@@ -26,9 +26,11 @@
 //! `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`,
 //! `minProperties`, `maxProperties`, `example`, `default` and
 //! `propertyOrdering`. A tool's top-level `parameters` also get
-//! `propertyOrdering` in the order the parameters are declared, and a tool
-//! without parameters gets no `parameters` at all (Gemini rejects an object
-//! with empty `properties`).
+//! `propertyOrdering`, unless its schema gives one: the order the
+//! parameters of a `#[tool]` are declared in, and the order of the
+//! schema's `properties` for a tool made at run time (a `DynamicTool`, an
+//! MCP or OpenAPI import). A tool without parameters gets no `parameters`
+//! at all (Gemini rejects an object with empty `properties`).
 //!
 //! Gemini's function calls may carry no id. A call without one gets a
 //! generated id, `gemini-call-N` for the N-th call of the response
@@ -77,16 +79,30 @@ pub fn function_declaration(spec: &ToolSpec) -> Value {
     if let Value::Object(object) = &mut parameters
         && let Some(Value::Object(properties)) = object.get("properties")
     {
-        let ordering: Vec<Value> = spec
-            .params
-            .iter()
-            .filter(|param| properties.contains_key(param.name))
-            .map(|param| Value::from(param.name))
-            .collect();
-        object.insert("propertyOrdering".into(), Value::Array(ordering));
+        if !object.contains_key("propertyOrdering") {
+            let ordering = property_ordering(spec, properties);
+            object.insert("propertyOrdering".into(), ordering);
+        }
         declaration.insert("parameters".into(), parameters);
     }
     Value::Object(declaration)
+}
+
+/// The order of a tool's top-level `properties`: its parameters' order
+/// (a `#[tool]`'s declaration order), then any property no parameter
+/// names in the schema's own order. A tool made at run time lists no
+/// parameters, so its schema's order is the whole of it.
+fn property_ordering(spec: &ToolSpec, properties: &Map<String, Value>) -> Value {
+    let declared = spec
+        .params
+        .iter()
+        .map(|param| param.name)
+        .filter(|name| properties.contains_key(*name));
+    let others = properties
+        .keys()
+        .map(String::as_str)
+        .filter(|name| spec.param(name).is_none());
+    Value::Array(declared.chain(others).map(Value::from).collect())
 }
 
 /// A JSON Schema rewritten as the schema subset Gemini accepts (see the

@@ -1,6 +1,7 @@
 //! [`RegistryBuilder`]: every way to choose a registry's tools, names,
 //! configurations, limits and policies, in one place.
 
+use std::borrow::Borrow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,9 +41,12 @@ use crate::tool::ToolRef;
 /// let error = Registry::builder().global_named(["goodby"]).build().unwrap_err();
 /// assert_eq!(error.to_string(), r#"no linked tool is named "goodby"; did you mean "goodbye"?"#);
 /// ```
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct RegistryBuilder {
     tools: Vec<ToolRef>,
+    /// Tools offered by name only (`catalog`): added when `global_named`
+    /// or a registry file names them.
+    catalog: Vec<ToolRef>,
     named: Vec<String>,
     problems: Vec<RegistryProblem>,
     allowlist: Option<Allowlist>,
@@ -50,6 +54,9 @@ pub struct RegistryBuilder {
     code_configs: Vec<(String, Value)>,
     file_configs: Vec<(String, Value)>,
     ignore_env: bool,
+    /// Whether a tool whose configuration cannot be resolved is left out
+    /// rather than an error (`leave_out_unconfigured`).
+    leave_out: bool,
     settings: Settings,
     /// Whether every tool is strict (see `RegistryBuilder::strict`).
     strict: bool,
@@ -68,6 +75,65 @@ impl RegistryBuilder {
         self
     }
 
+    /// Adds each of these tools, such as a crate's list of tools written
+    /// `#[tool(register = false)]` (`.tools(tool_builtin::ALL)`).
+    pub fn tools<I>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Borrow<&'static dyn Tool>,
+    {
+        self.tools
+            .extend(tools.into_iter().map(|tool| ToolRef::Static(*tool.borrow())));
+        self
+    }
+
+    /// Offers these tools by name: each is added only when
+    /// [`global_named`](Self::global_named) (or a registry file's `tools`)
+    /// names it, as a linked `#[tool]` would be. A catalogue adds nothing by
+    /// itself, so a program can offer a crate's whole list and let a file
+    /// choose.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, Registry, Tool};
+    ///
+    /// /// Says hello.
+    /// #[tool(register = false)]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// /// Says goodbye.
+    /// #[tool(register = false)]
+    /// fn goodbye() -> &'static str { "goodbye" }
+    ///
+    /// const MINE: &[&dyn Tool] = &[&HelloTool, &GoodbyeTool];
+    ///
+    /// let registry = Registry::builder()
+    ///     .catalog(MINE)
+    ///     .global_named(["goodbye"])
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["goodbye"]);
+    /// // Neither is in the global registry: `register = false`.
+    /// assert!(Registry::global().get("hello").is_none());
+    /// ```
+    pub fn catalog<I>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Borrow<&'static dyn Tool>,
+    {
+        self.catalog
+            .extend(tools.into_iter().map(|tool| ToolRef::Static(*tool.borrow())));
+        self
+    }
+
+    /// Offers every tool of `registry` by name, as [`catalog`](Self::catalog)
+    /// does: a registry file read over a program's registry can then choose
+    /// among the program's own tools. Their configuration is resolved again
+    /// by this builder.
+    pub fn catalog_of(mut self, registry: &Registry) -> Self {
+        self.catalog.extend(registry.tools.iter().cloned());
+        self
+    }
+
     /// Configures the tool named `name` (see [`crate::config`] for how this
     /// combines with a registry file and the environment). The configuration
     /// is validated at [`build`](Self::build); every bad field is reported.
@@ -80,6 +146,44 @@ impl RegistryBuilder {
     #[cfg(feature = "files")]
     pub(super) fn configure_from_file(mut self, name: impl Into<String>, config: Value) -> Self {
         self.file_configs.push((name.into(), config));
+        self
+    }
+
+    /// Whether a tool whose configuration cannot be resolved (a required
+    /// field missing, a value of the wrong type) is left out of the
+    /// registry, rather than failing [`build`](Self::build) (the default).
+    /// [`Registry::left_out`] then says which tools were left out, and why;
+    /// every other mistake is still an error. This is what
+    /// [`Registry::global`] does with the linked tools.
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// use schemars::JsonSchema;
+    /// use tool_runtime::{tool, Config, Registry};
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Keyed { api_key: String }
+    ///
+    /// /// Looks something up with a key.
+    /// #[tool(config = Keyed, register = false)]
+    /// fn keyed_lookup(config: Config<Keyed>) -> usize { config.api_key.len() }
+    ///
+    /// /// Says hello.
+    /// #[tool(register = false)]
+    /// fn greet() -> &'static str { "hello" }
+    ///
+    /// let builder = Registry::builder()
+    ///     .tool(KeyedLookupTool)
+    ///     .tool(GreetTool)
+    ///     .config_from_env(false);
+    /// assert!(builder.clone().build().is_err());
+    ///
+    /// let registry = builder.leave_out_unconfigured(true).build().unwrap();
+    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["greet"]);
+    /// assert!(registry.left_out()[0].to_string().contains("api_key"));
+    /// ```
+    pub fn leave_out_unconfigured(mut self, leave_out: bool) -> Self {
+        self.leave_out = leave_out;
         self
     }
 
@@ -141,8 +245,24 @@ impl RegistryBuilder {
         self.global_filtered(|_| true)
     }
 
-    /// Adds the linked `#[tool]`s with these names; a name no linked tool
-    /// has is an error at [`build`](Self::build).
+    /// Adds every linked `#[tool]` defined in one of these crates (by the
+    /// crate's name as Rust spells it: `my_tools` for the package
+    /// `my-tools`), whatever else the program links.
+    pub fn global_from<I, S>(self, crates: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let crates: Vec<S> = crates.into_iter().collect();
+        self.global_filtered(|spec| {
+            let krate = spec.location.module.split("::").next().unwrap_or_default();
+            crates.iter().any(|name| name.as_ref() == krate)
+        })
+    }
+
+    /// Adds the linked `#[tool]`s, and the tools of the
+    /// [`catalog`](Self::catalog), with these names; a name that none has
+    /// is an error at [`build`](Self::build).
     pub fn global_named<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -255,21 +375,57 @@ impl RegistryBuilder {
 
     /// The registry, or every problem found: names no linked tool has, and
     /// names shared by two different tools.
-    pub fn build(mut self) -> Result<Registry, RegistryError> {
+    pub fn build(self) -> Result<Registry, RegistryError> {
+        if !self.leave_out {
+            return self.build_once();
+        }
+        let mut builder = self;
+        let mut left_out = Vec::new();
+        loop {
+            let error = match builder.clone().build_once() {
+                Ok(mut registry) => {
+                    registry.left_out = left_out;
+                    return Ok(registry);
+                }
+                Err(error) => error,
+            };
+            let mut unconfigured = Vec::new();
+            for problem in &error.problems {
+                match problem {
+                    RegistryProblem::InvalidConfig { tool, .. } => unconfigured.push(tool.clone()),
+                    _ => return Err(error),
+                }
+            }
+            let out = |name: &str| unconfigured.iter().any(|bad| bad == name);
+            builder.tools.retain(|tool| !out(&tool.spec().name));
+            builder.catalog.retain(|tool| !out(&tool.spec().name));
+            builder.named.retain(|name| !out(name));
+            builder.code_configs.retain(|(name, _)| !out(name));
+            builder.file_configs.retain(|(name, _)| !out(name));
+            left_out.extend(error.problems);
+        }
+    }
+
+    /// Builds the registry once: every problem is an error.
+    fn build_once(mut self) -> Result<Registry, RegistryError> {
         if !self.named.is_empty() {
-            let linked: Vec<&'static dyn Tool> = inventory::iter::<Registration>
+            let offered: Vec<ToolRef> = std::mem::take(&mut self.catalog)
                 .into_iter()
-                .map(|r| r.tool)
+                .chain(
+                    inventory::iter::<Registration>
+                        .into_iter()
+                        .map(|r| ToolRef::Static(r.tool)),
+                )
                 .collect();
             for name in std::mem::take(&mut self.named) {
                 let mut found = false;
-                for tool in linked.iter().filter(|t| t.spec().name == name) {
-                    self.tools.push(ToolRef::Static(*tool));
+                for tool in offered.iter().filter(|t| t.spec().name == name) {
+                    self.tools.push(tool.clone());
                     found = true;
                 }
                 if !found {
                     let suggestion =
-                        crate::names::closest(&name, linked.iter().map(|t| &*t.spec().name))
+                        crate::names::closest(&name, offered.iter().map(|t| &*t.spec().name))
                             .map(str::to_owned);
                     self.problems
                         .push(RegistryProblem::UnknownName { name, suggestion });

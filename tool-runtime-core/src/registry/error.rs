@@ -22,13 +22,16 @@ impl RegistryError {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum RegistryProblem {
-    /// Two different tools have the same name.
+    /// Two different tools have the same name: two `#[tool]`s, or any tool
+    /// and one made at run time (two run-time tools made by one line of
+    /// code, such as a loop over a catalogue, have the same location).
+    /// Only one definition added twice is not a duplicate.
     DuplicateName {
         /// The shared name.
         name: String,
-        /// Where one was defined.
+        /// Where one was defined (or made, at run time).
         first: SourceLocation,
-        /// Where the other was defined.
+        /// Where the other was defined (or made, at run time).
         second: SourceLocation,
     },
     /// A name is used twice: an alias equal to a tool's name, or one alias
@@ -83,11 +86,31 @@ impl fmt::Display for RegistryProblem {
                 name,
                 first,
                 second,
-            } => write!(
+            } if !first.is_run_time() && !second.is_run_time() => write!(
                 f,
                 "two tools are named \"{name}\": one defined in {first}, one in {second}; \
                  rename one with #[tool(name = \"...\")]"
             ),
+            RegistryProblem::DuplicateName {
+                name,
+                first,
+                second,
+            } => {
+                if first == second {
+                    write!(
+                        f,
+                        "two run-time tools are named \"{name}\", both made at {first}"
+                    )?;
+                } else {
+                    write!(
+                        f,
+                        "two tools are named \"{name}\": one {}, one {}",
+                        Origin(first),
+                        Origin(second)
+                    )?;
+                }
+                f.write_str("; a registry holds one tool of each name: rename one of them, or leave one out")
+            }
             RegistryProblem::NameCollision {
                 name,
                 first,
@@ -138,6 +161,20 @@ impl fmt::Display for RegistryProblem {
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+/// Where a tool of a duplicate name comes from: `defined in` its
+/// `#[tool]`'s module, or `made at` the code that made it at run time.
+struct Origin<'a>(&'a SourceLocation);
+
+impl fmt::Display for Origin<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_run_time() {
+            write!(f, "made at {}", self.0)
+        } else {
+            write!(f, "defined in {}", self.0)
         }
     }
 }

@@ -209,13 +209,45 @@ impl From<&Marker> for Location {
     }
 }
 
+impl fmt::Display for Location {
+    /// `line:column`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
 /// One mistake in a registry file.
+///
+/// Its `Display` text is `line:column: message`, or the message alone when
+/// the location is not known; [`ManifestError`] puts the file's name in
+/// front of each.
+///
+/// ```
+/// use tool_runtime::manifest::{Location, ManifestProblem};
+///
+/// let problem = ManifestProblem {
+///     location: Some(Location { line: 4, column: 7 }),
+///     message: "unknown key \"nmae\"".into(),
+/// };
+/// assert_eq!(problem.to_string(), "4:7: unknown key \"nmae\"");
+/// let nowhere = ManifestProblem { location: None, ..problem };
+/// assert_eq!(nowhere.to_string(), "unknown key \"nmae\"");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManifestProblem {
     /// Where it is, when known.
     pub location: Option<Location>,
     /// What is wrong and what to write instead.
     pub message: String,
+}
+
+impl fmt::Display for ManifestProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.location {
+            Some(at) => write!(f, "{at}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
 }
 
 /// Every mistake found in a registry file.
@@ -233,14 +265,13 @@ impl fmt::Display for ManifestError {
             if i > 0 {
                 f.write_str("\n")?;
             }
-            match problem.location {
-                Some(at) => write!(
-                    f,
-                    "{}:{}:{}: {}",
-                    self.source, at.line, at.column, problem.message
-                )?,
-                None => write!(f, "{}: {}", self.source, problem.message)?,
-            }
+            // `file:line:column: message`, or `file: message`.
+            let colon = if problem.location.is_some() {
+                ":"
+            } else {
+                ": "
+            };
+            write!(f, "{}{colon}{problem}", self.source)?;
         }
         Ok(())
     }
@@ -937,4 +968,38 @@ pub fn schema() -> Value {
         ],
         "additionalProperties": false
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_reads_line_column_and_message() {
+        let problem = ManifestProblem {
+            location: Some(Location {
+                line: 12,
+                column: 5,
+            }),
+            message: "tool \"search\" is listed twice (first at line 4); remove one entry".into(),
+        };
+        assert_eq!(
+            problem.to_string(),
+            "12:5: tool \"search\" is listed twice (first at line 4); remove one entry"
+        );
+        let unplaced = ManifestProblem {
+            location: None,
+            message: "cannot read the file: not found".into(),
+        };
+        assert_eq!(unplaced.to_string(), "cannot read the file: not found");
+        let error = ManifestError {
+            source: "tools.yaml".into(),
+            problems: vec![problem, unplaced],
+        };
+        assert_eq!(
+            error.to_string(),
+            "tools.yaml:12:5: tool \"search\" is listed twice (first at line 4); remove one entry\n\
+             tools.yaml: cannot read the file: not found"
+        );
+    }
 }

@@ -263,10 +263,10 @@ impl Registry {
                 b.location.line,
             ))
         });
-        // The same definition added twice (say, by name and by value) is one tool.
-        tools.dedup_by(|a, b| {
-            a.spec().name == b.spec().name && a.spec().location == b.spec().location
-        });
+        // The same definition added twice (say, by name and by value) is one
+        // tool; any other two tools of one name are an error below, made at
+        // one line (a loop over a catalogue) or not.
+        tools.dedup_by(|a, b| same_definition(a, b));
         let mut problems = Vec::new();
         for pair in tools.windows(2) {
             let (first, second) = (pair[0].spec(), pair[1].spec());
@@ -811,6 +811,26 @@ impl<'a> IntoIterator for &'a Registry {
     fn into_iter(self) -> Self::IntoIter {
         Box::new(self.iter())
     }
+}
+
+/// Whether two tools are one definition added twice: the same value (one
+/// shared tool, or one `static`), or the same `#[tool]` (a spec `#[tool]`
+/// generated, of the same name and location: the struct of a `#[tool]` has
+/// no size, so each value of it may be held at an address of its own, or
+/// all at one).
+///
+/// Two tools made at run time are never one definition because they were
+/// made at the same line: a loop over a catalogue makes every tool there.
+fn same_definition(a: &ToolRef, b: &ToolRef) -> bool {
+    let (first, second) = (a.spec(), b.spec());
+    if first.name != second.name {
+        return false;
+    }
+    let (a, b): (&dyn Tool, &dyn Tool) = (&**a, &**b);
+    // Values of no size share addresses, so only sized ones are compared.
+    let same_value = std::mem::size_of_val(a) != 0 && std::ptr::addr_eq(a, b);
+    same_value
+        || (first.is_generated() && second.is_generated() && first.location == second.location)
 }
 
 /// The strict-mode problems of the tools among `specs` that ask for strict

@@ -9,19 +9,37 @@ use serde_json::Value;
 
 /// Where a tool was defined, for messages that must point at it (such as
 /// two tools with one name).
+///
+/// Its `Display` text is `module (file:line)` for a `#[tool]`, and
+/// `file:line` for a spec made at run time, which has no module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SourceLocation {
-    /// The Rust module path (`my_crate::tools`).
+    /// The Rust module path (`my_crate::tools`); empty for a spec made at
+    /// run time ([`ToolSpec::new`]).
     pub module: &'static str,
-    /// The source file.
+    /// The source file: for a spec made at run time, that of the code
+    /// that made it.
     pub file: &'static str,
-    /// The line of the function.
+    /// The line of the function, or of the code that made the spec.
     pub line: u32,
+}
+
+impl SourceLocation {
+    /// Whether this is where a spec was made at run time
+    /// ([`ToolSpec::new`]) rather than a `#[tool]` definition: it has no
+    /// module.
+    pub fn is_run_time(&self) -> bool {
+        self.module.is_empty()
+    }
 }
 
 impl std::fmt::Display for SourceLocation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({}:{})", self.module, self.file, self.line)
+        match (self.module, self.file) {
+            ("", "") => f.write_str("an unknown place"),
+            ("", file) => write!(f, "{file}:{}", self.line),
+            (module, file) => write!(f, "{module} ({file}:{})", self.line),
+        }
     }
 }
 
@@ -100,6 +118,10 @@ pub struct ToolSpec {
 pub enum SchemaSource {
     /// Built by the code `#[tool]` generates, on first use, and kept for the
     /// program's life; `None` when the tool has no such schema.
+    ///
+    /// Only `#[tool]` makes these: a registry takes two specs whose input
+    /// schemas are generated, with one name and one location, for one
+    /// definition added twice (by name and by value, say) and keeps one.
     Generated(fn() -> Option<&'static Value>),
     /// A schema given at run time.
     Given(Arc<Value>),
@@ -224,6 +246,14 @@ impl ToolSpec {
     /// plain text. Built on first use and cached.
     pub fn output_schema(&self) -> Option<&Value> {
         self.output_schema.get()
+    }
+
+    /// Whether the spec is the one `#[tool]` wrote for a definition at
+    /// compile time (its input schema is [generated](SchemaSource::Generated)),
+    /// not one made at run time: the same definition always has the same
+    /// name and location.
+    pub(crate) fn is_generated(&self) -> bool {
+        matches!(self.input_schema, SchemaSource::Generated(_))
     }
 
     /// Whether any parameter has constraints beyond its type.

@@ -1,0 +1,9 @@
+use tool_runtime::tool;
+
+/// Says hello.
+#[tool(register = "no")]
+fn hello() -> &'static str {
+    "hello"
+}
+
+fn main() {}
