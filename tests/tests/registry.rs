@@ -292,3 +292,80 @@ async fn a_built_registry_serves_its_tools_and_clones_share_them() {
     }
     assert_eq!((dup_first(), other::dup_second()), ("first", "second"));
 }
+
+#[test]
+fn global_from_keeps_to_the_named_crates() {
+    // This binary links the example tools and its own (`dup` twice, `char_count`).
+    let registry = Registry::builder()
+        .global_from(["examples"])
+        .configure("search", json!({"api_key": "test-key"}))
+        .build()
+        .unwrap();
+    assert!(registry.contains("convert_length"));
+    assert!(
+        registry
+            .specs()
+            .all(|spec| spec.location.module.split("::").next() == Some("examples")),
+        "{:?}",
+        registry.names().collect::<Vec<_>>()
+    );
+    assert!(!registry.contains("char_count") && !registry.contains("dup"));
+    let none = Registry::builder()
+        .global_from(["no_such_crate"])
+        .build()
+        .unwrap();
+    assert!(none.is_empty());
+}
+
+/// Counts to three; offered by name only.
+#[tool(register = false)]
+fn count_three() -> &'static str {
+    "1 2 3"
+}
+
+#[test]
+fn an_unregistered_tool_is_reached_by_value_or_from_a_catalogue_only() {
+    assert!(Registry::linked_specs().all(|spec| spec.name != "count_three"));
+    const OFFERED: &[&dyn Tool] = &[&CountThreeTool];
+    // A catalogue adds nothing until a name picks from it.
+    let unnamed = Registry::builder().catalog(OFFERED).build().unwrap();
+    assert!(unnamed.is_empty());
+    let named = Registry::builder()
+        .catalog(OFFERED)
+        .global_named(["count_three", "convert_length"])
+        .build()
+        .unwrap();
+    assert_eq!(
+        named.names().collect::<Vec<_>>(),
+        ["convert_length", "count_three"]
+    );
+    // The same tool by value and by name is one tool.
+    let both = Registry::builder()
+        .tools(OFFERED)
+        .catalog(OFFERED)
+        .global_named(["count_three"])
+        .build()
+        .unwrap();
+    assert_eq!(both.len(), 1);
+    // A registry's tools are a catalogue for another (a registry file over a program's tools).
+    let program = Registry::builder()
+        .tool(CountThreeTool)
+        .tool(ConvertLengthTool)
+        .build()
+        .unwrap();
+    let chosen = Registry::builder()
+        .catalog_of(&program)
+        .global_named(["count_three"])
+        .build()
+        .unwrap();
+    assert_eq!(chosen.names().collect::<Vec<_>>(), ["count_three"]);
+    let error = Registry::builder()
+        .catalog(OFFERED)
+        .global_named(["count_thre"])
+        .build()
+        .unwrap_err();
+    assert!(
+        error.to_string().contains(r#"did you mean "count_three"?"#),
+        "{error}"
+    );
+}

@@ -181,3 +181,13 @@ fn a_snippet_without_its_crates_is_caught() {
     assert!(said("tokio with `macros`"), "{problems:#?}");
     assert_eq!(problems.len(), 6, "{problems:#?}");
 }
+
+#[test]
+fn the_tracing_snippet_names_what_it_uses() {
+    let page = include_str!("../../docs/context-and-streaming.md");
+    let problems = problems(
+        "docs/context-and-streaming.md#tracing",
+        section(page, "## Tracing"),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -517,7 +517,12 @@ impl FromMeta for bool {
     }
 
     fn from_string(value: &str) -> Result<Self> {
-        value.parse().map_err(|_| Error::unknown_value(value))
+        value.parse().map_err(|_| {
+            Error::custom(format!(
+                "expected `true` or `false`, found the string {value:?}: write the boolean \
+                 without quotes"
+            ))
+        })
     }
 }
 
