@@ -1400,3 +1400,436 @@ fn openapi_credentials_go_only_to_an_origin_the_registry_file_names() {
             .all(|head| head.starts_with("GET /openapi.json "))
     );
 }
+
+// ------------------------------------- upstream MCP servers that misbehave
+
+/// A registry file entry for `tests/mcp/misbehaving_server.py MODE`, run
+/// with the `python3` on `PATH` (the standard library alone), under `name`
+/// with `name_` as its prefix; `more` are further lines of the entry.
+fn misbehaving(name: &str, mode: &str, more: &str) -> String {
+    let script = workspace().join("tests/mcp/misbehaving_server.py");
+    format!(
+        "  {name}:\n    command: python3\n    args: [{}, {mode}]\n    prefix: {name}_\n{more}",
+        json!(script.to_string_lossy())
+    )
+}
+
+/// `toolbox --registry FILE serve`, spoken to on stdio; its stdout
+/// messages and its stderr lines read on threads, each line with the time
+/// it came.
+struct Served {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    messages: std::sync::mpsc::Receiver<Value>,
+    stderr: std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, String)>>>,
+    started: std::time::Instant,
+    next_id: u64,
+}
+
+impl Served {
+    fn start(file: &str) -> Self {
+        let started = std::time::Instant::now();
+        let mut child = toolbox(&["--registry", file, "serve"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("toolbox serve starts");
+        let (sender, messages) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().expect("stdout");
+        std::thread::spawn(move || {
+            for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+                let Ok(message) = serde_json::from_str::<Value>(&line.unwrap_or_default()) else {
+                    break;
+                };
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let lines = std::sync::Arc::clone(&stderr);
+        let pipe = child.stderr.take().expect("stderr");
+        std::thread::spawn(move || {
+            for line in std::io::BufRead::lines(std::io::BufReader::new(pipe)) {
+                let Ok(line) = line else { break };
+                lines
+                    .lock()
+                    .unwrap()
+                    .push((std::time::Instant::now(), line));
+            }
+        });
+        let stdin = child.stdin.take();
+        Served {
+            child,
+            stdin,
+            messages,
+            stderr,
+            started,
+            next_id: 0,
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{message}").expect("the proxy reads its stdin");
+    }
+
+    /// Sends a request; its answer and how long it took.
+    fn request(&mut self, method: &str, params: Value) -> (Value, std::time::Duration) {
+        self.next_id += 1;
+        let id = self.next_id;
+        let sent = std::time::Instant::now();
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let deadline = sent + std::time::Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let message = self
+                .messages
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no answer to {method} from the proxy"));
+            if message["id"] == id {
+                return (message, sent.elapsed());
+            }
+        }
+    }
+
+    fn initialize(&mut self) -> std::time::Duration {
+        let (answer, took) = self.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "cli-test", "version": "1"}}),
+        );
+        assert!(answer["result"]["serverInfo"].is_object(), "{answer}");
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        took
+    }
+
+    fn tool_names(&mut self) -> Vec<String> {
+        let (answer, _) = self.request("tools/list", json!({}));
+        answer["result"]["tools"]
+            .as_array()
+            .expect("a tool list")
+            .iter()
+            .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
+            .collect()
+    }
+
+    /// The first stderr line with `text`, and when it came after the start;
+    /// waits up to `wait` for it.
+    fn stderr_line(&self, text: &str, wait: std::time::Duration) -> (String, std::time::Duration) {
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            let found = self
+                .stderr
+                .lock()
+                .unwrap()
+                .iter()
+                .find(|(_, line)| line.contains(text))
+                .map(|(at, line)| (line.clone(), at.duration_since(self.started)));
+            if let Some(found) = found {
+                return found;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no line with {text:?} on the proxy's stderr: {:?}",
+                self.stderr.lock().unwrap()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// The proxy's peak resident memory so far (`VmHWM`), in KiB.
+    fn peak_memory_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the proxy's /proc status");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("a VmHWM line")
+    }
+
+    /// Closes stdin and waits for the proxy to exit.
+    fn finish(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        self.child.wait().expect("toolbox serve ends")
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn serve_answers_at_once_and_bounds_what_misbehaving_servers_send() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let pages = dir.path().join("pages.log");
+    let (_file_dir, file) = registry_file(&format!(
+        "tools: [convert_length]\nmcp_servers:\n{}{}{}{}",
+        misbehaving("hang", "hang", "    connect_timeout_ms: 2000\n"),
+        misbehaving("big", "huge", ""),
+        misbehaving("deep", "deep", ""),
+        misbehaving(
+            "many",
+            "many",
+            &format!(
+                "    env: {{MISBEHAVING_LOG: {}}}\n",
+                json!(pages.to_string_lossy())
+            )
+        ),
+    ));
+    let mut proxy = Served::start(&file);
+
+    // The proxy's own handshake and list wait for no server, not even one
+    // that never answers (it is given 2 s).
+    proxy.initialize();
+    let answered = proxy.started.elapsed();
+    assert!(
+        answered < std::time::Duration::from_secs(1),
+        "initialize took {answered:?}"
+    );
+    let (listed, took) = proxy.request("tools/list", json!({}));
+    assert!(
+        took < std::time::Duration::from_secs(1),
+        "tools/list took {took:?}"
+    );
+    assert!(
+        listed["result"]["tools"]
+            .to_string()
+            .contains("convert_length")
+    );
+
+    // The hanging server: a warning once its 2 s are up, not much later.
+    let (line, at) = proxy.stderr_line("MCP server `hang`", std::time::Duration::from_secs(10));
+    assert!(
+        line.contains("did not complete the MCP handshake within 2s"),
+        "{line}"
+    );
+    assert!(
+        at >= std::time::Duration::from_secs(2) && at < std::time::Duration::from_secs(4),
+        "the handshake's time limit was reported after {at:?}"
+    );
+    eprintln!("the hanging server was reported {at:?} after the start");
+
+    // 200 pages of 1,000 tools: refused at the second page, which crosses
+    // `max_tools`; no third page is asked for.
+    let (line, at) = proxy.stderr_line("MCP server `many`", std::time::Duration::from_secs(10));
+    assert!(
+        line.contains(
+            "it lists more than 1000 tools, the limit `max_tools`; the listing stopped at page 2"
+        ),
+        "{line}"
+    );
+    assert!(
+        at < std::time::Duration::from_secs(3),
+        "reported after {at:?}"
+    );
+    eprintln!("200 pages of tools were refused {at:?} after the start");
+    let asked = std::fs::read_to_string(&pages).unwrap_or_default();
+    assert!(asked.contains("tools/list 1"), "{asked}");
+    assert!(!asked.contains("tools/list 2"), "{asked}");
+
+    // A schema nested 100 levels: that tool is left out, the others served.
+    let (line, at) = proxy.stderr_line("MCP server `deep`", std::time::Duration::from_secs(10));
+    assert!(
+        line.contains("tool `deep` is left out: its input schema is nested deeper than 32 levels, the limit `max_schema_depth`"),
+        "{line}"
+    );
+    assert!(
+        at < std::time::Duration::from_secs(3),
+        "reported after {at:?}"
+    );
+    eprintln!("the deep schema was reported {at:?} after the start");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let names = loop {
+        let names = proxy.tool_names();
+        if names.contains(&"big_echo".to_owned()) && names.contains(&"deep_echo".to_owned()) {
+            break names;
+        }
+        assert!(std::time::Instant::now() < deadline, "{names:?}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(
+        !names
+            .iter()
+            .any(|name| name.starts_with("many_") || name.starts_with("hang_"))
+    );
+    assert!(!names.contains(&"deep_deep".to_owned()), "{names:?}");
+
+    // 100 MB results, the id written last and first: each call fails at
+    // once, naming the limit and the server; the server stays usable.
+    for tool in ["big_huge", "big_huge_id_first"] {
+        let (answer, took) = proxy.request("tools/call", json!({"name": tool, "arguments": {}}));
+        assert!(
+            took < std::time::Duration::from_secs(2),
+            "{tool} took {took:?}"
+        );
+        eprintln!("{tool} failed after {took:?}");
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        let text = answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            text.starts_with("MCP server `big`: the call to `")
+                && text.contains("its answer is larger than 4 MiB, the limit `max_result_bytes`"),
+            "{text}"
+        );
+    }
+    let (answer, _) = proxy.request(
+        "tools/call",
+        json!({"name": "big_echo", "arguments": {"message": "still here"}}),
+    );
+    assert_eq!(
+        answer["result"]["content"][0]["text"], "echo: still here",
+        "{answer}"
+    );
+
+    // What it all cost the proxy at its peak.
+    let peak = proxy.peak_memory_kib();
+    assert!(
+        peak < 100 * 1024,
+        "the proxy's peak resident memory is {peak} KiB"
+    );
+    eprintln!(
+        "the proxy's peak resident memory: {peak} KiB; initialize answered after {answered:?}"
+    );
+    assert!(proxy.finish().success());
+}
+
+#[test]
+fn what_servers_say_is_escaped_and_names_alike_are_refused() {
+    let (_dir, file) = registry_file(&format!(
+        "mcp_servers:\n{}",
+        misbehaving("names", "names", "")
+    ));
+
+    // Descriptions and parameter names reach the terminal escaped; `x.y`
+    // and `x_y` would both be `names_x_y`: neither is offered, each named.
+    let output = run(&["--registry", &file, "list"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let (out, err) = (stdout(&output), stderr(&output));
+    for text in [&out, &err] {
+        assert!(!text.contains(['\u{1b}', '\u{7}']), "{text:?}");
+    }
+    let ctl = out
+        .lines()
+        .find(|line| line.starts_with("names_ctl "))
+        .unwrap_or_else(|| panic!("names_ctl is listed:\n{out}"));
+    assert!(
+        ctl.contains(r"Bad\u{1b}[31m red\u{7} text\u{1b}]0;title\u{7} here."),
+        "{ctl}"
+    );
+    assert!(ctl.ends_with(r"p\u{1b}[2Jq?"), "{ctl}");
+    assert!(!out.contains("names_x_y"), "{out}");
+    for remote in ["x.y", "x_y"] {
+        assert!(
+            err.contains(&format!(
+                "warning: {file}:2:3: MCP server `names`: tool `{remote}` is left out: \
+                 the tools `x.y` and `x_y` would both be named `names_x_y` here; neither is offered"
+            )),
+            "{err}"
+        );
+    }
+
+    // A remote error result, and a JSON-RPC error of 5,000 characters:
+    // escaped on the terminal, and cut short.
+    let output = run(&["--registry", &file, "call", "names_ctl"]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(r"error: oops\u{1b}[31m red\u{7}"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&["--registry", &file, "call", "names_fails"]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    let err = stderr(&output);
+    let line = err
+        .lines()
+        .find(|line| line.starts_with("error: "))
+        .unwrap_or_else(|| panic!("an error line: {err}"));
+    assert!(
+        line.starts_with(r"error: MCP server `names`: the call to `fails` failed: broken\u{1b}[2J\u{1b}]0;pwned\u{7} zzz"),
+        "{line}"
+    );
+    assert!(line.ends_with('…') && line.len() < 1000, "{line}");
+    assert!(!err.contains(['\u{1b}', '\u{7}']));
+
+    // A scalar result wrapped as {"result": 42} is 42 to the model.
+    let output = run(&["--registry", &file, "call", "names_scalar"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(json_out(&output)["content"], json!([{"json": 42}]));
+
+    // Served again, it is wrapped once, as MCP wants.
+    let mut proxy = Served::start(&file);
+    proxy.initialize();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let tools = loop {
+        let (answer, _) = proxy.request("tools/list", json!({}));
+        let tools = answer["result"]["tools"].clone();
+        if tools.to_string().contains("names_scalar") {
+            break tools;
+        }
+        assert!(std::time::Instant::now() < deadline, "{tools}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let scalar = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "names_scalar")
+        .unwrap();
+    assert_eq!(
+        scalar["outputSchema"],
+        json!({"type": "object", "properties": {"result": {"type": "integer"}}, "required": ["result"]})
+    );
+    let (answer, _) = proxy.request(
+        "tools/call",
+        json!({"name": "names_scalar", "arguments": {}}),
+    );
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        json!({"result": 42}),
+        "{answer}"
+    );
+    assert_eq!(
+        answer["result"]["content"],
+        json!([{"type": "text", "text": "42"}])
+    );
+    assert!(proxy.finish().success());
+}
+
+#[test]
+fn an_mcp_servers_limits_are_checked_with_the_rest_of_the_file() {
+    let (_dir, file) = registry_file(
+        "mcp_servers:
+  one:
+    command: python3
+    max_tools: ten
+    max_schema_depth: 100
+    connect_timeout_ms: 0
+    max_tool: 5
+",
+    );
+    let output = run(&["--registry", &file, "list"]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    let text = stderr(&output);
+    for expected in [
+        "4:5: MCP server \"one\": `max_tools` is a whole number of at least 1",
+        "5:5: MCP server \"one\": `max_schema_depth` is at most 64",
+        "6:5: MCP server \"one\": `connect_timeout_ms` is a whole number of milliseconds, at least 1",
+        "7:5: MCP server \"one\": unknown key `max_tool` in an MCP server's configuration",
+    ] {
+        assert!(
+            text.contains(&format!("{file}:{expected}")),
+            "{expected}\n{text}"
+        );
+    }
+    assert!(
+        text.contains("may also have `prefix`, `connect_timeout_ms`, `max_tools`"),
+        "{text}"
+    );
+}

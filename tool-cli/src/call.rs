@@ -11,7 +11,7 @@ use tool_runtime::providers::describe_value;
 use tool_runtime::{ToolContext, ToolErrorKind, ToolEvent, ToolResult, ToolUse};
 
 use crate::command::CallArgs;
-use crate::output::{pretty, print_out};
+use crate::output::{pretty, print_out, terminal};
 use crate::{EXIT_TOOL_ERROR, EXIT_USAGE, Tools, usage_error};
 
 /// Reads the arguments of `call` from wherever they were given.
@@ -114,7 +114,8 @@ pub(crate) async fn call(tools: &Tools, args: CallArgs) -> ExitCode {
     if result.is_success() {
         return ExitCode::SUCCESS;
     }
-    eprintln!("error: {}", result.text_content());
+    // A remote tool's error is its server's text: escaped and cut short.
+    eprintln!("error: {}", terminal(&result.text_content(), 2000));
     match result.error_kind {
         Some(ToolErrorKind::InvalidArguments | ToolErrorKind::UnknownTool) => {
             ExitCode::from(EXIT_USAGE)

@@ -12,7 +12,7 @@ use tool_runtime::schema::compat::{self, Compatibility, ToolSchemas};
 
 use crate::Tools;
 use crate::output::{
-    clip, parameter_list, parameters, pretty, print_out, summary, table, type_label,
+    clip, parameter_list, parameters, pretty, print_out, summary, table, terminal, type_label,
 };
 
 pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
@@ -86,7 +86,7 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
         vec![
             spec.name.to_string(),
             source,
-            clip(&summary(&spec.description), 72),
+            terminal(&summary(&spec.description), 72),
             parameter_list(spec),
         ]
     }));
@@ -97,7 +97,7 @@ pub(crate) fn schema(tools: &Tools, name: Option<&str>, format: Provider) -> Exi
     let registry = &tools.registry;
     let Some(name) = name else {
         return match registry.render(format) {
-            Value::String(text) => print_out(text.trim_end()),
+            Value::String(text) => print_out(&terminal(text.trim_end(), usize::MAX)),
             value => print_out(&pretty(value)),
         };
     };
@@ -119,7 +119,7 @@ pub(crate) fn schema(tools: &Tools, name: Option<&str>, format: Provider) -> Exi
         _ => providers::render_tool(format, spec),
     };
     match one {
-        Value::String(text) => print_out(text.trim_end()),
+        Value::String(text) => print_out(&terminal(text.trim_end(), usize::MAX)),
         value => print_out(&pretty(&value)),
     }
 }

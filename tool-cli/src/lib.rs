@@ -79,11 +79,21 @@
 //!   starts no server.
 //! - `serve` (stdio or `--http`) serves a live registry that follows each
 //!   server's tool list: when it changes, the proxy's clients get
-//!   `notifications/tools/list_changed`.
+//!   `notifications/tools/list_changed`. It waits for no server: it
+//!   answers its clients at once, and a server's tools join when it has
+//!   answered.
+//! - What a server sends is bounded by its entry's limits
+//!   (`connect_timeout_ms`, `max_tools`, `max_list_bytes`,
+//!   `max_schema_bytes`, `max_schema_depth`, `max_result_bytes`; see
+//!   `docs/cli.md`): a call over one fails at once naming it, and a tool
+//!   left out (a schema over the limits, a name that becomes another's) is
+//!   a warning. What a server says is shown with control characters
+//!   escaped.
 //! - Mistakes in `mcp_servers` (an unknown key, both `command` and `url`,
 //!   a value of the wrong type) are reported with the rest of the file's,
 //!   each at its line and column (exit code 2). A server's tool named like
-//!   another tool is an error too: give the server a `prefix`.
+//!   another tool is an error too (for `serve`, on stderr: that server is
+//!   not served): give the server a `prefix`.
 //! - A server that cannot be reached at startup fails `list`, `schema`,
 //!   `config` and the `call` of a remote tool with an error naming it
 //!   (exit code 1). `serve` warns instead, serves the other tools, and

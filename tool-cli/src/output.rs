@@ -84,9 +84,13 @@ pub(crate) fn parameters(spec: &ToolSpec) -> Vec<(String, bool, String)> {
 
 /// The parameters of a tool, optional ones marked with `?`.
 pub(crate) fn parameter_list(spec: &ToolSpec) -> String {
+    // A remote tool's parameter names are its server's: escaped.
     let names: Vec<String> = parameters(spec)
         .into_iter()
-        .map(|(name, required, _)| if required { name } else { format!("{name}?") })
+        .map(|(name, required, _)| {
+            let name = tool_runtime::quote::name(&name);
+            if required { name } else { format!("{name}?") }
+        })
         .collect();
     if names.is_empty() {
         "-".to_owned()
@@ -138,6 +142,24 @@ pub(crate) fn table(rows: &[Vec<String>]) -> String {
     }
     out.pop();
     out
+}
+
+/// Text for the terminal whose lines may come from elsewhere (an MCP
+/// server's description, a remote tool's error): each line's control
+/// characters but tabs escaped (`\u{1b}`), so that none reaches the
+/// terminal raw, and the whole cut at `max` characters.
+pub(crate) fn terminal(text: &str, max: usize) -> String {
+    let escape_line = |line: &str| {
+        line.split('\t')
+            .map(tool_runtime::quote::escape)
+            .collect::<Vec<_>>()
+            .join("\t")
+    };
+    clip(text, max)
+        .split('\n')
+        .map(escape_line)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Cuts `text` to `max` characters, marking the cut.

@@ -6,25 +6,45 @@
 //! - `list`, `schema`, `config` and `call` (of a tool that is not local)
 //!   reach every server first, all at once; a server that cannot be reached
 //!   stops the command with an error naming it (exit code 1).
-//! - `serve` serves the local tools and those of every server reached at
-//!   startup; a server that cannot be reached is reported on stderr and
-//!   tried again in the background (1 s doubling to 30 s), its tools served
-//!   once it answers. A server's later tool list changes reach the served
-//!   registry, and its clients get `notifications/tools/list_changed`.
+//! - `serve` answers its own clients at once, with the local tools: every
+//!   server is reached in the background, and its tools join the served
+//!   registry when it answers (its clients get
+//!   `notifications/tools/list_changed`). A server that cannot be reached
+//!   (or does not finish its handshake within `connect_timeout_ms`) is
+//!   reported on stderr and tried again (1 s doubling to 30 s). A server's
+//!   later tool list changes reach the served registry too.
+//! - What a server sends is bounded by its entry's limits (tool-mcp's
+//!   `McpLimits`: `max_tools`, `max_list_bytes`, `max_schema_bytes`,
+//!   `max_schema_depth`, `max_result_bytes`); the tools left out for them,
+//!   or for names that become alike, are warnings on stderr, their names
+//!   escaped.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio::task::JoinHandle;
-use tool_mcp::client::{ImportOptions, McpClient, McpClientError, McpServerConfig};
+use tool_mcp::client::{
+    ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits, McpServerConfig,
+};
 use tool_runtime::manifest::{Location, Manifest, ManifestProblem};
 use tool_runtime::{DynamicTool, LiveRegistry, Registry, Tool};
 
 /// The keys an MCP server's entry may have, besides `prefix` (which the
-/// manifest takes out).
+/// manifest takes out) and the settings.
 const KEYS: [&str; 6] = ["command", "args", "env", "url", "headers", "type"];
+
+/// The keys of an entry that set how the proxy treats the server: its
+/// connect timeout and its limits.
+const SETTINGS: [&str; 6] = [
+    "connect_timeout_ms",
+    "max_tools",
+    "max_list_bytes",
+    "max_schema_bytes",
+    "max_schema_depth",
+    "max_result_bytes",
+];
 
 /// One MCP server of the registry file, its entry checked.
 #[derive(Debug, Clone)]
@@ -32,7 +52,9 @@ pub(crate) struct Remote {
     /// Its name (its key in `mcp_servers`).
     pub(crate) name: String,
     config: McpServerConfig,
-    options: ImportOptions,
+    /// Its connect timeout and limits.
+    client: McpClientOptions,
+    import: ImportOptions,
     /// `FILE:LINE:COLUMN` of its name, for messages.
     pub(crate) at: String,
 }
@@ -47,30 +69,86 @@ pub(crate) fn servers(manifest: &Manifest, text: &str) -> (Vec<Remote>, Vec<Mani
         let name = &entry.name;
         let pointer = format!("/mcp_servers/{name}");
         let name_at = key_location(text, entry.location, name).unwrap_or(entry.location);
-        let config = match serde_path_to_error::deserialize::<_, McpServerConfig>(&entry.config) {
+        let mut config = entry.config.clone();
+        let (client, mistakes) = settings(&mut config);
+        for (key, message) in &mistakes {
+            let location = manifest
+                .location_of(&format!("{pointer}/{key}"))
+                .map(|at| key_location(text, at, key).unwrap_or(at));
+            problems.push(ManifestProblem {
+                location: Some(location.unwrap_or(name_at)),
+                message: format!("MCP server \"{name}\": {message}"),
+            });
+        }
+        let config = match serde_path_to_error::deserialize::<_, McpServerConfig>(&config) {
             Ok(config) => config,
             Err(error) => {
-                let location = error_location(manifest, text, &pointer, &entry.config, &error)
-                    .unwrap_or(name_at);
+                let location =
+                    error_location(manifest, text, &pointer, &config, &error).unwrap_or(name_at);
+                let mut message = error.inner().to_string();
+                if message.starts_with("unknown key") {
+                    message.push_str(
+                        "; a registry file's entry may also have `prefix`, \
+                         `connect_timeout_ms`, `max_tools`, `max_list_bytes`, \
+                         `max_schema_bytes`, `max_schema_depth` and `max_result_bytes`",
+                    );
+                }
                 problems.push(ManifestProblem {
                     location: Some(location),
-                    message: format!("MCP server \"{name}\": {}", error.inner()),
+                    message: format!("MCP server \"{name}\": {message}"),
                 });
                 continue;
             }
         };
-        let mut options = ImportOptions::new();
+        if !mistakes.is_empty() {
+            continue;
+        }
+        let mut import = ImportOptions::new();
         if let Some(prefix) = &entry.prefix {
-            options = options.with_prefix(prefix.clone());
+            import = import.with_prefix(prefix.clone());
         }
         remotes.push(Remote {
             name: name.clone(),
             config,
-            options,
+            client,
+            import,
             at: format!("{}:{}:{}", manifest.source(), name_at.line, name_at.column),
         });
     }
     (remotes, problems)
+}
+
+/// The connect timeout and limits an entry sets (their keys taken out of
+/// `config`), and the mistakes in them by key.
+fn settings(config: &mut Value) -> (McpClientOptions, Vec<(&'static str, String)>) {
+    let mut options = McpClientOptions::default();
+    let mut limits = McpLimits::default();
+    let mut mistakes = Vec::new();
+    let Some(object) = config.as_object_mut() else {
+        return (options, mistakes);
+    };
+    for key in SETTINGS {
+        let Some(value) = object.remove(key) else {
+            continue;
+        };
+        let set = if key == "connect_timeout_ms" {
+            match value.as_u64().filter(|ms| *ms >= 1) {
+                Some(ms) => {
+                    options = options.with_connect_timeout(Duration::from_millis(ms));
+                    Ok(true)
+                }
+                None => Err("`connect_timeout_ms` is a whole number of milliseconds, \
+                             at least 1"
+                    .to_owned()),
+            }
+        } else {
+            limits.set(key, &value)
+        };
+        if let Err(message) = set {
+            mistakes.push((key, message));
+        }
+    }
+    (options.with_limits(limits), mistakes)
 }
 
 /// Where the mistake `error` in a server's entry is: the key its path
@@ -153,7 +231,23 @@ fn key_location(text: &str, value: Location, key: &str) -> Option<Location> {
 
 /// A client for `remote`, or the error saying why it could not be reached.
 async fn connect(remote: &Remote) -> Result<McpClient, McpClientError> {
-    McpClient::connect(remote.name.clone(), remote.config.clone()).await
+    McpClient::connect_with(
+        remote.name.clone(),
+        remote.config.clone(),
+        remote.client.clone(),
+    )
+    .await
+}
+
+/// Says on stderr which of `remote`'s tools are left out, and why (the
+/// server's names escaped).
+fn warn_left_out(remote: &Remote, left_out: &[LeftOut]) {
+    for left_out in left_out {
+        eprintln!(
+            "warning: {}: MCP server `{}`: {left_out}",
+            remote.at, remote.name
+        );
+    }
 }
 
 /// The message of a server whose tools cannot join the registry.
@@ -216,7 +310,9 @@ pub(crate) async fn reach(registry: Registry, remotes: &[Remote]) -> Result<Reac
     let live = LiveRegistry::new(registry);
     let mut sources = BTreeMap::new();
     for (remote, client) in &clients {
-        let tools = client.tools(&remote.options);
+        let import = client.import(&remote.import);
+        warn_left_out(remote, &import.left_out);
+        let tools = import.tools;
         if let Some(message) = collision(&live, remote, &tools) {
             close_all(clients.into_iter().map(|(_, client)| client)).await;
             return Err(Failure::Refused(message));
@@ -251,7 +347,8 @@ pub(crate) async fn close_all(clients: impl IntoIterator<Item = McpClient>) {
 /// The servers followed into a live registry for `serve`.
 pub(crate) struct Following {
     tasks: Vec<JoinHandle<()>>,
-    clients: Vec<McpClient>,
+    /// The clients of the servers reached so far.
+    clients: Arc<Mutex<Vec<McpClient>>>,
 }
 
 impl Following {
@@ -263,88 +360,80 @@ impl Following {
         for task in self.tasks {
             let _ = task.await;
         }
-        close_all(self.clients).await;
+        let clients =
+            std::mem::take(&mut *self.clients.lock().unwrap_or_else(PoisonError::into_inner));
+        close_all(clients).await;
     }
 }
 
-/// Reaches every server in `remotes` at once and keeps `live` in step with
-/// their tool lists; a server that cannot be reached is reported on stderr
-/// and tried again in the background. A server whose tools collide with
-/// others at startup is an error.
-pub(crate) async fn follow(live: &LiveRegistry, remotes: &[Remote]) -> Result<Following, String> {
-    let attempts = futures_util::future::join_all(remotes.iter().map(connect)).await;
-    let mut following = Following {
-        tasks: Vec::new(),
-        clients: Vec::new(),
-    };
-    for (remote, attempt) in remotes.iter().zip(attempts) {
-        match attempt {
-            Ok(client) => {
-                if let Some(message) = collision(live, remote, &client.tools(&remote.options)) {
-                    following.clients.push(client);
-                    following.stop().await;
-                    return Err(message);
-                }
-                match client.sync_into(live.clone(), remote.options.clone()) {
-                    Ok(task) => {
-                        following.tasks.push(task);
-                        following.clients.push(client);
-                    }
-                    Err(error) => {
-                        following.clients.push(client);
-                        let message = refused(remote, error);
-                        following.stop().await;
-                        return Err(message);
-                    }
-                }
-            }
-            Err(error) => {
-                eprintln!(
-                    "warning: {}: {error}\nwarning: serving without the tools of MCP server \
-                     \"{}\" for now; trying again in the background",
-                    remote.at, remote.name
-                );
-                following
-                    .tasks
-                    .push(tokio::spawn(retry(remote.clone(), live.clone())));
-            }
-        }
-    }
-    Ok(following)
+/// Reaches every server in `remotes` in the background, and keeps `live`
+/// in step with their tool lists: nothing here waits for a server, so
+/// `serve` answers its clients at once. A server that cannot be reached is
+/// reported on stderr and tried again; one whose tools collide with others
+/// is reported as an error and not served.
+pub(crate) fn follow(live: &LiveRegistry, remotes: &[Remote]) -> Following {
+    let clients = Arc::new(Mutex::new(Vec::new()));
+    let tasks = remotes
+        .iter()
+        .map(|remote| {
+            tokio::spawn(follow_one(
+                remote.clone(),
+                live.clone(),
+                Arc::clone(&clients),
+            ))
+        })
+        .collect();
+    Following { tasks, clients }
 }
 
-/// Tries to reach `remote` until it answers (1 s doubling to 30 s between
-/// attempts), then follows its tools into `live` until aborted.
-async fn retry(remote: Remote, live: LiveRegistry) {
+/// Reaches `remote`, trying again until it answers (1 s doubling to 30 s
+/// between attempts), then follows its tools into `live` until aborted.
+async fn follow_one(remote: Remote, live: LiveRegistry, clients: Arc<Mutex<Vec<McpClient>>>) {
     let mut wait = Duration::from_secs(1);
-    loop {
+    let mut failed = false;
+    let client = loop {
+        match connect(&remote).await {
+            Ok(client) => break client,
+            Err(error) if !failed => eprintln!(
+                "warning: {}: {error}\nwarning: serving without the tools of MCP server \
+                 \"{}\" for now; trying again in the background",
+                remote.at, remote.name
+            ),
+            Err(error) => eprintln!("warning: {}: {error}; trying again in {wait:?}", remote.at),
+        }
+        failed = true;
         tokio::time::sleep(wait).await;
         wait = (wait * 2).min(Duration::from_secs(30));
-        let client = match connect(&remote).await {
-            Ok(client) => client,
-            Err(error) => {
-                eprintln!("warning: {}: {error}; trying again in {wait:?}", remote.at);
-                continue;
-            }
-        };
-        match client.sync_into(live, remote.options.clone()) {
-            Ok(task) => {
+    };
+    let import = client.import(&remote.import);
+    warn_left_out(&remote, &import.left_out);
+    let joined = match collision(&live, &remote, &import.tools) {
+        Some(message) => Err(message),
+        None => client
+            .sync_into(live, remote.import.clone())
+            .map_err(|error| refused(&remote, error)),
+    };
+    match joined {
+        Ok(task) => {
+            if failed {
                 eprintln!(
                     "note: MCP server \"{}\" answered; its tools are served",
                     remote.name
                 );
-                // Aborting this task aborts the following and drops the
-                // client: the server stops.
-                let mut following = AbortOnDrop(task);
-                let _ = (&mut following.0).await;
-                drop(client);
             }
-            Err(error) => {
-                eprintln!("error: {}", refused(&remote, error));
-                client.close().await;
-            }
+            clients
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(client.clone());
+            // Aborting this task aborts the following, and `stop` closes
+            // the client.
+            let mut following = AbortOnDrop(task);
+            let _ = (&mut following.0).await;
         }
-        return;
+        Err(message) => {
+            eprintln!("error: {message}");
+            client.close().await;
+        }
     }
 }
 

@@ -10,18 +10,16 @@ use tool_runtime::LiveRegistry;
 
 use crate::Tools;
 use crate::command::ServeArgs;
-#[cfg(any(feature = "http", feature = "mcp-client"))]
+#[cfg(feature = "http")]
 use crate::usage_error;
 
 /// Serves `tools` over MCP as the server named `program`: on stdio, or on
 /// the loopback address of `--http`.
 pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitCode {
     let live = LiveRegistry::new(tools.registry.clone());
+    // Nothing waits for the MCP servers: their tools join as they answer.
     #[cfg(feature = "mcp-client")]
-    let following = match crate::proxy::follow(&live, &tools.remotes).await {
-        Ok(following) => following,
-        Err(message) => return usage_error(message),
-    };
+    let following = crate::proxy::follow(&live, &tools.remotes);
     let server = McpServer::new(live).with_implementation(program, env!("CARGO_PKG_VERSION"));
     let code = serve_on(server, args).await;
     #[cfg(feature = "mcp-client")]

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tool_mcp::client::{
-    ImportOptions, McpClient, McpClientErrorKind, McpClientOptions, McpServerConfig,
+    ImportOptions, McpClient, McpClientErrorKind, McpClientOptions, McpLimits, McpServerConfig,
 };
 use tool_runtime::{
     CancellationToken, Content, LiveRegistry, Registry, State, ToolContext, ToolError,
@@ -1092,4 +1092,141 @@ async fn a_server_of_followed_tools_passes_list_changes_on() {
     following.abort();
     shutdown.cancel();
     serving.await.unwrap().unwrap();
+}
+
+// ------------------------------------------- servers that send too much
+
+/// `tests/mcp/misbehaving_server.py MODE`, run with the `python3` on
+/// `PATH` (it needs the standard library alone).
+fn misbehaving(mode: &str) -> McpServerConfig {
+    let script = root().join("tests/mcp/misbehaving_server.py");
+    McpServerConfig::stdio(
+        "python3",
+        [script.to_string_lossy().into_owned(), mode.into()],
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_limits_bound_what_a_server_sends() {
+    let limits = McpLimits::default().with_max_result_bytes(1 << 20);
+    let options = McpClientOptions::default().with_limits(limits);
+
+    // A 100 MB result: refused once 1 MiB is read, the call failing at
+    // once with the limit named; the connection goes on.
+    let big = McpClient::connect_with("big", misbehaving("huge"), options.clone())
+        .await
+        .expect("the server starts");
+    let ctx = ToolContext::new();
+    for tool in ["huge", "huge_id_first"] {
+        let started = Instant::now();
+        let error = big.call(tool, json!({}), &ctx).await.unwrap_err();
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(error.kind(), McpClientErrorKind::Limit);
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "MCP server `big`: the call to `{tool}` failed: its answer is larger than 1 MiB, \
+                 the limit `max_result_bytes`; it was not read"
+            )
+        );
+    }
+    let echoed = big.call("echo", json!({"message": "on"}), &ctx).await;
+    assert_eq!(text(echoed.expect("the echo answers")), "echo: on");
+    big.close().await;
+
+    // Too many tools: the listing is refused at the page that crosses the
+    // limit.
+    let options = options.with_limits(limits.with_max_tools(1500));
+    let error = McpClient::connect_with("many", misbehaving("many"), options.clone())
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), McpClientErrorKind::Limit);
+    assert_eq!(
+        error.to_string(),
+        "MCP server `many`: it lists more than 1500 tools, the limit `max_tools`; \
+         the listing stopped at page 2"
+    );
+
+    // A schema too deep: that tool is left out, with why.
+    let deep = McpClient::connect_with("deep", misbehaving("deep"), options.clone())
+        .await
+        .expect("the server starts");
+    let names: Vec<String> = deep
+        .cached_tools()
+        .iter()
+        .map(|tool| tool.name.clone())
+        .collect();
+    assert_eq!(names, ["echo"]);
+    assert_eq!(deep.left_out()[0].tool, "deep");
+    assert_eq!(
+        deep.left_out()[0].to_string(),
+        "tool `deep` is left out: its input schema is nested deeper than 32 levels, \
+         the limit `max_schema_depth`"
+    );
+    deep.close().await;
+
+    // A server that never answers: the connect time limit.
+    let started = Instant::now();
+    let options = options.with_connect_timeout(Duration::from_millis(500));
+    let error = McpClient::connect_with("hang", misbehaving("hang"), options)
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), McpClientErrorKind::Connect);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_alike_are_left_out_and_wrapped_scalars_unwrapped() {
+    let names = McpClient::connect("names", misbehaving("names"))
+        .await
+        .expect("the server starts");
+    let import = names.import(&ImportOptions::new());
+    let left_out: Vec<String> = import.left_out.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        left_out,
+        [
+            "tool `x.y` is left out: the tools `x.y` and `x_y` would both be named `x_y` here; \
+             neither is offered",
+            "tool `x_y` is left out: the tools `x.y` and `x_y` would both be named `x_y` here; \
+             neither is offered",
+        ]
+    );
+    let registry = import
+        .tools
+        .into_iter()
+        .fold(Registry::builder(), |builder, tool| builder.tool(tool))
+        .build()
+        .expect("the tools make a registry");
+    assert!(registry.resolve("x_y").is_none());
+    let result = registry
+        .invoke(ToolUse::new("1", "scalar", json!({})), &ToolContext::new())
+        .await;
+    assert_eq!(result.text_content(), "42");
+    assert_eq!(
+        registry.resolve("scalar").unwrap().spec().output_schema(),
+        Some(&json!({"type": "integer"}))
+    );
+
+    // The server's own error text, escaped and cut short.
+    let error = names
+        .call("fails", json!({}), &ToolContext::new())
+        .await
+        .unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.starts_with(
+            "MCP server `names`: the call to `fails` failed: broken\\u{1b}[2J\\u{1b}]0;pwned\\u{7} zz"
+        ),
+        "{message}"
+    );
+    assert!(message.ends_with('…') && message.len() < 1000, "{message}");
+    names.close().await;
 }

@@ -236,6 +236,19 @@ async fn an_unknown_tool_is_a_json_rpc_invalid_params_error() {
     );
     assert_eq!(answer["error"]["data"], json!({"tool": "ad"}));
 
+    // A name with control characters, megabytes long, is quoted back
+    // escaped and cut short, in the message and in the data.
+    let long = format!("x\u{1b}[2J{}", "y".repeat(1 << 20));
+    let (answer, _) = client.call(9, json!({"name": long, "arguments": {}})).await;
+    let tool = answer["error"]["data"]["tool"].as_str().unwrap();
+    assert!(tool.starts_with("x\\u{1b}[2Jyyy"), "{tool}");
+    assert_eq!(tool.chars().count(), tool_runtime::quote::MAX_NAME + 1 + 5);
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(
+        message.len() < 4096 && !message.contains('\u{1b}'),
+        "{message}"
+    );
+
     // A malformed request is refused by the protocol layer; the session
     // goes on.
     client

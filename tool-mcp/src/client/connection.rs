@@ -1,7 +1,7 @@
-//! One live connection to a server, and the task that keeps one up: it
-//! starts (or reaches) the server, watches it, refreshes the tool list when
-//! the server says it changed, and restarts the server with backoff when it
-//! exits or stops answering.
+//! One live connection to a server: starting (or reaching) it, its
+//! handshake and first listing within the connect timeout, the calls, and
+//! what the client's handler shares with them. The task that keeps a
+//! connection up is in `supervisor.rs`.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,7 +16,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::io::AsyncBufReadExt;
-use tokio::sync::{Notify, watch};
+use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tool_runtime::{CancellationToken, Progress};
@@ -24,13 +24,16 @@ use tool_runtime::{CancellationToken, Progress};
 use super::McpClientOptions;
 use super::config::McpServerConfig;
 use super::convert::McpTool;
-use super::error::{McpClientError, McpClientErrorKind};
+use super::error::{McpClientError, McpClientErrorKind, untrusted};
+use super::import::LeftOut;
+use super::limits::McpLimits;
+use super::listing::{self, Failure};
 
 /// How many of a server's last stderr lines are kept, to quote when it
 /// fails.
 const STDERR_LINES: usize = 20;
 /// A connection that stayed up this long starts the backoff over.
-const STABLE: Duration = Duration::from_secs(10);
+pub(crate) const STABLE: Duration = Duration::from_secs(10);
 /// How many times a broken HTTP response stream is resumed before its
 /// request fails (after 0.2, 0.4 and 0.8 s).
 const SSE_RETRIES: usize = 3;
@@ -38,11 +41,16 @@ const SSE_RETRIES: usize = 3;
 const PING_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What the client's handler shares with the calls: where progress goes,
-/// and the list-changed signal.
+/// the list-changed signal, the limits and what the transport refused.
 pub(crate) struct Shared {
     pub(crate) server: String,
+    pub(crate) limits: McpLimits,
     progress: Mutex<HashMap<ProgressToken, Watcher>>,
     pub(crate) list_changed: Notify,
+    /// Why the transport refused the answers to these requests.
+    refusals: Mutex<HashMap<RequestId, String>>,
+    /// The tools of the last listing left out for the limits.
+    pub(crate) left_out: Mutex<Arc<[LeftOut]>>,
 }
 
 /// Where one request's progress goes.
@@ -69,12 +77,36 @@ struct Seen {
 const PROGRESS_SETTLE: Duration = Duration::from_millis(50);
 
 impl Shared {
-    pub(crate) fn new(server: String) -> Self {
+    pub(crate) fn new(server: String, limits: McpLimits) -> Self {
         Self {
             server,
+            limits,
             progress: Mutex::new(HashMap::new()),
             list_changed: Notify::new(),
+            refusals: Mutex::new(HashMap::new()),
+            left_out: Mutex::new(Arc::from([])),
         }
+    }
+
+    /// The transport refused the answer to the request `id`, for `reason`.
+    pub(crate) fn refused(&self, id: RequestId, reason: String) {
+        self.refusals
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, reason);
+    }
+
+    /// Why the transport refused the answer to the request `id`, if it did.
+    pub(crate) fn take_refusal(&self, id: &RequestId) -> Option<String> {
+        self.refusals
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id)
+    }
+
+    /// The tools of the last listing left out for the limits.
+    pub(crate) fn publish_left_out(&self, left_out: Vec<LeftOut>) {
+        *self.left_out.lock().unwrap_or_else(PoisonError::into_inner) = left_out.into();
     }
 
     /// Sends the progress of the request with `token` to `progress` until
@@ -158,7 +190,7 @@ impl ClientHandler for Shared {
         let Some(Watcher { progress, seen }) = progress else {
             return;
         };
-        let message = params.message.unwrap_or_default();
+        let message = untrusted(params.message.as_deref().unwrap_or_default(), 200);
         match params.total {
             Some(total) if total > 0.0 => {
                 progress.progress(params.progress / total, message);
@@ -251,6 +283,7 @@ impl Live {
             Ok(handle) => handle,
             Err(error) => return CallEnd::Failed(error.to_string()),
         };
+        let id = handle.id.clone();
         let progress = shared.watch_progress(handle.progress_token.clone(), progress);
         // Dropped before the answer (the caller's future dropped):
         // `notifications/cancelled`.
@@ -290,11 +323,17 @@ impl Live {
             Some(Ok(_)) => {
                 CallEnd::Protocol("the answer to `tools/call` is not a tool result".into())
             }
-            Some(Err(rmcp::ServiceError::McpError(error))) => {
-                CallEnd::Protocol(error.message.into_owned())
-            }
             Some(Err(rmcp::ServiceError::TransportClosed)) | None => CallEnd::Closed,
-            Some(Err(error)) => CallEnd::Failed(error.to_string()),
+            Some(Err(error)) => {
+                let failure = listing::failure(shared, Some(&id), &error, "its answer");
+                match (failure, error) {
+                    (Failure::Limit(message), _) => CallEnd::Limit(message),
+                    (Failure::Failed(message), rmcp::ServiceError::McpError(_)) => {
+                        CallEnd::Protocol(message)
+                    }
+                    (Failure::Failed(message), _) => CallEnd::Failed(message),
+                }
+            }
         }
     }
 }
@@ -302,8 +341,11 @@ impl Live {
 /// How one `tools/call` ended.
 pub(crate) enum CallEnd {
     Result(rmcp::model::CallToolResult),
-    /// A JSON-RPC error from the server.
+    /// A JSON-RPC error from the server (its message escaped and cut
+    /// short).
     Protocol(String),
+    /// The answer was over a limit: the message says which.
+    Limit(String),
     /// The connection closed before the answer.
     Closed,
     /// The request could not be sent, or the transport failed.
@@ -358,10 +400,11 @@ pub(crate) struct Status {
 
 /// A connection just made: the service, and what the calls need.
 pub(crate) struct Connection {
-    service: RunningService<RoleClient, Arc<Shared>>,
+    pub(crate) service: RunningService<RoleClient, Arc<Shared>>,
     pid: Option<u32>,
     pub(crate) tools: Vec<McpTool>,
-    close: CancellationToken,
+    pub(crate) left_out: Vec<LeftOut>,
+    pub(crate) close: CancellationToken,
 }
 
 impl Connection {
@@ -377,98 +420,40 @@ impl Connection {
 }
 
 /// Starts (stdio) or reaches (HTTP) the server, completes the handshake and
-/// lists its tools, within the connect timeout.
+/// lists its tools, all within the connect timeout.
 pub(crate) async fn connect(
     shared: &Arc<Shared>,
     config: &McpServerConfig,
     options: &McpClientOptions,
 ) -> Result<Connection, McpClientError> {
-    let server = shared.server.as_str();
-    let fail = |kind, message: String| McpClientError::new(server, kind, message);
+    let deadline = Instant::now() + options.connect_timeout;
+    let fail = |kind, message: String| McpClientError::new(shared.server.as_str(), kind, message);
     let close = CancellationToken::new();
-    let (service, pid, stderr) = match config {
-        McpServerConfig::Stdio { command, args, env } => {
-            let mut cmd = tokio::process::Command::new(command);
-            cmd.args(args).envs(env);
-            let (transport, stderr) = rmcp::transport::TokioChildProcess::builder(cmd)
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .map_err(|error| {
-                    fail(
-                        McpClientErrorKind::Connect,
-                        format!("could not start `{}`: {error}", config.describe()),
-                    )
-                })?;
-            let pid = transport.id();
-            let stderr = stderr.map(|stderr| StderrTail::start(server, stderr));
-            let serving = Arc::clone(shared).serve_with_ct(transport, close.clone());
-            let service = match tokio::time::timeout(options.connect_timeout, serving).await {
-                Ok(Ok(service)) => service,
-                Ok(Err(error)) => {
-                    let tail = match stderr {
-                        Some(stderr) => stderr.finish().await,
-                        None => String::new(),
-                    };
-                    return Err(fail(
-                        McpClientErrorKind::Connect,
-                        format!(
-                            "`{}` did not complete the MCP handshake: {error}{tail}",
-                            config.describe()
-                        ),
-                    ));
-                }
-                Err(_) => {
-                    return Err(fail(
-                        McpClientErrorKind::Connect,
-                        format!(
-                            "`{}` did not complete the MCP handshake within {:?}",
-                            config.describe(),
-                            options.connect_timeout
-                        ),
-                    ));
-                }
-            };
-            (service, pid, stderr)
-        }
+    let (service, pid) = match config {
+        McpServerConfig::Stdio { command, args, env } => start_stdio(
+            shared,
+            config,
+            (command, args, env),
+            &close,
+            deadline,
+            options,
+        )
+        .await
+        .map_err(|message| fail(McpClientErrorKind::Connect, message))?,
         McpServerConfig::Http { url, headers } => {
-            use rmcp::transport::StreamableHttpClientTransport;
-            use rmcp::transport::common::client_side_sse::ExponentialBackoff;
-            use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-            let mut custom = HashMap::new();
-            for (name, value) in headers {
-                let header = http::HeaderName::from_bytes(name.as_bytes()).map_err(|error| {
-                    fail(
-                        McpClientErrorKind::Config,
-                        format!("the header name `{name}` is not valid: {error}"),
-                    )
-                })?;
-                let value = http::HeaderValue::from_str(value).map_err(|error| {
-                    fail(
-                        McpClientErrorKind::Config,
-                        format!("the value of the header `{name}` is not valid: {error}"),
-                    )
-                })?;
-                custom.insert(header, value);
-            }
-            ensure_crypto_provider();
-            // A response stream that breaks is resumed a few times, then
-            // fails its request (rmcp's default retries forever).
-            let mut retry = ExponentialBackoff::default();
-            retry.max_times = Some(SSE_RETRIES);
-            retry.base_duration = Duration::from_millis(200);
-            retry.max_delay = Some(Duration::from_secs(1));
-            let mut transport_config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                .custom_headers(custom)
-                .reinit_on_expired_session(true);
-            transport_config.retry_config = Arc::new(retry);
-            let transport = StreamableHttpClientTransport::from_config(transport_config);
+            let config = http_config(shared, url, headers)
+                .map_err(|message| fail(McpClientErrorKind::Config, message))?;
+            let transport = rmcp::transport::StreamableHttpClientTransport::from_config(config);
             let serving = Arc::clone(shared).serve_with_ct(transport, close.clone());
-            let service = match tokio::time::timeout(options.connect_timeout, serving).await {
+            let service = match tokio::time::timeout_at(deadline, serving).await {
                 Ok(Ok(service)) => service,
                 Ok(Err(error)) => {
                     return Err(fail(
                         McpClientErrorKind::Connect,
-                        format!("could not connect to {url}: {error}"),
+                        format!(
+                            "could not connect to {url}: {}",
+                            untrusted(&error.to_string(), 500)
+                        ),
                     ));
                 }
                 Err(_) => {
@@ -481,19 +466,21 @@ pub(crate) async fn connect(
                     ));
                 }
             };
-            (service, None, None)
+            (service, None)
         }
     };
-    // The stderr reader runs on by itself; only a failed start reads it.
-    drop(stderr);
-    let listing = tokio::time::timeout(options.connect_timeout, service.peer().list_all_tools());
-    let tools = match listing.await {
-        Ok(Ok(tools)) => tools.into_iter().map(McpTool::from_rmcp).collect(),
-        Ok(Err(error)) => {
+    let listing = listing::list(service.peer(), shared);
+    let listing = match tokio::time::timeout_at(deadline, listing).await {
+        Ok(Ok(listing)) => listing,
+        Ok(Err(Failure::Limit(message))) => {
+            close.cancel();
+            return Err(fail(McpClientErrorKind::Limit, message));
+        }
+        Ok(Err(Failure::Failed(message))) => {
             close.cancel();
             return Err(fail(
                 McpClientErrorKind::Connect,
-                format!("could not list the tools: {error}"),
+                format!("could not list the tools: {message}"),
             ));
         }
         Err(_) => {
@@ -501,7 +488,7 @@ pub(crate) async fn connect(
             return Err(fail(
                 McpClientErrorKind::Connect,
                 format!(
-                    "did not list its tools within {:?}",
+                    "did not complete the MCP handshake and list its tools within {:?}",
                     options.connect_timeout
                 ),
             ));
@@ -510,9 +497,82 @@ pub(crate) async fn connect(
     Ok(Connection {
         service,
         pid,
-        tools,
+        tools: listing.tools,
+        left_out: listing.left_out,
         close,
     })
+}
+
+/// Spawns a stdio server and completes the handshake by `deadline`; the
+/// message of why not quotes the last lines it wrote to stderr.
+async fn start_stdio(
+    shared: &Arc<Shared>,
+    config: &McpServerConfig,
+    (command, args, env): (&str, &[String], &std::collections::BTreeMap<String, String>),
+    close: &CancellationToken,
+    deadline: Instant,
+    options: &McpClientOptions,
+) -> Result<(RunningService<RoleClient, Arc<Shared>>, Option<u32>), String> {
+    let (transport, pid, stderr) = super::stdio::spawn(command, args, env, shared, &shared.limits)
+        .map_err(|error| format!("could not start `{}`: {error}", config.describe()))?;
+    // The stderr reader runs on by itself; only a failed start reads it.
+    let stderr = stderr.map(|stderr| StderrTail::start(&shared.server, stderr));
+    let serving = Arc::clone(shared).serve_with_ct(transport, close.clone());
+    match tokio::time::timeout_at(deadline, serving).await {
+        Ok(Ok(service)) => Ok((service, pid)),
+        Ok(Err(error)) => {
+            let tail = match stderr {
+                Some(stderr) => stderr.finish().await,
+                None => String::new(),
+            };
+            Err(format!(
+                "`{}` did not complete the MCP handshake: {}{tail}",
+                config.describe(),
+                untrusted(&error.to_string(), 500)
+            ))
+        }
+        Err(_) => Err(format!(
+            "`{}` did not complete the MCP handshake within {:?}",
+            config.describe(),
+            options.connect_timeout
+        )),
+    }
+}
+
+/// The streamable HTTP transport's configuration for `url` with `headers`,
+/// its responses bounded by `max_result_bytes`; or why the headers cannot
+/// be sent.
+fn http_config(
+    shared: &Shared,
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig, String> {
+    use rmcp::transport::common::client_side_sse::ExponentialBackoff;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let mut custom = HashMap::new();
+    for (name, value) in headers {
+        let header = http::HeaderName::from_bytes(name.as_bytes())
+            .map_err(|error| format!("the header name `{name}` is not valid: {error}"))?;
+        let value = http::HeaderValue::from_str(value)
+            .map_err(|error| format!("the value of the header `{name}` is not valid: {error}"))?;
+        custom.insert(header, value);
+    }
+    ensure_crypto_provider();
+    // A response stream that breaks is resumed a few times, then fails its
+    // request (rmcp's default retries forever).
+    let mut retry = ExponentialBackoff::default();
+    retry.max_times = Some(SSE_RETRIES);
+    retry.base_duration = Duration::from_millis(200);
+    retry.max_delay = Some(Duration::from_secs(1));
+    // Response bodies and events are bounded as they are read.
+    let max = shared.limits.max_result_bytes;
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url)
+        .custom_headers(custom)
+        .reinit_on_expired_session(true)
+        .max_json_response_size(max)
+        .max_sse_event_size(max);
+    config.retry_config = Arc::new(retry);
+    Ok(config)
 }
 
 /// Builds the HTTP client's TLS on ring when the program has not chosen a
@@ -538,6 +598,8 @@ impl StderrTail {
         let reader = tokio::spawn(async move {
             let mut reader = tokio::io::BufReader::new(stderr).lines();
             while let Ok(Some(line)) = reader.next_line().await {
+                // The server's words: escaped and cut short wherever shown.
+                let line = untrusted(&line, 300);
                 tracing::debug!(%server, "stderr: {line}");
                 let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
                 if kept.len() == STDERR_LINES {
@@ -563,129 +625,5 @@ impl StderrTail {
             text.push_str(line);
         }
         text
-    }
-}
-
-/// Keeps a connection up for the client's life.
-pub(crate) struct Supervisor {
-    pub(crate) shared: Arc<Shared>,
-    pub(crate) config: McpServerConfig,
-    pub(crate) options: McpClientOptions,
-    pub(crate) status: watch::Sender<Status>,
-    pub(crate) tools: watch::Sender<Arc<[McpTool]>>,
-    pub(crate) shutdown: CancellationToken,
-}
-
-impl Supervisor {
-    pub(crate) async fn run(self, mut connection: Connection) {
-        let mut backoff = self.options.restart_backoff_min;
-        let mut generation = 0;
-        loop {
-            generation += 1;
-            let started = Instant::now();
-            if self.serve(connection, generation).await {
-                self.status
-                    .send_modify(|status| status.state = State::Closed);
-                return;
-            }
-            if started.elapsed() >= STABLE {
-                backoff = self.options.restart_backoff_min;
-            }
-            self.status
-                .send_modify(|status| status.state = State::Down { error: None });
-            tracing::warn!(
-                server = %self.shared.server,
-                "the MCP server's connection closed; restarting it in {backoff:?}"
-            );
-            connection = loop {
-                tokio::select! {
-                    () = tokio::time::sleep(backoff) => {}
-                    () = self.shutdown.cancelled() => {
-                        self.status.send_modify(|status| status.state = State::Closed);
-                        return;
-                    }
-                }
-                backoff = (backoff * 2).min(self.options.restart_backoff_max);
-                let attempt = tokio::select! {
-                    attempt = connect(&self.shared, &self.config, &self.options) => attempt,
-                    () = self.shutdown.cancelled() => {
-                        self.status.send_modify(|status| status.state = State::Closed);
-                        return;
-                    }
-                };
-                match attempt {
-                    Ok(connection) => break connection,
-                    Err(error) => {
-                        tracing::warn!(
-                            server = %self.shared.server,
-                            %error,
-                            "the MCP server could not be restarted; trying again in {backoff:?}"
-                        );
-                        let message: Arc<str> = error.message().into();
-                        self.status.send_modify(|status| {
-                            status.failures += 1;
-                            status.state = State::Down {
-                                error: Some(message),
-                            };
-                        });
-                    }
-                }
-            };
-        }
-    }
-
-    /// Serves one connection until it closes (`false`) or the client shuts
-    /// down (`true`).
-    async fn serve(&self, connection: Connection, generation: u64) -> bool {
-        let live = connection.live(generation);
-        let Connection {
-            service,
-            tools,
-            close,
-            ..
-        } = connection;
-        let peer = service.peer().clone();
-        self.publish_tools(tools);
-        self.status
-            .send_modify(|status| status.state = State::Up(live));
-        let waiting = service.waiting();
-        tokio::pin!(waiting);
-        loop {
-            tokio::select! {
-                _ = &mut waiting => return false,
-                () = self.shutdown.cancelled() => {
-                    close.cancel();
-                    let _ = tokio::time::timeout(Duration::from_secs(5), &mut waiting).await;
-                    return true;
-                }
-                () = self.shared.list_changed.notified() => {
-                    let listing = tokio::time::timeout(self.options.call_timeout, peer.list_all_tools());
-                    match listing.await {
-                        Ok(Ok(tools)) => {
-                            self.publish_tools(tools.into_iter().map(McpTool::from_rmcp).collect());
-                        }
-                        Ok(Err(error)) => tracing::warn!(
-                            server = %self.shared.server, %error,
-                            "the MCP server's tools could not be listed again"
-                        ),
-                        Err(_) => tracing::warn!(
-                            server = %self.shared.server,
-                            "the MCP server did not list its tools again in time"
-                        ),
-                    }
-                }
-            }
-        }
-    }
-
-    /// Publishes a tool list, waking the watchers only when it changed.
-    fn publish_tools(&self, tools: Vec<McpTool>) {
-        self.tools.send_if_modified(|current| {
-            if current[..] == tools[..] {
-                return false;
-            }
-            *current = tools.into();
-            true
-        });
     }
 }

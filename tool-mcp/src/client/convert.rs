@@ -25,28 +25,80 @@ pub struct McpTool {
 
 impl McpTool {
     pub(crate) fn from_rmcp(tool: Tool) -> Self {
-        let annotations = tool.annotations.as_ref();
+        let Tool {
+            name,
+            title,
+            description,
+            input_schema,
+            output_schema,
+            annotations,
+            ..
+        } = tool;
+        let annotations = annotations.as_ref();
+        // The list was just read: the schemas are not shared, and move.
+        let object = |schema: std::sync::Arc<serde_json::Map<String, Value>>| {
+            Value::Object(std::sync::Arc::unwrap_or_clone(schema))
+        };
         McpTool {
-            title: tool
-                .title
-                .clone()
-                .or_else(|| annotations.and_then(|a| a.title.clone())),
+            title: title.or_else(|| annotations.and_then(|a| a.title.clone())),
             annotations: ToolAnnotations {
                 read_only: annotations.and_then(|a| a.read_only_hint),
                 destructive: annotations.and_then(|a| a.destructive_hint),
                 idempotent: annotations.and_then(|a| a.idempotent_hint),
                 open_world: annotations.and_then(|a| a.open_world_hint),
             },
-            description: tool.description.as_deref().unwrap_or_default().to_owned(),
-            input_schema: Value::Object((*tool.input_schema).clone()),
-            output_schema: tool
-                .output_schema
-                .as_ref()
-                .map(|schema| Value::Object((**schema).clone())),
-            name: tool.name.into_owned(),
+            description: description
+                .map(|text| text.into_owned())
+                .unwrap_or_default(),
+            input_schema: object(input_schema),
+            output_schema: output_schema.map(object),
+            name: name.into_owned(),
         }
     }
 }
+
+/// The schema of a scalar (or any non-object) result, when `schema` is the
+/// wrapper an MCP server puts around one: `{"type": "object",
+/// "properties": {"result": schema}, "required": ["result"]}` (its
+/// `$defs` moved back inside), as tool-mcp's own server writes it.
+pub(crate) fn wrapped_result_schema(schema: &Value) -> Option<Value> {
+    let object = schema.as_object()?;
+    let only_wrapper_keys = object
+        .keys()
+        .all(|key| matches!(key.as_str(), "type" | "properties" | "required" | "$defs"));
+    if !only_wrapper_keys
+        || object.get("type").and_then(Value::as_str) != Some("object")
+        || object.get("required")? != &serde_json::json!([WRAPPED])
+    {
+        return None;
+    }
+    let properties = object.get("properties")?.as_object()?;
+    let inner = properties.get(WRAPPED)?;
+    if properties.len() != 1 || inner.get("type").and_then(Value::as_str) == Some("object") {
+        return None;
+    }
+    let mut inner = inner.clone();
+    if let (Some(definitions), Value::Object(inner)) = (object.get("$defs"), &mut inner) {
+        inner.insert("$defs".into(), definitions.clone());
+    }
+    Some(inner)
+}
+
+/// A result of a tool whose output schema is the wrapper of a scalar:
+/// `{"result": x}` becomes `x`, which the model reads as `x`'s text.
+pub(crate) fn unwrap_result(output: ToolOutput) -> ToolOutput {
+    match output {
+        ToolOutput::Value(Value::Object(mut object))
+            if object.len() == 1 && object.contains_key(WRAPPED) =>
+        {
+            ToolOutput::Value(object.remove(WRAPPED).unwrap_or_default())
+        }
+        other => other,
+    }
+}
+
+/// The property a server wraps a non-object result in.
+const WRAPPED: &str = tool_runtime::providers::mcp::WRAPPED_RESULT_KEY;
 
 /// A `CallToolResult` as what a tool returns.
 ///

@@ -23,6 +23,10 @@ pub enum McpClientErrorKind {
     /// The server answered with a JSON-RPC error, or with something that is
     /// not an answer to the request.
     Protocol,
+    /// The server sent more than one of the [`McpLimits`](super::McpLimits)
+    /// allows (a result too large, too many tools); the message names the
+    /// limit.
+    Limit,
 }
 
 /// An error talking to an MCP server. Its message always names the server:
@@ -85,3 +89,21 @@ impl fmt::Display for McpClientError {
 }
 
 impl std::error::Error for McpClientError {}
+
+/// Text a server sent (an error message, a line on its stderr, a progress
+/// message), as the client repeats it: cut at `max` characters with `…`,
+/// control characters escaped (`\u{1b}`), so that it cannot drive a
+/// terminal or run on for megabytes.
+pub(crate) fn untrusted(text: &str, max: usize) -> String {
+    let mut cut = text
+        .char_indices()
+        .nth(max)
+        .map_or(text, |(at, _)| &text[..at]);
+    let more = cut.len() < text.len();
+    cut = cut.trim_end();
+    let mut shown = tool_runtime::quote::escape(cut);
+    if more {
+        shown.push('…');
+    }
+    shown
+}

@@ -1,11 +1,52 @@
 //! A server's tools as registry tools: [`DynamicTool`]s that call the
 //! server.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
 
+use tool_runtime::quote;
 use tool_runtime::{DynamicTool, ToolContext};
 
+use super::convert::{unwrap_result, wrapped_result_schema};
+use super::error::untrusted;
 use super::{McpClient, McpTool};
+
+/// A tool of a server's list that is not offered, and why: its schema is
+/// over the [`McpLimits`](super::McpLimits), its name becomes the same as
+/// another's once made a registry name (`x.y` and `x_y` both become
+/// `x_y`: neither is offered, so that neither name silently calls the
+/// other tool), or the registry cannot take it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LeftOut {
+    /// The tool's name on the server, as the server gave it: escape it
+    /// ([`tool_runtime::quote::name`]) to show it.
+    pub tool: String,
+    /// Why, naming the limit or the other tools (their names escaped).
+    pub reason: String,
+}
+
+/// `tool `NAME` is left out: REASON`, the name escaped and cut short.
+impl fmt::Display for LeftOut {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "tool `{}` is left out: {}",
+            quote::name(&self.tool),
+            self.reason
+        )
+    }
+}
+
+/// What [`McpClient::import`] makes of a server's tools.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Import {
+    /// The tools, as registry tools, in the server's order.
+    pub tools: Vec<DynamicTool>,
+    /// The tools of the server's list that are not among them, and why.
+    pub left_out: Vec<LeftOut>,
+}
 
 /// How [`McpClient::tools`] names and picks the tools it makes.
 ///
@@ -106,11 +147,13 @@ impl McpClient {
     /// title, input and output schemas and annotations, whose calls go to
     /// the server through [`call`](McpClient::call) (the registry validates
     /// the arguments against the schema first). Errors become error results
-    /// naming the server.
+    /// naming the server. A tool whose output schema wraps a scalar as
+    /// `{"result": x}` (as MCP servers must) gives `x` as its result, and
+    /// declares `x`'s schema.
     ///
-    /// A tool whose schema the registry cannot use is left out, with a
-    /// warning logged (`tracing`). The tools hold a clone of the client, so
-    /// the connection stays up while a registry holds them.
+    /// The tools [`import`](Self::import) leaves out are left out here too,
+    /// each with a warning logged (`tracing`). The tools hold a clone of
+    /// the client, so the connection stays up while a registry holds them.
     ///
     /// ```no_run
     /// use serde_json::json;
@@ -132,67 +175,123 @@ impl McpClient {
     /// # }
     /// ```
     pub fn tools(&self, options: &ImportOptions) -> Vec<DynamicTool> {
-        self.cached_tools()
-            .iter()
-            .filter(|tool| options.includes(&tool.name))
-            .filter_map(|tool| self.dynamic_tool(tool, options))
-            .collect()
+        let import = self.import(options);
+        for left_out in &import.left_out {
+            tracing::warn!(server = %self.name(), "{left_out}");
+        }
+        import.tools
     }
 
-    /// One remote tool as a [`DynamicTool`], or `None` (logged) when the
+    /// The server's tools (as last listed) as registry tools, as
+    /// [`tools`](Self::tools) makes them, and those of its list left out,
+    /// with why ([`LeftOut`]): a schema over the limits, a name that
+    /// becomes another's registry name (both are left out), a tool the
+    /// registry cannot take. Only the tools `options` includes are
+    /// considered.
+    pub fn import(&self, options: &ImportOptions) -> Import {
+        let listed = self.cached_tools();
+        let mut left_out: Vec<LeftOut> = self
+            .left_out()
+            .iter()
+            .filter(|left_out| options.includes(&left_out.tool))
+            .cloned()
+            .collect();
+        let named: Vec<(String, &McpTool)> = listed
+            .iter()
+            .filter(|tool| options.includes(&tool.name))
+            .map(|tool| (options.name_for(&tool.name), tool))
+            .collect();
+        let mut alike: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (name, tool) in &named {
+            alike.entry(name).or_default().push(&tool.name);
+        }
+        let mut tools = Vec::new();
+        for (name, tool) in &named {
+            let group = &alike[name.as_str()];
+            if group.len() > 1 {
+                let names: Vec<String> = group
+                    .iter()
+                    .map(|remote| format!("`{}`", quote::name(remote)))
+                    .collect();
+                let (all, none) = match group.len() {
+                    2 => ("both", "neither is"),
+                    _ => ("all", "none of them is"),
+                };
+                left_out.push(LeftOut {
+                    tool: tool.name.clone(),
+                    reason: format!(
+                        "the tools {} would {all} be named `{name}` here; {none} offered",
+                        names.join(" and ")
+                    ),
+                });
+                continue;
+            }
+            match self.dynamic_tool(name, tool, options) {
+                Ok(tool) => tools.push(tool),
+                Err(reason) => left_out.push(LeftOut {
+                    tool: tool.name.clone(),
+                    reason,
+                }),
+            }
+        }
+        Import { tools, left_out }
+    }
+
+    /// One remote tool as a [`DynamicTool`] named `name`, or why the
     /// registry cannot take it.
-    pub(crate) fn dynamic_tool(
+    fn dynamic_tool(
         &self,
+        name: &str,
         tool: &McpTool,
         options: &ImportOptions,
-    ) -> Option<DynamicTool> {
-        let name = options.name_for(&tool.name);
+    ) -> Result<DynamicTool, String> {
         let description = if tool.description.is_empty() {
             tool.title.clone().unwrap_or_else(|| {
                 format!(
                     "The tool `{}` of the MCP server `{}`.",
-                    tool.name,
+                    quote::name(&tool.name),
                     self.name()
                 )
             })
         } else {
             tool.description.clone()
         };
+        let wrapped = tool.output_schema.as_ref().and_then(wrapped_result_schema);
+        let unwrap = wrapped.is_some();
         let client = self.clone();
         let remote = tool.name.clone();
         let mut builder =
-            DynamicTool::builder(name.clone(), description, tool.input_schema.clone())
+            DynamicTool::builder(name.to_owned(), description, tool.input_schema.clone())
                 .annotations(tool.annotations)
                 .async_handler(move |args, ctx: ToolContext| {
                     let client = client.clone();
                     let remote = remote.clone();
                     async move {
-                        client
+                        let output = client
                             .call(&remote, args, &ctx)
                             .await
-                            .map_err(|error| error.to_tool_error())
+                            .map_err(|error| error.to_tool_error())?;
+                        Ok(if unwrap {
+                            unwrap_result(output)
+                        } else {
+                            output
+                        })
                     }
                 });
         if let Some(title) = &tool.title {
             builder = builder.title(title.clone());
         }
-        if let Some(schema) = &tool.output_schema {
-            builder = builder.output_schema(schema.clone());
+        if let Some(schema) = wrapped.or_else(|| tool.output_schema.clone()) {
+            builder = builder.output_schema(schema);
         }
         for alias in options.aliases.get(&tool.name).into_iter().flatten() {
             builder = builder.alias(alias.clone());
         }
-        match builder.build() {
-            Ok(tool) => Some(tool),
-            Err(error) => {
-                tracing::warn!(
-                    server = %self.name(),
-                    tool = %tool.name,
-                    %error,
-                    "an MCP server's tool is left out of the registry"
-                );
-                None
-            }
-        }
+        builder.build().map_err(|error| {
+            format!(
+                "the registry cannot take it: {}",
+                untrusted(&error.to_string(), 300)
+            )
+        })
     }
 }

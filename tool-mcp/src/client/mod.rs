@@ -57,6 +57,10 @@ mod connection;
 mod convert;
 mod error;
 mod import;
+mod limits;
+mod listing;
+mod stdio;
+mod supervisor;
 mod sync;
 
 use std::sync::Arc;
@@ -71,11 +75,13 @@ use tool_runtime::{CancellationToken, ToolContext, ToolOutput, ToolResult, ToolU
 pub use config::McpServerConfig;
 pub use convert::McpTool;
 pub use error::{McpClientError, McpClientErrorKind};
-pub use import::ImportOptions;
+pub use import::{Import, ImportOptions, LeftOut};
+pub use limits::{MAX_MESSAGE_DEPTH, McpLimits};
 
-use connection::{CallEnd, Live, Shared, State, Status, Supervisor};
+use connection::{CallEnd, Live, Shared, State, Status};
+use supervisor::Supervisor;
 
-/// Time limits and restart pacing of an [`McpClient`].
+/// Time limits, size limits and restart pacing of an [`McpClient`].
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct McpClientOptions {
@@ -83,8 +89,11 @@ pub struct McpClientOptions {
     /// including a wait for a restarting server. 60 s by default.
     pub call_timeout: Duration,
     /// How long starting (or reaching) a server, its handshake and its
-    /// first tool listing may take. 30 s by default.
+    /// first tool listing may take. 10 s by default.
     pub connect_timeout: Duration,
+    /// What the client takes in from the server, at most (see
+    /// [`McpLimits`] for the defaults).
+    pub limits: McpLimits,
     /// The wait before the first attempt to restart a server that went
     /// away. 100 ms by default; it doubles after each attempt.
     pub restart_backoff_min: Duration,
@@ -97,7 +106,8 @@ impl Default for McpClientOptions {
     fn default() -> Self {
         Self {
             call_timeout: Duration::from_secs(60),
-            connect_timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            limits: McpLimits::default(),
             restart_backoff_min: Duration::from_millis(100),
             restart_backoff_max: Duration::from_secs(5),
         }
@@ -114,6 +124,12 @@ impl McpClientOptions {
     /// Sets [`connect_timeout`](Self::connect_timeout).
     pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
+        self
+    }
+
+    /// Sets [`limits`](Self::limits).
+    pub fn with_limits(mut self, limits: McpLimits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -177,9 +193,10 @@ impl McpClient {
         options: McpClientOptions,
     ) -> Result<Self, McpClientError> {
         let name = name.into();
-        let shared = Arc::new(Shared::new(name.clone()));
+        let shared = Arc::new(Shared::new(name.clone(), options.limits));
         let connection = connection::connect(&shared, &config, &options).await?;
         let tools: Arc<[McpTool]> = connection.tools.clone().into();
+        shared.publish_left_out(connection.left_out.clone());
         // Up from the start: calls made right away find the connection.
         let (status_tx, status) = watch::channel(Status {
             state: State::Up(connection.live(1)),
@@ -252,6 +269,19 @@ impl McpClient {
         Arc::clone(&self.inner.tools.borrow())
     }
 
+    /// The tools of the last listing that are left out for the
+    /// [`McpLimits`] (a schema too large or too deep), with why.
+    pub fn left_out(&self) -> Arc<[LeftOut]> {
+        Arc::clone(
+            &self
+                .inner
+                .shared
+                .left_out
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
     /// A watch on the tool list: it changes when the server's tools change
     /// (after `notifications/tools/list_changed`, or a restart that brings
     /// other tools). `changed().await` on it, then `borrow()` the list.
@@ -259,19 +289,26 @@ impl McpClient {
         self.inner.tools.clone()
     }
 
-    /// Asks the server for its tools (`tools/list`, every page).
+    /// Asks the server for its tools (`tools/list`, every page), within
+    /// the [`McpLimits`]: a list over `max_tools` or `max_list_bytes` fails
+    /// with [`McpClientErrorKind::Limit`], and the tools whose schemas are
+    /// over the limits are not among those returned (see
+    /// [`left_out`](Self::left_out), which this does not change).
     pub async fn list_tools(&self) -> Result<Vec<McpTool>, McpClientError> {
         let deadline = Instant::now() + self.inner.options.call_timeout;
         let ctx = ToolContext::new();
         let live = self.live(&ctx, deadline).await?;
-        let listing = tokio::time::timeout_at(deadline, live.peer.list_all_tools()).await;
-        match listing {
-            Ok(Ok(tools)) => Ok(tools.into_iter().map(McpTool::from_rmcp).collect()),
-            Ok(Err(error)) => {
+        let listing = listing::list(&live.peer, &self.inner.shared);
+        match tokio::time::timeout_at(deadline, listing).await {
+            Ok(Ok(listing)) => Ok(listing.tools),
+            Ok(Err(listing::Failure::Limit(message))) => {
+                Err(self.error(McpClientErrorKind::Limit, message))
+            }
+            Ok(Err(listing::Failure::Failed(message))) => {
                 live.check_health(self.name());
                 Err(self.error(
                     McpClientErrorKind::Protocol,
-                    format!("could not list the tools: {error}"),
+                    format!("could not list the tools: {message}"),
                 ))
             }
             Err(_) => {
@@ -307,7 +344,10 @@ impl McpClient {
     /// [`call_timeout`](McpClientOptions::call_timeout), with
     /// [`McpClientErrorKind::Closed`] when the server goes away meanwhile,
     /// and with [`McpClientErrorKind::Protocol`] when it answers with a
-    /// JSON-RPC error (an unknown tool, say).
+    /// JSON-RPC error (an unknown tool, say; its message is escaped and cut
+    /// short), and with [`McpClientErrorKind::Limit`] at once when the
+    /// answer is over [`max_result_bytes`](McpLimits::max_result_bytes)
+    /// (or nested deeper than [`MAX_MESSAGE_DEPTH`]).
     pub async fn call(
         &self,
         tool: &str,
@@ -323,7 +363,11 @@ impl McpClient {
             other => {
                 return Err(self.error(
                     McpClientErrorKind::Protocol,
-                    format!("the arguments of `{tool}` must be a JSON object, not {other}"),
+                    format!(
+                        "the arguments of `{}` must be a JSON object, not {}",
+                        tool_runtime::quote::name(tool),
+                        tool_runtime::quote::value(&other)
+                    ),
                 ));
             }
         }
@@ -337,8 +381,13 @@ impl McpClient {
                 deadline,
             )
             .await;
+        let tool = tool_runtime::quote::name(tool);
         match end {
             CallEnd::Result(result) => Ok(convert::to_output(result)),
+            CallEnd::Limit(message) => Err(self.error(
+                McpClientErrorKind::Limit,
+                format!("the call to `{tool}` failed: {message}"),
+            )),
             CallEnd::Protocol(message) => Err(self.error(
                 McpClientErrorKind::Protocol,
                 format!("the call to `{tool}` failed: {message}"),

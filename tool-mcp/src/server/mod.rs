@@ -357,7 +357,8 @@ impl McpServer {
                 Some(_) => {}
                 None => {
                     return Err(CallError::NoResult(format!(
-                        "the call to {name} ended without a result"
+                        "the call to {} ended without a result",
+                        tool_runtime::quote::name(&name)
                     )));
                 }
             }
@@ -370,9 +371,11 @@ impl McpServer {
                 Some(ToolErrorKind::UnknownTool | ToolErrorKind::NotAllowed)
             )
         {
+            // The name came from the client: quoted back escaped and cut
+            // short, as the message quotes it.
             return Err(CallError::UnknownTool {
                 message: result.text_content(),
-                tool: name,
+                tool: tool_runtime::quote::name(&name),
             });
         }
         Ok(Called {
@@ -407,7 +410,7 @@ impl Called {
 #[derive(Debug)]
 pub(super) enum CallError {
     /// The registry has no such tool (or does not allow it): `-32602`,
-    /// with the tool's name as the error's data.
+    /// with the tool's name as the error's data (escaped and cut short).
     UnknownTool { message: String, tool: String },
     /// The call ended without a result: `-32603`.
     NoResult(String),

@@ -864,6 +864,23 @@ pub fn schema() -> Value {
         "required": ["name", "description", "url"],
         "additionalProperties": false
     });
+    // How the proxy treats an MCP server: its time limit to answer, and
+    // what it takes in from it (tool-mcp's `McpLimits`).
+    let server_settings = json!({
+        "connect_timeout_ms": {"type": "integer", "minimum": 1, "description": "How long starting or reaching the server, its handshake and its first tool listing may take, in milliseconds (default 10000). `serve` does not wait for it."},
+        "max_tools": {"type": "integer", "minimum": 1, "description": "The most tools the server may list; a longer list is refused, paging stops there (default 1000)."},
+        "max_list_bytes": {"type": "integer", "minimum": 1, "description": "The most bytes its whole tool list may take, as JSON; a larger list is refused, paging stops there (default 16 MiB)."},
+        "max_schema_bytes": {"type": "integer", "minimum": 1, "description": "The most bytes of one tool's input or output schema, as JSON; a tool over it is left out (default 256 KiB)."},
+        "max_schema_depth": {"type": "integer", "minimum": 1, "maximum": 64, "description": "How deep one tool's input or output schema may nest; a deeper tool is left out (default 32)."},
+        "max_result_bytes": {"type": "integer", "minimum": 1, "description": "The most bytes of one message from the server, such as a call's answer or a page of its tool list; a call whose answer is larger fails at once (default 4 MiB)."}
+    });
+    let merged = |properties: Value, more: &Value| {
+        let mut properties = properties;
+        if let (Some(object), Some(more)) = (properties.as_object_mut(), more.as_object()) {
+            object.extend(more.clone());
+        }
+        properties
+    };
     let openapi = json!({
         "type": "object",
         "description": "An OpenAPI 3.0 or 3.1 document whose operations become tools.",
@@ -897,25 +914,25 @@ pub fn schema() -> Value {
                         {
                             "type": "object",
                             "description": "A server to spawn, speaking MCP on its stdin and stdout.",
-                            "properties": {
+                            "properties": merged(json!({
                                 "type": {"enum": ["stdio"]},
                                 "command": {"type": "string", "description": "The program to run."},
                                 "args": {"type": "array", "items": {"type": "string"}, "description": "Its arguments."},
                                 "env": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Environment variables set for it."},
                                 "prefix": {"type": "string", "description": "A prefix for the names of its tools."}
-                            },
+                            }), &server_settings),
                             "required": ["command"],
                             "additionalProperties": false
                         },
                         {
                             "type": "object",
                             "description": "A server reached over streamable HTTP.",
-                            "properties": {
+                            "properties": merged(json!({
                                 "type": {"enum": ["http", "streamable-http", "streamableHttp"]},
                                 "url": {"type": "string", "description": "The endpoint, such as http://127.0.0.1:3001/mcp."},
                                 "headers": {"type": "object", "additionalProperties": {"type": "string"}, "description": "HTTP headers sent with every request."},
                                 "prefix": {"type": "string", "description": "A prefix for the names of its tools."}
-                            },
+                            }), &server_settings),
                             "required": ["url"],
                             "additionalProperties": false
                         }
