@@ -1230,3 +1230,35 @@ async fn names_alike_are_left_out_and_wrapped_scalars_unwrapped() {
     assert!(message.ends_with('…') && message.len() < 1000, "{message}");
     names.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_an_answer_over_the_limit_fails_its_call_at_once() {
+    let server = HttpEverything::start().await;
+    let limits = McpLimits::default().with_max_result_bytes(8000);
+    let options = McpClientOptions::default().with_limits(limits);
+    let client = McpClient::connect_with("ev", McpServerConfig::http(&server.url), options)
+        .await
+        .expect("the server answers");
+    let ctx = ToolContext::new();
+    let started = Instant::now();
+    let long = "a".repeat(9000);
+    let error = client
+        .call("echo", json!({"message": long}), &ctx)
+        .await
+        .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("more than 8000 bytes, the limit `max_result_bytes`"),
+        "{error}"
+    );
+    // The client reaches the server again; a short answer comes through.
+    let echoed = client.call("echo", json!({"message": "short"}), &ctx).await;
+    assert_eq!(text(echoed.expect("the echo answers")), "Echo: short");
+    client.close().await;
+}

@@ -45,6 +45,9 @@ const PING_TIMEOUT: Duration = Duration::from_secs(5);
 pub(crate) struct Shared {
     pub(crate) server: String,
     pub(crate) limits: McpLimits,
+    /// Reached over streamable HTTP, whose transport closes (rather than
+    /// failing one request) on a response over `max_result_bytes`.
+    pub(crate) http: bool,
     progress: Mutex<HashMap<ProgressToken, Watcher>>,
     pub(crate) list_changed: Notify,
     /// Why the transport refused the answers to these requests.
@@ -77,10 +80,11 @@ struct Seen {
 const PROGRESS_SETTLE: Duration = Duration::from_millis(50);
 
 impl Shared {
-    pub(crate) fn new(server: String, limits: McpLimits) -> Self {
+    pub(crate) fn new(server: String, limits: McpLimits, http: bool) -> Self {
         Self {
             server,
             limits,
+            http,
             progress: Mutex::new(HashMap::new()),
             list_changed: Notify::new(),
             refusals: Mutex::new(HashMap::new()),

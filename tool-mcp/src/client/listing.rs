@@ -134,6 +134,14 @@ pub(crate) fn failure(
     }
     let text = match error {
         ServiceError::McpError(error) => error.message.to_string(),
+        // rmcp's HTTP transport closes on a response over its size limit.
+        ServiceError::TransportClosed if shared.http => {
+            return Failure::Failed(format!(
+                "the connection closed before {what} came (did the server go away, or send \
+                 more than {}, the limit `max_result_bytes`?)",
+                limits::bytes(limits.max_result_bytes)
+            ));
+        }
         other => other.to_string(),
     };
     // The HTTP transport's own bounds, set from `max_result_bytes`.

@@ -193,7 +193,8 @@ impl McpClient {
         options: McpClientOptions,
     ) -> Result<Self, McpClientError> {
         let name = name.into();
-        let shared = Arc::new(Shared::new(name.clone(), options.limits));
+        let http = matches!(config, McpServerConfig::Http { .. });
+        let shared = Arc::new(Shared::new(name.clone(), options.limits, http));
         let connection = connection::connect(&shared, &config, &options).await?;
         let tools: Arc<[McpTool]> = connection.tools.clone().into();
         shared.publish_left_out(connection.left_out.clone());
@@ -394,10 +395,21 @@ impl McpClient {
             )),
             CallEnd::Closed => {
                 live.check_health(self.name());
+                let why = if self.inner.shared.http {
+                    // rmcp's HTTP transport closes on a response over its
+                    // size limit.
+                    format!(
+                        "did the server go away, or send more than {}, the limit \
+                         `max_result_bytes`?",
+                        limits::bytes(self.inner.options.limits.max_result_bytes)
+                    )
+                } else {
+                    "did the server exit?".to_owned()
+                };
                 Err(self.error(
                     McpClientErrorKind::Closed,
                     format!(
-                        "the connection closed during the call to `{tool}` (did the server exit?); \
+                        "the connection closed during the call to `{tool}` ({why}); \
                          the client connects again, restarting a spawned server"
                     ),
                 ))
