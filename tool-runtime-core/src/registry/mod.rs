@@ -116,6 +116,9 @@ pub struct Registry {
     strict: bool,
     /// The provider renderings, made on first use.
     renderings: Arc<Renderings>,
+    /// The tools left out for their configuration
+    /// ([`RegistryBuilder::leave_out_unconfigured`]).
+    left_out: Vec<RegistryProblem>,
     /// Which tools are deferred ([`RegistryBuilder::defer`]).
     #[cfg(feature = "search")]
     deferral: Deferral,
@@ -126,58 +129,14 @@ pub struct Registry {
 }
 
 static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
-static GLOBAL_EXCLUDED: OnceLock<Vec<RegistryProblem>> = OnceLock::new();
 
 /// Builds the global registry: every linked tool, less those whose
 /// configuration cannot be resolved from defaults and the environment.
 fn build_global() -> Result<Registry, RegistryError> {
-    let linked: Vec<ToolRef> = inventory::iter::<Registration>
-        .into_iter()
-        .map(|registration| ToolRef::Static(registration.tool))
-        .collect();
-    let mut registry = Registry::from_tools(linked)?;
-    if registry.specs().all(|spec| spec.config.is_none()) {
-        return Ok(registry);
-    }
-    let env: Vec<(String, String)> = std::env::vars()
-        .filter(|(key, _)| key.starts_with("TOOL_"))
-        .collect();
-    let mut excluded = Vec::new();
-    loop {
-        let sources = config::Sources {
-            code: Vec::new(),
-            file: Vec::new(),
-            env: env.clone(),
-        };
-        match config::resolve(&registry, sources) {
-            Ok(configs) => {
-                registry.configs = configs;
-                break;
-            }
-            Err(problems) => {
-                let bad: Vec<String> = problems
-                    .iter()
-                    .filter_map(|problem| match problem {
-                        RegistryProblem::InvalidConfig { tool, .. } => Some(tool.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                if bad.is_empty() {
-                    return Err(RegistryError { problems });
-                }
-                excluded.extend(problems);
-                let kept = registry
-                    .tools
-                    .iter()
-                    .filter(|tool| !bad.iter().any(|name| *name == tool.spec().name))
-                    .cloned()
-                    .collect();
-                registry = Registry::from_tools(kept)?;
-            }
-        }
-    }
-    let _ = GLOBAL_EXCLUDED.set(excluded);
-    Ok(registry)
+    Registry::builder()
+        .global()
+        .leave_out_unconfigured(true)
+        .build()
 }
 
 /// What [`Registry::global`] found; see [`Registry::global_report`].
@@ -230,7 +189,7 @@ impl Registry {
             Ok(registry) => GlobalReport {
                 linked,
                 registered: registry.len(),
-                excluded: GLOBAL_EXCLUDED.get().cloned().unwrap_or_default(),
+                excluded: registry.left_out.clone(),
             },
             Err(error) => GlobalReport {
                 linked,
@@ -321,6 +280,7 @@ impl Registry {
             settings: Arc::default(),
             strict: false,
             renderings: Arc::default(),
+            left_out: Vec::new(),
             #[cfg(feature = "search")]
             deferral: Deferral::default(),
             #[cfg(feature = "search")]
@@ -509,6 +469,14 @@ impl Registry {
     /// The validated configuration of the tool named `name`, if it has one.
     pub fn config(&self, name: &str) -> Option<&ConfigValue> {
         self.configs.get(name)
+    }
+
+    /// The tools left out of this registry because their configuration
+    /// could not be resolved, with why (see
+    /// [`RegistryBuilder::leave_out_unconfigured`] and
+    /// [`Registry::global_report`]).
+    pub fn left_out(&self) -> &[RegistryProblem] {
+        &self.left_out
     }
 
     /// Whether a tool named `name` is registered.
