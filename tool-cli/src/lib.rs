@@ -22,10 +22,11 @@
 //! toolbox --registry tools.yaml COMMAND ...
 //! ```
 //!
-//! [`run`] offers every tool linked into the program
+//! [`run`] offers every `#[tool]` linked into the program
 //! ([`Registry::global`]); [`run_with`] a registry built in code (state,
-//! policies, configuration, a subset of tools); [`run_async`] runs inside a
-//! Tokio runtime the program already has, with arguments of its own:
+//! policies, configuration, a subset of tools, `tool-builtin`'s tools);
+//! [`run_async`] runs inside a Tokio runtime the program already has, with
+//! arguments of its own:
 //!
 //! ```
 //! use std::process::ExitCode;
@@ -54,6 +55,36 @@
 //! let code = runtime.block_on(tool_cli::run_async(registry, ["calc", "call", "ad"]));
 //! assert_eq!(code, ExitCode::from(tool_cli::EXIT_USAGE));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # What a program serves
+//!
+//! Exactly the tools its code names, whatever cargo features the build
+//! unifies: the `#[tool]`s of the crates it links (see `list`'s `SOURCE`
+//! column; narrow them by crate with `RegistryBuilder::global_from`), the
+//! tools handed to [`run_with`], and those a registry file (`--registry`)
+//! defines. A registry file's `tools` entries choose among the program's
+//! own tools, never add others. `tool-builtin`'s tools are never
+//! registered globally: a program offers them by name, for instance
+//!
+//! ```no_run
+//! use std::process::ExitCode;
+//! use tool_runtime::Registry;
+//!
+//! fn main() -> ExitCode {
+//!     // Every linked #[tool], plus the built-in tools.
+//!     let registry = Registry::builder()
+//!         .global()
+//!         .tools(tool_builtin::ALL)
+//!         .leave_out_unconfigured(true); // as `run()` does: `list` says why
+//!     match registry.build() {
+//!         Ok(registry) => tool_cli::run_with(registry),
+//!         Err(error) => {
+//!             eprintln!("error: {error}");
+//!             ExitCode::from(tool_cli::EXIT_USAGE)
+//!         }
+//!     }
+//! }
 //! ```
 //!
 //! Exit codes: `0` success; `1` ([`EXIT_TOOL_ERROR`]) the tool ran and
@@ -112,8 +143,8 @@
 //!   `http_tools` module (`docs/http-tools.md`); `list` shows them as
 //!   `http:HOST` and `openapi:NAME` followed by the origin its requests go
 //!   to (`origin` in `--json`), OpenAPI notes (an operation with no
-//!   `operationId`) go to stderr as warnings. Linking `tool-cli` links no
-//!   built-in tool. Without it a registry file with those sections is
+//!   `operationId`) go to stderr as warnings. It offers no built-in tool.
+//!   Without it a registry file with those sections is
 //!   refused.
 
 use std::collections::BTreeMap;
@@ -152,10 +183,7 @@ pub const EXIT_USAGE: u8 = 2;
 /// runtime (use [`run_async`] there).
 pub fn run() -> ExitCode {
     match Registry::try_global() {
-        Ok(registry) => {
-            let excluded = Registry::global_report().excluded;
-            block_on(run_inner(registry.clone(), excluded, std::env::args_os()))
-        }
+        Ok(registry) => block_on(run_async(registry.clone(), std::env::args_os())),
         Err(error) => {
             eprintln!("error: the linked tools do not form a registry: {error}");
             ExitCode::from(EXIT_USAGE)
@@ -165,7 +193,8 @@ pub fn run() -> ExitCode {
 
 /// Runs the command line over `registry` with this process's arguments, on a
 /// Tokio runtime of its own, and returns the exit code. `--registry FILE`
-/// still replaces `registry` with the file's tools.
+/// replaces `registry` with the file's tools, chosen among `registry`'s
+/// own and the linked `#[tool]`s.
 pub fn run_with(registry: Registry) -> ExitCode {
     block_on(run_async(registry, std::env::args_os()))
 }
@@ -193,11 +222,13 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    run_inner(registry, Vec::new(), args).await
+    let left_out = registry.left_out().to_vec();
+    run_inner(registry, left_out, args).await
 }
 
-/// The command line over `registry`; `excluded` says which linked tools
-/// the global registry left out, and why.
+/// The command line over `registry`; `excluded` says which tools the
+/// registry left out for their configuration, and why
+/// ([`Registry::left_out`]).
 async fn run_inner<I, T>(registry: Registry, excluded: Vec<RegistryProblem>, args: I) -> ExitCode
 where
     I: IntoIterator<Item = T>,
@@ -225,7 +256,7 @@ where
         }
     };
     let mut tools = match &cli.registry {
-        Some(path) => match load(path) {
+        Some(path) => match load(path, &registry) {
             Ok(tools) => tools,
             Err(code) => return code,
         },
@@ -273,14 +304,15 @@ where
     }
 }
 
-/// The tools of the registry file at `path`, or the exit code of the
+/// The tools of the registry file at `path`, chosen among the program's
+/// own (`program`'s, and the linked `#[tool]`s), or the exit code of the
 /// message listing every mistake in it (its `mcp_servers`, `http_tools`
 /// and `openapi` entries included).
-fn load(path: &Path) -> Result<Tools, ExitCode> {
+fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
     let manifest = Manifest::from_path(path)
         .map_err(|error| usage_error(format!("bad registry file: {error}")))?;
     let mut problems = Vec::new();
-    let builder = Registry::builder();
+    let builder = Registry::builder().catalog_of(program);
     #[cfg(feature = "http-tools")]
     let (builder, origins, targets) = {
         let loaded = tool_builtin::http_tools::load(&manifest);

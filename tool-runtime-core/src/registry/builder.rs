@@ -159,7 +159,7 @@ impl RegistryBuilder {
     /// ```
     /// use serde::Deserialize;
     /// use schemars::JsonSchema;
-    /// use tool_runtime::{tool, Config, Registry};
+    /// use tool_runtime::{config::Config, tool, Registry};
     ///
     /// #[derive(Deserialize, JsonSchema)]
     /// struct Keyed { api_key: String }
