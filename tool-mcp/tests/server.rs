@@ -1237,7 +1237,8 @@ async fn requests_before_initialize_must_say_their_revision_and_the_stateless_on
         .await;
     let (unknown, _) = client.response(2).await;
     assert_eq!(unknown["error"]["code"], -32022);
-    assert_eq!(unknown["error"]["data"]["requested"], "\"1999-01-01\"");
+    assert_eq!(unknown["error"]["data"]["requested"], "1999-01-01");
+    assert_eq!(unknown["error"]["data"]["supported"][0], "2026-07-28");
 
     // The stateless revision: served request by request, results marked
     // complete.
@@ -1368,6 +1369,421 @@ async fn a_tools_requests_to_the_client_go_out_as_requests_and_their_answers_com
     assert_eq!(answer["result"]["isError"], true);
     let text = answer["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("the user said no"), "{text}");
+}
+
+/// The `_meta` of a request of the 2026-07-28 revision, with the client's
+/// `capabilities`.
+fn modern(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
+}
+
+impl Client {
+    /// The answer to request `id` of `method` with `params`, and every
+    /// message before it.
+    async fn request(&mut self, id: i64, method: &str, params: Value) -> (Value, Vec<Value>) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        self.response(id).await
+    }
+}
+
+#[tokio::test]
+async fn the_stateless_revision_discovers_and_lists_with_caching_hints_and_the_servers_name() {
+    let server = McpServer::new(registry())
+        .with_implementation("tools", "1.2.3")
+        .with_instructions("Add with add.")
+        .with_list_ttl(Duration::from_secs(30));
+    let mut client = Client::open(server);
+    let server_info = json!({"name": "tools", "version": "1.2.3"});
+
+    let (discovered, _) = client
+        .request(1, "server/discover", json!({"_meta": modern(json!({}))}))
+        .await;
+    let result = &discovered["result"];
+    assert_eq!(result["resultType"], "complete", "{discovered}");
+    assert_eq!(result["supportedVersions"][0], "2026-07-28");
+    assert!(
+        result["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2025-11-25"))
+    );
+    assert_eq!(result["capabilities"]["tools"]["listChanged"], true);
+    assert_eq!(result["instructions"], "Add with add.");
+    assert_eq!(result["ttlMs"], 30_000);
+    assert_eq!(result["cacheScope"], "public");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"],
+        server_info
+    );
+    // Not in the body: the revision moved it to `_meta`.
+    assert!(result.get("serverInfo").is_none(), "{result}");
+
+    let (listed, _) = client
+        .request(2, "tools/list", json!({"_meta": modern(json!({}))}))
+        .await;
+    let result = &listed["result"];
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(result["ttlMs"], 30_000);
+    assert_eq!(result["cacheScope"], "public");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"],
+        server_info
+    );
+    let names: Vec<&str> = result["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["add", "wait_forever", "wobble"]);
+
+    let (sum, _) = client
+        .call(
+            3,
+            json!({"name": "add", "arguments": {"a": 1, "b": 2}, "_meta": modern(json!({}))}),
+        )
+        .await;
+    assert_eq!(sum["result"]["resultType"], "complete");
+    assert_eq!(
+        sum["result"]["_meta"]["io.modelcontextprotocol/serverInfo"],
+        server_info
+    );
+    // The errors of the revision: a tool it does not have, arguments that
+    // are not an object.
+    let (unknown, _) = client
+        .call(4, json!({"name": "nope", "_meta": modern(json!({}))}))
+        .await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let (bad, _) = client
+        .call(
+            5,
+            json!({"name": "add", "arguments": [1, 2], "_meta": modern(json!({}))}),
+        )
+        .await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+
+    // The methods the revision removed, and unknown ones: -32601, even
+    // `initialize` and `ping`.
+    for (id, method) in [(6, "initialize"), (7, "ping"), (8, "logging/setLevel"), (9, "resources/subscribe"), (10, "unknown/method")] {
+        let (answer, _) = client
+            .request(id, method, json!({"_meta": modern(json!({}))}))
+            .await;
+        assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
+        assert_eq!(answer["id"], id);
+    }
+
+    // `_meta` missing what the revision requires: -32602; `clientInfo` is
+    // not required.
+    let (missing, _) = client
+        .request(11, "server/discover", json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28"
+        }}))
+        .await;
+    assert_eq!(missing["error"]["code"], -32602, "{missing}");
+    let (no_info, _) = client
+        .request(12, "server/discover", json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }}))
+        .await;
+    assert_eq!(no_info["result"]["resultType"], "complete", "{no_info}");
+    let mut meta = modern(json!({}));
+    meta["io.modelcontextprotocol/logLevel"] = json!("loud");
+    let (level, _) = client
+        .request(13, "tools/list", json!({"_meta": meta}))
+        .await;
+    assert_eq!(level["error"]["code"], -32602, "{level}");
+
+    // An unknown version: -32022, echoing it and naming those served.
+    let mut meta = modern(json!({}));
+    meta["io.modelcontextprotocol/protocolVersion"] = json!("v999.0.0");
+    let (version, _) = client
+        .request(14, "server/discover", json!({"_meta": meta}))
+        .await;
+    assert_eq!(version["error"]["code"], -32022, "{version}");
+    assert_eq!(version["error"]["data"]["requested"], "v999.0.0");
+    assert_eq!(
+        version["error"]["data"]["supported"],
+        discovered["result"]["supportedVersions"]
+    );
+
+    // A session of an earlier revision on the same connection is served as
+    // before, and a request naming the new revision is still served by it.
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": 15, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"}
+            }}),
+        )
+        .await;
+    let (init, _) = client.response(15).await;
+    assert_eq!(init["result"]["serverInfo"], server_info);
+    let (listed, _) = client.request(16, "tools/list", json!({})).await;
+    assert!(listed["result"].get("resultType").is_none(), "{listed}");
+    assert!(listed["result"].get("ttlMs").is_none(), "{listed}");
+    let (listed, _) = client
+        .request(17, "tools/list", json!({"_meta": modern(json!({}))}))
+        .await;
+    assert_eq!(listed["result"]["resultType"], "complete");
+}
+
+#[tokio::test]
+async fn a_stateless_call_logs_only_when_and_as_its_meta_asks() {
+    let registry = Registry::builder().tool(ChattyTool).build().unwrap();
+    let mut client = Client::open(McpServer::new(registry));
+    let (answer, before) = client
+        .call(1, json!({"name": "chatty", "_meta": modern(json!({}))}))
+        .await;
+    assert_eq!(answer["result"]["content"][0]["text"], "done");
+    assert!(logs_of(&before).is_empty(), "{before:?}");
+
+    let mut meta = modern(json!({}));
+    meta["io.modelcontextprotocol/logLevel"] = json!("info");
+    let (_, before) = client
+        .call(2, json!({"name": "chatty", "_meta": meta}))
+        .await;
+    let levels: Vec<String> = logs_of(&before)
+        .into_iter()
+        .map(|(level, ..)| level)
+        .collect();
+    assert_eq!(levels, ["info", "warning"]);
+}
+
+#[tokio::test]
+async fn subscriptions_listen_acknowledges_then_brings_tool_changes_tagged_with_its_id() {
+    let live = tool_runtime::LiveRegistry::new(registry());
+    let mut client = Client::open(McpServer::new(live.clone()));
+    client
+        .send(json!({"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen", "params": {
+            "_meta": modern(json!({})),
+            "notifications": {"toolsListChanged": true, "promptsListChanged": true}
+        }}))
+        .await;
+    let ack = client.next().await;
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "sub"
+    );
+    // Only what the server has: no prompts.
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"toolsListChanged": true})
+    );
+
+    // A second subscription, to prompts only, hears nothing of tools.
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": {
+            "_meta": modern(json!({})),
+            "notifications": {"promptsListChanged": true}
+        }}))
+        .await;
+    let ack = client.next().await;
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        7
+    );
+    assert_eq!(ack["params"]["notifications"], json!({}));
+
+    live.insert(dynamic("greet", "hello")).unwrap();
+    let change = client.next().await;
+    assert_eq!(change["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        change["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "sub"
+    );
+
+    // The same id again while it is open: refused.
+    let (again, _) = client
+        .request(7, "subscriptions/listen", json!({
+            "_meta": modern(json!({})), "notifications": {"toolsListChanged": true}
+        }))
+        .await;
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+
+    // Cancelled by the client: no answer, and no more notifications.
+    client
+        .send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": "sub"}}))
+        .await;
+    let (pong, before) = client
+        .request(8, "tools/list", json!({"_meta": modern(json!({}))}))
+        .await;
+    assert!(pong.get("result").is_some());
+    assert!(before.is_empty(), "{before:?}");
+    live.insert(dynamic("wave", "o/")).unwrap();
+    let (_, before) = client
+        .request(9, "tools/list", json!({"_meta": modern(json!({}))}))
+        .await;
+    assert!(before.is_empty(), "{before:?}");
+
+    // The input ends: the open subscription is answered, closed gracefully.
+    client.writer.shutdown().await.unwrap();
+    let closed = client.next().await;
+    assert_eq!(closed["id"], 7, "{closed}");
+    assert_eq!(closed["result"]["resultType"], "complete");
+    assert_eq!(
+        closed["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        7
+    );
+
+    // Without a filter: invalid params.
+    let mut client = Client::open(McpServer::new(registry()));
+    let (refused, _) = client
+        .request(1, "subscriptions/listen", json!({"_meta": modern(json!({}))}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+static ROUNDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Asks for a name and a greeting at once, then for the user's roots, and
+/// counts the runs of its start.
+#[tool]
+async fn greet_user(ctx: &ToolContext, punctuation: String) -> Result<String, ToolError> {
+    ROUNDS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    let (name, greeting) = tokio::join!(
+        ctx.elicit_request(
+            tool_runtime::ElicitationRequest::new("Your name?", schema).named("user_name")
+        ),
+        ctx.sample(tool_runtime::SamplingRequest::new("A greeting?").max_tokens(20)),
+    );
+    let name = match name? {
+        tool_runtime::Elicitation::Accepted(content) => content["name"].as_str().unwrap_or("?").to_owned(),
+        other => other.action().to_owned(),
+    };
+    let greeting = greeting?.text().unwrap_or_default().to_owned();
+    let roots = ctx.roots().await?;
+    Ok(format!("{greeting}, {name}{punctuation} ({} roots)", roots.len()))
+}
+
+#[tokio::test]
+async fn in_the_stateless_revision_a_tools_requests_come_back_as_input_required_rounds() {
+    let registry = Registry::builder().tool(GreetUserTool).build().unwrap();
+    let key = b"a key of thirty-two bytes or so!";
+    let mut client = Client::open(McpServer::new(registry.clone()).with_request_state_key(key));
+    let all = || modern(json!({"elicitation": {}, "sampling": {}, "roots": {}}));
+    let call = |id: i64, extra: Value| {
+        let mut params = json!({"name": "greet_user", "arguments": {"punctuation": "!"}, "_meta": all()});
+        for (key, value) in extra.as_object().unwrap() {
+            params[key] = value.clone();
+        }
+        (id, params)
+    };
+
+    // Round 1: the two requests made at once come together.
+    let (id, params) = call(1, json!({}));
+    let (first, before) = client.call(id, params).await;
+    assert!(before.is_empty(), "no request goes to the client: {before:?}");
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    let requests = result["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 2, "{first}");
+    assert_eq!(requests["user_name"]["method"], "elicitation/create");
+    assert_eq!(requests["user_name"]["params"]["message"], "Your name?");
+    let (sampling_key, sampling) = requests
+        .iter()
+        .find(|(key, _)| *key != "user_name")
+        .unwrap();
+    assert_eq!(sampling["method"], "sampling/createMessage");
+    assert_eq!(sampling["params"]["maxTokens"], 20);
+    let state = result["requestState"].as_str().unwrap().to_owned();
+    assert!(result["_meta"]["io.modelcontextprotocol/serverInfo"].is_object());
+
+    // Round 2: both answered; the tool asks for the roots next.
+    let answers = json!({
+        "user_name": {"action": "accept", "content": {"name": "Ada"}},
+        sampling_key.as_str(): {"role": "assistant", "model": "m",
+            "content": {"type": "text", "text": "Hello"}},
+        "something_else": {"ignored": true}
+    });
+    let (id, params) = call(2, json!({"inputResponses": answers, "requestState": state}));
+    let (second, _) = client.call(id, params).await;
+    let result = &second["result"];
+    assert_eq!(result["resultType"], "input_required", "{second}");
+    let requests = result["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{second}");
+    let (roots_key, roots) = requests.iter().next().unwrap();
+    assert_eq!(roots["method"], "roots/list");
+    let state2 = result["requestState"].as_str().unwrap().to_owned();
+    assert_ne!(state2, state);
+
+    // Round 3: only the last answer is sent; the earlier ones travel in
+    // the state.
+    let answers = json!({roots_key.as_str(): {"roots": [{"uri": "file:///work", "name": "work"}]}});
+    let (id, params) = call(3, json!({"inputResponses": answers, "requestState": state2}));
+    let (third, _) = client.call(id, params).await;
+    assert_eq!(third["result"]["resultType"], "complete", "{third}");
+    assert_eq!(third["result"]["content"][0]["text"], "Hello, Ada! (1 roots)");
+    // The code before the first request ran once per round.
+    assert_eq!(ROUNDS.load(std::sync::atomic::Ordering::SeqCst), 3);
+
+    // A state altered, or made with another key, is refused.
+    let mut altered = state2.clone();
+    altered.push_str("-TAMPERED");
+    let (id, params) = call(4, json!({"inputResponses": {}, "requestState": altered}));
+    let (refused, _) = client.call(id, params).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("requestState"));
+    let mut other = Client::open(McpServer::new(registry.clone()));
+    let (id, params) = call(5, json!({"requestState": state2}));
+    let (foreign, _) = other.call(id, params).await;
+    assert_eq!(foreign["error"]["code"], -32602, "{foreign}");
+    // So is a state presented for other arguments.
+    let (_, mut params) = call(6, json!({"requestState": state2}));
+    params["arguments"]["punctuation"] = json!("?");
+    let (moved, _) = client.call(6, params).await;
+    assert_eq!(moved["error"]["code"], -32602, "{moved}");
+    // And one past its lifetime.
+    let mut brief = Client::open(
+        McpServer::new(registry.clone())
+            .with_request_state_key(key)
+            .with_request_state_ttl(Duration::ZERO),
+    );
+    let (id, params) = call(7, json!({}));
+    let (first, _) = brief.call(id, params).await;
+    let state = first["result"]["requestState"].clone();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let (id, params) = call(8, json!({"requestState": state}));
+    let (expired, _) = brief.call(id, params).await;
+    assert_eq!(expired["error"]["code"], -32602, "{expired}");
+    assert!(expired["error"]["message"].as_str().unwrap().contains("expired"));
+
+    // Answers that are not results: invalid params.
+    let (id, params) = call(9, json!({"inputResponses": {"user_name": 12345}}));
+    let (invalid, _) = client.call(id, params).await;
+    assert_eq!(invalid["error"]["code"], -32602, "{invalid}");
+    // An answer given without a state is taken by its key.
+    let (id, params) = call(10, json!({"inputResponses": {
+        "user_name": {"action": "decline"}
+    }}));
+    let (partly, _) = client.call(id, params).await;
+    let requests = partly["result"]["inputRequests"].as_object().unwrap();
+    assert!(!requests.contains_key("user_name"), "{partly}");
+    assert_eq!(requests.len(), 1, "{partly}");
+}
+
+#[tokio::test]
+async fn in_the_stateless_revision_a_request_needing_an_undeclared_capability_is_error_32021() {
+    let registry = Registry::builder().tool(AskTool).build().unwrap();
+    let mut client = Client::open(McpServer::new(registry));
+    let (refused, before) = client
+        .call(1, json!({"name": "ask", "_meta": modern(json!({"elicitation": {}}))}))
+        .await;
+    assert!(before.is_empty(), "{before:?}");
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(
+        refused["error"]["data"]["requiredCapabilities"],
+        json!({"sampling": {}})
+    );
 }
 
 /// `cargo tree` of this crate without its default features: a server that

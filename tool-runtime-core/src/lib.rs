@@ -66,7 +66,7 @@ pub mod __private;
 
 pub use context::approval::{Approval, ApprovalRequest, Approver};
 pub use context::client::{
-    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, SamplingMessage,
+    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, Root, SamplingMessage,
     SamplingRequest, SamplingResponse,
 };
 pub use context::extract::{Extension, State};

@@ -34,7 +34,10 @@ impl McpServer {
             .get_progress_token()
             .and_then(|token| serde_json::to_value(token).ok());
         let call_context = self.peer_context(&context.peer).clone();
-        let notify = PeerNotify(&context.peer);
+        let notify = PeerNotify {
+            peer: &context.peer,
+            log_level: self.log_level(),
+        };
         let run = self.run_call(
             tool_use,
             progress_token.as_ref(),
@@ -73,7 +76,11 @@ pub(super) fn tool_use(id: &rmcp::model::RequestId, params: CallToolRequestParam
 }
 
 /// Notifications through rmcp's peer of the session.
-pub(super) struct PeerNotify<'a>(pub(super) &'a Peer<RoleServer>);
+pub(super) struct PeerNotify<'a> {
+    pub(super) peer: &'a Peer<RoleServer>,
+    /// The least severe log message the session's client wants.
+    pub(super) log_level: LogLevel,
+}
 
 impl Notify for PeerNotify<'_> {
     async fn progress(&self, token: &Value, progress: f64, message: String) {
@@ -83,13 +90,17 @@ impl Notify for PeerNotify<'_> {
         let params = ProgressNotificationParam::new(token, progress)
             .with_total(1.0)
             .with_message(message);
-        if let Err(error) = self.0.notify_progress(params).await {
+        if let Err(error) = self.peer.notify_progress(params).await {
             tracing::debug!(%error, "a progress notification could not be sent");
         }
     }
 
+    fn wants(&self, level: LogLevel) -> bool {
+        level as u8 >= self.log_level as u8
+    }
+
     async fn log(&self, level: LogLevel, logger: &str, message: String) {
-        super::logging::send(self.0, level, logger, message).await;
+        super::logging::send(self.peer, level, logger, message).await;
     }
 }
 

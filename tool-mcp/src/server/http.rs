@@ -298,7 +298,7 @@ impl Sessions {
         if !plainly_acceptable(parts) {
             return None;
         }
-        let mut call = match super::session::decode_call(body) {
+        let mut call = match super::wire::decode_call(body) {
             Some(call) => call,
             None if contains(body, b"notifications/cancelled") => {
                 return session.cancel(body);
@@ -324,7 +324,10 @@ impl Sessions {
                 None,
                 server.peer_context(&session.peer),
                 &cancelled,
-                &PeerNotify(&session.peer),
+                &PeerNotify {
+                    peer: &session.peer,
+                    log_level: server.log_level(),
+                },
             )
             .await;
         lock(&session.running).remove(&key);
@@ -335,7 +338,7 @@ impl Sessions {
         // An event stream, as rmcp answers a session's requests: a priming
         // event (an id and a retry time, for a client that would resume),
         // then the answer. It is whole, so nothing is ever resumed from it.
-        let mut answer = super::session::answer_line(&call.id, &outcome, false);
+        let mut answer = super::session::answer_line(&call.id, &outcome);
         answer.pop(); // its newline
         let answer = String::from_utf8(answer).ok()?;
         let body = format!("id: 0\nretry: {SSE_RETRY_MS}\ndata:\n\ndata: {answer}\n\n");

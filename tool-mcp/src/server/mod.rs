@@ -58,15 +58,23 @@ mod handler;
 mod http;
 #[cfg(feature = "http")]
 mod logging;
+mod mrtr;
 #[cfg(feature = "otel")]
 mod otel;
+mod output;
 mod peer;
+mod requests;
+mod revision;
 mod session;
+mod state;
 mod stdio;
+mod subscriptions;
+mod wire;
 
 use std::io;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use arc_swap::ArcSwap;
 
@@ -104,6 +112,11 @@ pub struct McpServer {
     /// `context` with this session's client answering the tools' sampling
     /// and elicitation requests; made on the session's first call.
     session_context: Arc<OnceLock<ToolContext>>,
+    /// The server's limits and lifetimes.
+    limits: Limits,
+    /// The key `requestState`s are signed with: the program's, or one
+    /// drawn when first needed.
+    state_key: Arc<OnceLock<state::StateKey>>,
     /// Over streamable HTTP with sessions: where each session registers,
     /// so the HTTP transport can run its calls itself.
     #[cfg(feature = "http")]
@@ -115,6 +128,31 @@ pub struct McpServer {
 struct Implementation {
     name: String,
     version: String,
+}
+
+/// The server's limits and lifetimes, each a setting of [`McpServer`].
+#[derive(Debug, Clone)]
+struct Limits {
+    /// The most calls a session runs at once.
+    max_calls: usize,
+    /// The most bytes of messages a byte stream's output queue holds.
+    output_buffer: usize,
+    /// How long a `tools/list` (and `server/discover`) result of the
+    /// stateless revision may be cached (`ttlMs`).
+    list_ttl: Duration,
+    /// How long a `requestState` is accepted.
+    state_ttl: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_calls: McpServer::DEFAULT_MAX_CONCURRENT_CALLS,
+            output_buffer: McpServer::DEFAULT_OUTPUT_BUFFER,
+            list_ttl: McpServer::DEFAULT_LIST_TTL,
+            state_ttl: McpServer::DEFAULT_REQUEST_STATE_TTL,
+        }
+    }
 }
 
 impl Clone for McpServer {
@@ -154,9 +192,92 @@ impl McpServer {
             context: ToolContext::new(),
             log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
             session_context: Arc::new(OnceLock::new()),
+            limits: Limits::default(),
+            state_key: Arc::new(OnceLock::new()),
             #[cfg(feature = "http")]
             http_sessions: None,
         }
+    }
+
+    /// The most calls one session runs at once unless
+    /// [`with_max_concurrent_calls`](Self::with_max_concurrent_calls) says
+    /// otherwise.
+    pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 64;
+
+    /// The most bytes of messages waiting to be written to a byte stream
+    /// (stdio, [`serve_io`](Self::serve_io)) unless
+    /// [`with_output_buffer`](Self::with_output_buffer) says otherwise:
+    /// 4 MiB.
+    pub const DEFAULT_OUTPUT_BUFFER: usize = 4 * 1024 * 1024;
+
+    /// How long a client of the 2026-07-28 revision may cache the tool list
+    /// (`ttlMs`) unless [`with_list_ttl`](Self::with_list_ttl) says
+    /// otherwise: one minute.
+    pub const DEFAULT_LIST_TTL: Duration = Duration::from_secs(60);
+
+    /// How long a `requestState` is accepted unless
+    /// [`with_request_state_ttl`](Self::with_request_state_ttl) says
+    /// otherwise: ten minutes.
+    pub const DEFAULT_REQUEST_STATE_TTL: Duration = Duration::from_secs(600);
+
+    /// The most calls one session (one stdio client, one HTTP session) runs
+    /// at once; a call beyond it is refused with a JSON-RPC error (`-32603`,
+    /// "server busy", with `{"maxConcurrentCalls": n}` as its data) and
+    /// may be sent again once a call has finished. At least 1; the default
+    /// is [`DEFAULT_MAX_CONCURRENT_CALLS`](Self::DEFAULT_MAX_CONCURRENT_CALLS).
+    pub fn with_max_concurrent_calls(mut self, calls: usize) -> Self {
+        self.limits.max_calls = calls.max(1);
+        self
+    }
+
+    /// The most bytes of messages waiting to be written to a byte stream
+    /// (stdio, [`serve_io`](Self::serve_io)). When the client does not read
+    /// and the queue is full, the server stops reading the client's input
+    /// until there is room, so its memory stays bounded; a message larger
+    /// than the queue waits until the queue is empty. The default is
+    /// [`DEFAULT_OUTPUT_BUFFER`](Self::DEFAULT_OUTPUT_BUFFER).
+    pub fn with_output_buffer(mut self, bytes: usize) -> Self {
+        self.limits.output_buffer = bytes.max(1);
+        self
+    }
+
+    /// How long a client of the 2026-07-28 revision may cache the results
+    /// of `tools/list` and `server/discover` (their `ttlMs`; `cacheScope` is
+    /// `public`: the list is the same for every client). A client that
+    /// listens for changes (`subscriptions/listen`) hears of one at once
+    /// whatever the lifetime. The default is
+    /// [`DEFAULT_LIST_TTL`](Self::DEFAULT_LIST_TTL).
+    pub fn with_list_ttl(mut self, ttl: Duration) -> Self {
+        self.limits.list_ttl = ttl;
+        self
+    }
+
+    /// The key the `requestState` of an `input_required` result is signed
+    /// with (HMAC-SHA256), in the 2026-07-28 revision, where a tool's
+    /// requests to the client (sampling, elicitation, roots) end the call
+    /// and the client retries it with the answers. Without one, the server
+    /// draws a random key of 32 bytes when it first needs one, which only
+    /// this process (and its clones) accepts: instances behind a load
+    /// balancer share a key of the program's, of 32 random bytes or more.
+    pub fn with_request_state_key(mut self, key: impl AsRef<[u8]>) -> Self {
+        let state_key = OnceLock::new();
+        let _ = state_key.set(state::StateKey::new(key.as_ref()));
+        self.state_key = Arc::new(state_key);
+        self
+    }
+
+    /// How long a `requestState` is accepted after the server gave it: a
+    /// retry after that is refused (`-32602`), and the client calls the
+    /// tool again from the start. The default is
+    /// [`DEFAULT_REQUEST_STATE_TTL`](Self::DEFAULT_REQUEST_STATE_TTL).
+    pub fn with_request_state_ttl(mut self, ttl: Duration) -> Self {
+        self.limits.state_ttl = ttl;
+        self
+    }
+
+    /// The key `requestState`s are signed with.
+    fn state_key(&self) -> &state::StateKey {
+        self.state_key.get_or_init(state::StateKey::generate)
     }
 
     /// The name and version the server gives clients in its `initialize`
@@ -229,7 +350,10 @@ impl McpServer {
     }
 
     /// Serves one client over a byte stream pair (newline-delimited
-    /// JSON-RPC, as the `stdio` transport) until the reader ends.
+    /// JSON-RPC, as the `stdio` transport) until the reader ends. At most
+    /// [`with_output_buffer`](Self::with_output_buffer) bytes of messages
+    /// wait to be written; past that, the input is not read until there is
+    /// room.
     pub async fn serve_io<R, W>(self, reader: R, writer: W) -> io::Result<()>
     where
         R: AsyncRead + Send + Unpin + 'static,
@@ -284,6 +408,8 @@ impl McpServer {
             context: self.context.clone(),
             log_level: Arc::clone(&self.log_level),
             session_context: Arc::clone(&self.session_context),
+            limits: self.limits.clone(),
+            state_key: Arc::clone(&self.state_key),
             #[cfg(feature = "http")]
             http_sessions: self.http_sessions.clone(),
         }
@@ -306,10 +432,29 @@ impl McpServer {
         self.log_level.store(level as u8, Ordering::Relaxed);
     }
 
+    /// The least severe level of log message the session's client wants.
+    pub(super) fn log_level(&self) -> LogLevel {
+        const LEVELS: [LogLevel; 8] = [
+            LogLevel::Debug,
+            LogLevel::Info,
+            LogLevel::Notice,
+            LogLevel::Warning,
+            LogLevel::Error,
+            LogLevel::Critical,
+            LogLevel::Alert,
+            LogLevel::Emergency,
+        ];
+        let stored = self.log_level.load(Ordering::Relaxed);
+        LEVELS
+            .into_iter()
+            .find(|level| *level as u8 == stored)
+            .unwrap_or(LogLevel::Debug)
+    }
+
     /// Runs one call of this session in `context`: what the tool reports
     /// goes out through `notify` (progress when the request gave a
-    /// `progress_token`, log messages at or above the session's level), and
-    /// `cancelled` stops the tool.
+    /// `progress_token`, log messages of the levels it
+    /// [`wants`](Notify::wants)), and `cancelled` stops the tool.
     pub(super) async fn run_call(
         &self,
         tool_use: ToolUse,
@@ -349,7 +494,7 @@ impl McpServer {
                     notify.progress(token, progress, message).await;
                 }
                 Some(ToolEvent::Log { level, message }) => {
-                    if (level as u8) >= self.log_level.load(Ordering::Relaxed) {
+                    if notify.wants(level) {
                         notify.log(level, &name, message).await;
                     }
                 }
@@ -452,6 +597,8 @@ pub(super) trait Notify: Sync {
         progress: f64,
         message: String,
     ) -> impl Future<Output = ()> + Send;
+    /// Whether the client wants log messages of `level`.
+    fn wants(&self, level: LogLevel) -> bool;
     /// Sends a log message of tool `logger`.
     fn log(
         &self,
@@ -537,7 +684,7 @@ fn mcp_tool(spec: &ToolSpec) -> Value {
 /// `traceparent`) is its parent, so the call's spans join the client's
 /// trace.
 pub(super) fn call_span(
-    id: &Value,
+    id: &dyn std::fmt::Display,
     tool: &str,
     meta: Option<&Map<String, Value>>,
 ) -> tracing::Span {

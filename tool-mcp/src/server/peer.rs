@@ -1,17 +1,19 @@
-//! A tool's requests to the client that called it, sent as MCP requests:
-//! `sampling/createMessage` and `elicitation/create`
+//! A tool's requests to the client that called it, in MCP's shape:
+//! `sampling/createMessage`, `elicitation/create` and `roots/list`
 //! ([`ToolContext::sample`](tool_runtime::ToolContext::sample),
-//! [`ToolContext::elicit`](tool_runtime::ToolContext::elicit)): their
-//! parameters and answers in MCP's shape, for both transports, and the
-//! HTTP transport's client through rmcp's peer.
+//! [`ToolContext::elicit_with_schema`](tool_runtime::ToolContext::elicit_with_schema),
+//! [`ToolContext::roots`](tool_runtime::ToolContext::roots)): their
+//! parameters and answers, for both eras and both transports, and the HTTP
+//! transport's client through rmcp's peer.
 //!
-//! The 2026-07-28 revision of MCP drops requests from server to client.
-//! Clients of the revisions before it (every client today) answer them, so
-//! the server keeps them.
+//! The revisions with sessions send them as requests of the server's; the
+//! 2026-07-28 revision has no requests from server to client, and returns
+//! them in an `input_required` result instead ([`mrtr`](super::mrtr)).
 
 use serde_json::{Map, Value, json};
 use tool_runtime::{
-    Elicitation, Role, SamplingRequest, SamplingResponse, ToolError, ToolErrorKind, providers,
+    Elicitation, ElicitationRequest, Role, Root, SamplingRequest, SamplingResponse, ToolError,
+    ToolErrorKind, providers,
 };
 
 /// The error of a request to a client that did not declare the capability
@@ -108,6 +110,37 @@ pub(super) fn check_elicitation_schema(schema: &Value) -> Result<(), ToolError> 
         "the requested schema is not one MCP elicitation accepts (an object whose properties \
          are strings, numbers, integers, booleans or enumerations)",
     ))
+}
+
+/// An elicitation request's parameters in MCP's shape (a form).
+pub(super) fn elicitation_params(request: &ElicitationRequest) -> Value {
+    json!({
+        "mode": "form",
+        "message": request.message,
+        "requestedSchema": request.requested_schema,
+    })
+}
+
+/// A `ListRootsResult` (as JSON) as the runtime's roots.
+pub(super) fn roots_answer(result: &Value) -> Result<Vec<Root>, ToolError> {
+    let Some(roots) = result.get("roots").and_then(Value::as_array) else {
+        return Err(ToolError::new(
+            "the client's answer to roots/list has no `roots` list",
+        ));
+    };
+    roots
+        .iter()
+        .map(|root| {
+            let uri = root.get("uri").and_then(Value::as_str).ok_or_else(|| {
+                ToolError::new("a root in the client's answer to roots/list has no `uri`")
+            })?;
+            let root_of = Root::new(uri);
+            Ok(match root.get("name").and_then(Value::as_str) {
+                Some(name) => root_of.named(name),
+                None => root_of,
+            })
+        })
+        .collect()
 }
 
 /// An `ElicitResult` (as JSON) as the runtime's answer.

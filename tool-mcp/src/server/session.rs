@@ -1,9 +1,9 @@
-//! One MCP session over a stream of JSON-RPC messages, the server's own
-//! protocol core for the `stdio` transport: each line read is decoded,
-//! answered or dispatched here, and what the session sends goes onto the
-//! transport's output, one whole line per message.
+//! One MCP session over a stream of JSON-RPC messages: the server's own
+//! protocol core. Each message read is decoded, answered or dispatched
+//! here, and what the session sends goes to its [`Outbox`], one whole line
+//! per message, naming the request it belongs to.
 //!
-//! What a line gets:
+//! What a message gets:
 //!
 //! - A line that is not JSON (bad syntax, invalid UTF-8, a lone surrogate
 //!   escape, nesting deeper than the parser allows) gets a JSON-RPC
@@ -11,366 +11,217 @@
 //!   line finds at the top level, else `null`.
 //! - JSON that is not a JSON-RPC message gets `-32600` (invalid request),
 //!   unless it looks like a notification (a `method`, no `id`), which is
-//!   dropped as the protocol wants.
+//!   dropped as the protocol wants. So does a request whose id is already
+//!   that of a request in flight.
 //! - A request whose `params` do not fit its method, such as `arguments`
 //!   that are not an object, gets `-32602` (invalid params); a method the
 //!   server does not serve, `-32601` (method not found).
-//! - `initialize` sets the session up: the protocol version the client
-//!   asked for when the server knows it (else the newest with
-//!   `initialize`), the server's capabilities (`logging`, `tools` with
-//!   `listChanged`), its name and version, its instructions.
-//! - Before `initialize`, only `ping` is answered, and requests of the
-//!   2026-07-28 revision, which has no `initialize`: they carry the
-//!   protocol version and the client's capabilities in their `_meta` and
-//!   are served one by one, their results marked `resultType: "complete"`.
-//! - `tools/call` runs on a task of its own, so that calls overlap; its
-//!   progress and log messages go out as notifications, and
-//!   `notifications/cancelled` stops it (with no answer, as MCP asks).
-//! - The tools' sampling and elicitation requests go to the client as
-//!   requests of the server's (ids 0, 1, 2, ...), and the client's
-//!   responses come back to the tool that asked.
+//! - A request whose `_meta` names the revision 2026-07-28 is served by it
+//!   ([`revision`](super::revision)): `server/discover`, `tools/list`,
+//!   `tools/call` and `subscriptions/listen`, results marked with their
+//!   `resultType` and the server's `_meta`; a tool's requests to the client
+//!   become an `input_required` result ([`mrtr`](super::mrtr)).
+//! - `initialize` sets up a session of an earlier revision for the
+//!   requests without that `_meta`: the protocol version the client asked
+//!   for when the server knows it (else the newest with `initialize`), the
+//!   server's capabilities, its name and version, its instructions. Before
+//!   it, only `ping` is answered, and requests that say their revision.
+//! - `tools/call` runs on a task of its own, so that calls overlap (at most
+//!   the server's limit at once); its progress and log messages go out as
+//!   notifications, and `notifications/cancelled` stops it (with no answer,
+//!   as MCP asks).
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use tokio::sync::{mpsc, oneshot};
-use tool_runtime::{
-    CancellationToken, ClientFuture, ClientRequests, Elicitation, ElicitationRequest, LogLevel,
-    SamplingRequest, SamplingResponse, ToolError, ToolUse,
+use tokio::sync::oneshot;
+use tool_runtime::{CancellationToken, LogLevel};
+
+use super::output::Outbox;
+use super::revision::{self, Caching, Era, RequestMeta};
+use super::wire::{
+    self, Call, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Id, METHOD_NOT_FOUND, PARSE_ERROR,
+    RpcError, kind, quoted,
 };
-
-use super::{CallError, Called, McpServer, Notify, peer};
-
-/// JSON-RPC's "parse error".
-pub(super) const PARSE_ERROR: i64 = -32700;
-/// JSON-RPC's "invalid request".
-pub(super) const INVALID_REQUEST: i64 = -32600;
-/// JSON-RPC's "method not found".
-const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC's "invalid params".
-const INVALID_PARAMS: i64 = -32602;
-/// MCP's "unsupported protocol version".
-const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-
-/// The protocol revisions a session can be set up with (`initialize`),
-/// oldest first.
-const REVISIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-/// The revision without `initialize` nor sessions: each request says
-/// which revision it speaks, and what the client can do, in its `_meta`.
-const STATELESS_REVISION: &str = "2026-07-28";
-/// Where a request of [`STATELESS_REVISION`] gives its revision.
-const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-/// Where a request of [`STATELESS_REVISION`] gives the client's
-/// capabilities.
-const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+use super::{CallError, Called, McpServer, Notify};
 
 /// How long calls still running when the input ends may take to finish and
 /// be answered; then they are cancelled.
 const DRAIN: Duration = Duration::from_secs(5);
 
-/// The longest method name or id quoted back in a message.
-const QUOTED: usize = 100;
-
 /// One client's session.
-pub(super) struct Session {
-    server: McpServer,
-    /// The transport's output (whole lines), while it is open.
-    output: mpsc::WeakUnboundedSender<Vec<u8>>,
+pub(super) struct Session<O: Outbox> {
+    pub(super) server: McpServer,
+    /// The transport's output.
+    pub(super) output: O,
     /// The client's capabilities, once `initialize` set the session up.
-    client: Mutex<Option<Map<String, Value>>>,
-    /// The calls running, by their id's JSON text, to cancel on
-    /// `notifications/cancelled`.
-    running: Mutex<HashMap<String, CancellationToken>>,
-    /// Told each time a call ends.
+    pub(super) client: Mutex<Option<Map<String, Value>>>,
+    /// The requests in flight (calls and subscriptions).
+    in_flight: Mutex<InFlight>,
+    /// Told each time a request in flight ends.
     ended: tokio::sync::Notify,
     /// The server's requests to the client awaiting an answer, by id.
-    pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, String>>>>,
-    next_request: AtomicU64,
+    pub(super) pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, String>>>>,
+    pub(super) next_request: AtomicU64,
     /// Whether the client is told of changes to the tools already.
     watching: AtomicBool,
+    /// The open subscriptions (`subscriptions/listen`), by their id's key.
+    pub(super) listens: Mutex<HashMap<String, Id>>,
     /// Cancelled when the session ends.
-    closed: CancellationToken,
+    pub(super) closed: CancellationToken,
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+/// The requests in flight.
+#[derive(Default)]
+struct InFlight {
+    /// Each one's cancellation, by its id's key.
+    by_key: HashMap<String, CancellationToken>,
+    /// How many of them are calls.
+    calls: usize,
+}
+
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// A `tools/call` request, read in one pass.
-pub(super) struct Call {
-    /// The request's id: a string or a number.
-    pub(super) id: Value,
-    pub(super) name: String,
-    pub(super) arguments: Option<Map<String, Value>>,
-    pub(super) meta: Option<Map<String, Value>>,
-}
-
-impl Call {
-    /// The runtime's tool use: the request's id (a string as it is, a
-    /// number as its digits), the tool's name, its arguments (none is an
-    /// empty object).
-    pub(super) fn tool_use(&mut self) -> ToolUse {
-        let id = match &self.id {
-            Value::String(id) => id.clone(),
-            other => other.to_string(),
-        };
-        let arguments = self.arguments.take().unwrap_or_default();
-        ToolUse::new(id, std::mem::take(&mut self.name), Value::Object(arguments))
-    }
-
-    /// The `progressToken` of the request's `_meta`, if it gave one.
-    fn progress_token(&self) -> Option<Value> {
-        self.meta
-            .as_ref()?
-            .get("progressToken")
-            .filter(|token| token.is_string() || token.is_number())
-            .cloned()
-    }
-}
-
-/// A `tools/call` request read straight from its line, or `None` for any
-/// other line, which then takes the general path (and its error replies).
-///
-/// A call, by far the most frequent message, is read in one pass into its
-/// parts, without a [`Value`] of the whole message in between. Anything
-/// unusual (parameters it does not know, `arguments` that are not an
-/// object, an id that is neither a string nor a number) is left to the
-/// general path.
-pub(super) fn decode_call(line: &[u8]) -> Option<Call> {
-    #[derive(Deserialize)]
-    struct Envelope<'a> {
-        #[serde(borrow)]
-        jsonrpc: Cow<'a, str>,
-        id: Value,
-        #[serde(borrow)]
-        method: Cow<'a, str>,
-        params: Params,
-    }
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Params {
-        name: String,
-        #[serde(default)]
-        arguments: Option<Map<String, Value>>,
-        #[serde(rename = "_meta", default)]
-        meta: Option<Map<String, Value>>,
-    }
-    let envelope: Envelope = serde_json::from_slice(line).ok()?;
-    if envelope.jsonrpc != "2.0"
-        || envelope.method != "tools/call"
-        || !(envelope.id.is_string() || envelope.id.is_number())
-    {
-        return None;
-    }
-    Some(Call {
-        id: envelope.id,
-        name: envelope.params.name,
-        arguments: envelope.params.arguments,
-        meta: envelope.params.meta,
-    })
-}
-
-/// A JSON-RPC response, serialized without building a [`Value`] of it.
-#[derive(Serialize)]
-struct Response<'a, T> {
-    jsonrpc: &'static str,
-    id: &'a Value,
-    result: T,
-}
-
-/// A JSON-RPC error response.
-#[derive(Serialize)]
-struct ErrorResponse<'a> {
-    jsonrpc: &'static str,
-    id: &'a Value,
-    error: ErrorObject<'a>,
-}
-
-#[derive(Serialize)]
-struct ErrorObject<'a> {
-    code: i64,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data: Option<Value>,
-}
-
-/// A line: `message` serialized, with its newline.
-fn line(message: &impl Serialize) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec(message).unwrap_or_else(|error| {
-        // Only a map with non-string keys fails, which no message has.
-        tracing::error!(%error, "a message could not be serialised");
-        Vec::new()
-    });
-    bytes.push(b'\n');
-    bytes
-}
-
-/// A JSON-RPC error response to request `id`, as a line.
-pub(super) fn error_line(id: &Value, code: i64, message: &str, data: Option<Value>) -> Vec<u8> {
-    line(&ErrorResponse {
-        jsonrpc: "2.0",
-        id,
-        error: ErrorObject {
-            code,
-            message,
-            data,
-        },
-    })
-}
-
-/// The answer to call `id` as a line: its `CallToolResult`, marked
-/// complete for a request of the stateless revision, or its error.
-pub(super) fn answer_line(
-    id: &Value,
-    outcome: &Result<Called, CallError>,
-    stateless: bool,
-) -> Vec<u8> {
+/// The answer to call `id` of a session's revision as a line: its
+/// `CallToolResult`, or its error.
+pub(super) fn answer_line(id: &Id, outcome: &Result<Called, CallError>) -> Vec<u8> {
     match outcome {
-        Ok(called) => {
-            let mut result = called.to_json();
-            if stateless && let Value::Object(fields) = &mut result {
-                fields.insert("resultType".into(), "complete".into());
-            }
-            line(&Response {
-                jsonrpc: "2.0",
-                id,
-                result,
-            })
-        }
-        Err(error) => error_line(id, error.code(), error.message(), error.data()),
+        Ok(called) => wire::result_line(id, called.to_json()),
+        Err(error) => wire::error_line(id, error.code(), error.message(), error.data()),
     }
 }
 
-/// `text` for a message: escaped, and cut short past [`QUOTED`] characters.
-fn quoted(text: &str) -> String {
-    let mut cut: String = text.chars().take(QUOTED).collect();
-    if cut.len() < text.len() {
-        cut.push_str("...");
-    }
-    format!("{cut:?}")
-}
-
-impl Session {
-    /// A session of `server` writing onto `output`.
-    pub(super) fn new(server: McpServer, output: mpsc::WeakUnboundedSender<Vec<u8>>) -> Arc<Self> {
+impl<O: Outbox> Session<O> {
+    /// A session of `server` writing to `output`.
+    pub(super) fn new(server: McpServer, output: O) -> Arc<Self> {
         Arc::new(Self {
             server,
             output,
             client: Mutex::new(None),
-            running: Mutex::new(HashMap::new()),
+            in_flight: Mutex::new(InFlight::default()),
             ended: tokio::sync::Notify::new(),
             pending: Mutex::new(HashMap::new()),
             next_request: AtomicU64::new(0),
             watching: AtomicBool::new(false),
+            listens: Mutex::new(HashMap::new()),
             closed: CancellationToken::new(),
         })
     }
 
-    /// Queues a line for the output; a closed output drops it (nobody
-    /// reads any more).
-    fn send(&self, line: Vec<u8>) {
-        if let Some(output) = self.output.upgrade() {
-            let _ = output.send(line);
-        }
+    /// Sends a line belonging to `request` (none: the session's own).
+    pub(super) async fn send(&self, line: Vec<u8>, request: Option<&Id>) {
+        self.output.send(line, request).await;
     }
 
-    fn respond(&self, id: &Value, result: impl Serialize) {
-        self.send(line(&Response {
-            jsonrpc: "2.0",
-            id,
-            result,
-        }));
+    async fn respond(&self, id: &Id, result: impl Serialize) {
+        self.send(wire::result_line(id, result), Some(id)).await;
     }
 
-    fn fail(&self, id: &Value, code: i64, message: &str) {
-        self.send(error_line(id, code, message, None));
+    async fn fail(&self, id: &Id, code: i64, message: &str) {
+        self.send(wire::error_line(id, code, message, None), Some(id))
+            .await;
+    }
+
+    async fn refuse(&self, id: &Id, error: RpcError) {
+        self.send(error.line(id), Some(id)).await;
     }
 
     /// Handles one line read (its newline and any carriage return or byte
-    /// order mark already taken off).
-    pub(super) fn handle_line(self: &Arc<Self>, line: &[u8]) {
+    /// order mark already taken off). Returns once what it answers at once
+    /// is queued: while the output is full, the transport reads no more.
+    pub(super) async fn handle_line(self: &Arc<Self>, line: &[u8]) {
         if line.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        if let Some(call) = decode_call(line) {
-            return self.on_call(call);
+        if let Some(call) = wire::decode_call(line) {
+            return self.on_call(call).await;
         }
         let message = match serde_json::from_slice::<Value>(line) {
             Ok(Value::Object(message)) => message,
             Ok(_) => {
-                return self.fail(
-                    &Value::Null,
-                    INVALID_REQUEST,
-                    "invalid request: a JSON-RPC message is a JSON object",
-                );
+                return self
+                    .fail(
+                        &Id::null(),
+                        INVALID_REQUEST,
+                        "invalid request: a JSON-RPC message is a JSON object",
+                    )
+                    .await;
             }
             Err(error) => {
-                return self.fail(
-                    &scan_id(line),
-                    PARSE_ERROR,
-                    &format!("parse error: {error}"),
-                );
+                let message = format!("parse error: {error}");
+                return self.fail(&wire::scan_id(line), PARSE_ERROR, &message).await;
             }
         };
-        self.handle(message);
+        self.handle(message, line).await;
     }
 
-    /// Handles one message.
-    fn handle(self: &Arc<Self>, mut message: Map<String, Value>) {
+    /// Handles one message, `line` its raw text.
+    async fn handle(self: &Arc<Self>, mut message: Map<String, Value>, line: &[u8]) {
         let id = message.remove("id");
         let method = message.remove("method");
-        // An id an answer can carry back: a string or a number.
-        let valid_id = id
-            .as_ref()
-            .filter(|id| id.is_string() || id.is_number())
-            .cloned();
-        let reply_to = valid_id.clone().unwrap_or(Value::Null);
+        // An id an answer can carry back: a string or a number, as written.
+        let valid_id = id.as_ref().and_then(|id| Id::of(id, line, b"\"id\"", 1));
+        let reply_to = valid_id.clone().unwrap_or_else(Id::null);
         if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             if id.is_none() && method.is_some() {
                 tracing::debug!("dropping a notification that is not JSON-RPC 2.0");
                 return;
             }
-            return self.fail(
-                &reply_to,
-                INVALID_REQUEST,
-                "invalid request: `jsonrpc` must be \"2.0\"",
-            );
+            return self
+                .fail(
+                    &reply_to,
+                    INVALID_REQUEST,
+                    "invalid request: `jsonrpc` must be \"2.0\"",
+                )
+                .await;
         }
         let params = message.remove("params");
         match (method, id) {
-            (Some(Value::String(method)), None) => self.on_notification(&method, params),
+            (Some(Value::String(method)), None) => {
+                self.on_notification(&method, params, line).await;
+            }
             (Some(Value::String(method)), Some(_)) => match valid_id {
-                Some(id) => self.on_request(id, &method, params),
-                None => self.fail(
-                    &Value::Null,
-                    INVALID_REQUEST,
-                    "invalid request: `id` must be a string or a number",
-                ),
+                Some(id) => self.on_request(id, &method, params).await,
+                None => {
+                    self.fail(
+                        &Id::null(),
+                        INVALID_REQUEST,
+                        "invalid request: `id` must be a string or a number",
+                    )
+                    .await;
+                }
             },
             (Some(_), None) => {
                 tracing::debug!("dropping a notification whose method is not a string");
             }
-            (Some(_), Some(_)) => self.fail(
-                &reply_to,
-                INVALID_REQUEST,
-                "invalid request: `method` must be a string",
-            ),
+            (Some(_), Some(_)) => {
+                self.fail(
+                    &reply_to,
+                    INVALID_REQUEST,
+                    "invalid request: `method` must be a string",
+                )
+                .await;
+            }
             (None, Some(id)) if message.contains_key("result") || message.contains_key("error") => {
                 self.on_response(&id, message);
             }
-            (None, _) => self.fail(
-                &reply_to,
-                INVALID_REQUEST,
-                "invalid request: a JSON-RPC message is a request (`method` and `id`), a \
-                 notification (`method`) or a response (`id` and `result` or `error`)",
-            ),
+            (None, _) => {
+                self.fail(
+                    &reply_to,
+                    INVALID_REQUEST,
+                    "invalid request: a JSON-RPC message is a request (`method` and `id`), a \
+                     notification (`method`) or a response (`id` and `result` or `error`)",
+                )
+                .await;
+            }
         }
     }
 
@@ -379,7 +230,15 @@ impl Session {
         lock(&self.client).is_some()
     }
 
-    fn on_request(self: &Arc<Self>, id: Value, method: &str, params: Option<Value>) {
+    /// The era request `method` with `meta` is served in, or the error to
+    /// answer with.
+    fn era_of(&self, method: &str, meta: Option<&Map<String, Value>>) -> Result<Era, RpcError> {
+        let session = !revision::names_stateless(meta)
+            && (matches!(method, "initialize" | "ping") || self.initialized());
+        revision::era(meta, session)
+    }
+
+    async fn on_request(self: &Arc<Self>, id: Id, method: &str, params: Option<Value>) {
         let params = match params {
             None | Some(Value::Null) => None,
             Some(Value::Object(params)) => Some(params),
@@ -389,27 +248,30 @@ impl Session {
                     quoted(method),
                     kind(&other)
                 );
-                return self.fail(&id, INVALID_PARAMS, &message);
+                return self.fail(&id, INVALID_PARAMS, &message).await;
             }
         };
-        // Before `initialize`, a request must say its revision itself.
-        let stateless = if method == "initialize" || method == "ping" || self.initialized() {
-            false
-        } else {
-            match stateless_revision(params.as_ref()) {
-                Ok(stateless) => stateless,
-                Err((code, message, data)) => {
-                    return self.send(error_line(&id, code, &message, data));
-                }
-            }
-        };
+        match self.era_of(method, revision::meta_of(params.as_ref())) {
+            Ok(Era::Session) => self.session_request(id, method, params).await,
+            Ok(Era::Stateless(meta)) => self.stateless_request(id, method, params, meta).await,
+            Err(error) => self.refuse(&id, error).await,
+        }
+    }
+
+    /// A request of a revision with sessions.
+    async fn session_request(
+        self: &Arc<Self>,
+        id: Id,
+        method: &str,
+        params: Option<Map<String, Value>>,
+    ) {
         match method {
-            "initialize" => self.initialize(&id, params),
-            "ping" => self.respond(&id, Map::new()),
-            "tools/list" => self.list_tools(&id, stateless),
-            "tools/call" => match call_params(id, params) {
-                Ok(call) => self.start_call(call, stateless),
-                Err((id, message)) => self.fail(&id, INVALID_PARAMS, &message),
+            "initialize" => self.initialize(&id, params).await,
+            "ping" => self.respond(&id, Map::new()).await,
+            "tools/list" => self.list_tools(&id, false).await,
+            "tools/call" => match wire::call_params(id.clone(), params) {
+                Ok(call) => self.start_call(call, Era::Session).await,
+                Err(error) => self.refuse(&id, error).await,
             },
             "logging/setLevel" => {
                 let level = params
@@ -418,26 +280,48 @@ impl Session {
                 match level {
                     Some(Ok(level)) => {
                         self.server.set_log_level(level);
-                        self.respond(&id, Map::new());
+                        self.respond(&id, Map::new()).await;
                     }
-                    _ => self.fail(
-                        &id,
-                        INVALID_PARAMS,
-                        "invalid params for logging/setLevel: `level` must be one of debug, \
-                         info, notice, warning, error, critical, alert, emergency",
-                    ),
+                    _ => {
+                        self.fail(
+                            &id,
+                            INVALID_PARAMS,
+                            "invalid params for logging/setLevel: `level` must be one of debug, \
+                             info, notice, warning, error, critical, alert, emergency",
+                        )
+                        .await;
+                    }
                 }
             }
-            _ => self.fail(
-                &id,
-                METHOD_NOT_FOUND,
-                &format!("method not found: {}", quoted(method)),
-            ),
+            _ => {
+                let message = format!("method not found: {}", quoted(method));
+                self.fail(&id, METHOD_NOT_FOUND, &message).await;
+            }
+        }
+    }
+
+    /// A request of the stateless revision.
+    async fn stateless_request(
+        self: &Arc<Self>,
+        id: Id,
+        method: &str,
+        params: Option<Map<String, Value>>,
+        meta: RequestMeta,
+    ) {
+        match method {
+            "server/discover" => self.respond(&id, revision::discover(&self.server)).await,
+            "tools/list" => self.list_tools(&id, true).await,
+            "tools/call" => match wire::call_params(id.clone(), params) {
+                Ok(call) => self.start_call(call, Era::Stateless(meta)).await,
+                Err(error) => self.refuse(&id, error).await,
+            },
+            "subscriptions/listen" => self.listen(id, params).await,
+            _ => self.refuse(&id, revision::not_in_stateless(method)).await,
         }
     }
 
     /// `initialize`: the session is set up with the client's capabilities.
-    fn initialize(&self, id: &Value, params: Option<Map<String, Value>>) {
+    async fn initialize(&self, id: &Id, params: Option<Map<String, Value>>) {
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
         struct Params {
@@ -458,130 +342,178 @@ impl Session {
             Ok(params) => params,
             Err(error) => {
                 let message = format!("invalid params for initialize: {error}");
-                return self.fail(id, INVALID_PARAMS, &message);
+                return self.fail(id, INVALID_PARAMS, &message).await;
             }
         };
-        let version = REVISIONS
+        let revisions = revision::REVISIONS;
+        let version = revisions
             .iter()
             .find(|known| **known == params.protocol_version)
-            .unwrap_or(&REVISIONS[REVISIONS.len() - 1]);
+            .unwrap_or(&revisions[revisions.len() - 1]);
         *lock(&self.client) = Some(params.capabilities);
         let implementation = &self.server.implementation;
         let mut result = json!({
             "protocolVersion": version,
-            "capabilities": {"logging": {}, "tools": {"listChanged": true}},
+            "capabilities": revision::capabilities(),
             "serverInfo": {"name": implementation.name, "version": implementation.version},
         });
         if let Some(instructions) = &self.server.instructions {
             result["instructions"] = instructions.as_str().into();
         }
-        self.respond(id, result);
+        self.respond(id, result).await;
     }
 
-    /// `tools/list`: every tool offered, in one page.
-    fn list_tools(&self, id: &Value, stateless: bool) {
+    /// `tools/list`: every tool offered, in one page, in name order; for
+    /// the stateless revision with its result type, caching hints and the
+    /// server's `_meta`.
+    async fn list_tools(&self, id: &Id, stateless: bool) {
         #[derive(Serialize)]
         struct Tools<'a> {
             tools: Vec<&'a Value>,
             #[serde(rename = "resultType", skip_serializing_if = "Option::is_none")]
             result_type: Option<&'static str>,
+            #[serde(flatten, skip_serializing_if = "Option::is_none")]
+            caching: Option<Caching>,
+            #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+            meta: Option<Map<String, Value>>,
         }
         let listed = self.server.listed();
         let tools = Tools {
             tools: listed.offered(&listed.json, &self.server.context),
             result_type: stateless.then_some("complete"),
+            caching: stateless.then(|| Caching::of(&self.server)),
+            meta: stateless.then(|| revision::result_meta(&self.server, None)),
         };
-        self.respond(id, tools);
+        self.respond(id, tools).await;
     }
 
-    fn on_notification(self: &Arc<Self>, method: &str, params: Option<Value>) {
+    async fn on_notification(self: &Arc<Self>, method: &str, params: Option<Value>, line: &[u8]) {
         match method {
             "notifications/initialized" => self.watch_tools(),
             "notifications/cancelled" => {
-                let token = params
+                let id = params
                     .as_ref()
                     .and_then(|params| params.get("requestId"))
-                    .and_then(|id| lock(&self.running).get(&id.to_string()).cloned());
-                if let Some(token) = token {
-                    token.cancel();
+                    .and_then(|id| Id::of(id, line, b"\"requestId\"", 2));
+                if let Some(id) = id {
+                    self.cancel_in_flight(&id);
                 }
             }
             _ => {}
         }
     }
 
-    /// A response of the client's to one of the server's requests.
-    fn on_response(&self, id: &Value, mut message: Map<String, Value>) {
-        let Some(waiting) = id.as_u64().and_then(|id| lock(&self.pending).remove(&id)) else {
-            tracing::debug!(%id, "dropping a response to no request of the server's");
-            return;
-        };
-        let answer = match message.remove("result") {
-            Some(result) => Ok(result),
-            None => {
-                let error = message.remove("error").unwrap_or_default();
-                let text = error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .map_or_else(|| error.to_string(), str::to_owned);
-                Err(text)
-            }
-        };
-        let _ = waiting.send(answer);
-    }
-
-    /// A `tools/call` read by [`decode_call`]: served unless it comes
-    /// before `initialize` without saying its revision.
-    fn on_call(self: &Arc<Self>, call: Call) {
-        if self.initialized() {
-            return self.start_call(call, false);
-        }
-        let params = call.meta.as_ref().map(|meta| {
-            let mut params = Map::new();
-            params.insert("_meta".into(), Value::Object(meta.clone()));
-            params
-        });
-        match stateless_revision(params.as_ref()) {
-            Ok(stateless) => self.start_call(call, stateless),
-            Err((code, message, data)) => self.send(error_line(&call.id, code, &message, data)),
+    /// A `tools/call` read by [`wire::decode_call`]: served unless it
+    /// comes before `initialize` without saying its revision.
+    async fn on_call(self: &Arc<Self>, call: Call) {
+        match self.era_of("tools/call", call.meta.as_ref()) {
+            Ok(era) => self.start_call(call, era).await,
+            Err(error) => self.refuse(&call.id, error).await,
         }
     }
 
-    /// Runs `call` on a task of its own and writes its answer; none for a
-    /// call cancelled meanwhile, as MCP asks.
-    fn start_call(self: &Arc<Self>, mut call: Call, stateless: bool) {
-        let key = call.id.to_string();
+    /// Takes request `key` in flight, cancelled by `token`: refused when
+    /// its id is that of another request in flight, or, for a call
+    /// (`call`), when the session runs as many calls as the server allows.
+    pub(super) fn admit(
+        &self,
+        key: &str,
+        token: &CancellationToken,
+        call: bool,
+    ) -> Result<(), RpcError> {
+        let mut in_flight = lock(&self.in_flight);
+        if in_flight.by_key.contains_key(key) {
+            return Err(RpcError::new(
+                INVALID_REQUEST,
+                format!(
+                    "invalid request: the id {} is that of a request still in flight; each \
+                     request needs an id of its own",
+                    wire::cut(key)
+                ),
+            ));
+        }
+        let limit = self.server.limits.max_calls;
+        if call && in_flight.calls >= limit {
+            return Err(RpcError::new(
+                INTERNAL_ERROR,
+                format!(
+                    "server busy: this session already runs {limit} calls, the server's limit; \
+                     send the call again once one has finished"
+                ),
+            )
+            .with_data(json!({"maxConcurrentCalls": limit})));
+        }
+        in_flight.by_key.insert(key.to_owned(), token.clone());
+        if call {
+            in_flight.calls += 1;
+        }
+        Ok(())
+    }
+
+    /// Cancels request `id` if it is in flight.
+    pub(super) fn cancel_in_flight(&self, id: &Id) {
+        let token = lock(&self.in_flight).by_key.get(&*id.key()).cloned();
+        if let Some(token) = token {
+            token.cancel();
+        }
+    }
+
+    /// Request `key` is no longer in flight.
+    pub(super) fn finish(&self, key: &str, call: bool) {
+        let mut in_flight = lock(&self.in_flight);
+        if in_flight.by_key.remove(key).is_some() && call {
+            in_flight.calls -= 1;
+        }
+        drop(in_flight);
+        self.ended.notify_waiters();
+    }
+
+    /// Runs `call` of `era` on a task of its own and writes its answer;
+    /// none for a call cancelled meanwhile, as MCP asks.
+    async fn start_call(self: &Arc<Self>, call: Call, era: Era) {
+        let key = call.id.key().into_owned();
         let cancelled = CancellationToken::new();
-        lock(&self.running).insert(key.clone(), cancelled.clone());
+        if let Err(error) = self.admit(&key, &cancelled, true) {
+            return self.refuse(&call.id, error).await;
+        }
         let session = Arc::clone(self);
         let span = super::call_span(&call.id, &call.name, call.meta.as_ref());
         let run = async move {
-            let progress_token = call.progress_token();
-            let tool_use = call.tool_use();
-            let server = &session.server;
-            // The stateless revision has no requests to the client.
-            let context = if stateless {
-                &server.context
-            } else {
-                let client = Arc::downgrade(&session);
-                server.session_context(|| Arc::new(SessionClient(client)))
-            };
-            let outcome = server
-                .run_call(
-                    tool_use,
-                    progress_token.as_ref(),
-                    context,
-                    &cancelled,
-                    &*session,
-                )
-                .await;
-            if !cancelled.is_cancelled() {
-                session.send(answer_line(&call.id, &outcome, stateless));
+            match era {
+                Era::Session => session.run_session_call(call, &cancelled).await,
+                Era::Stateless(meta) => session.run_stateless_call(call, meta, &cancelled).await,
             }
-            lock(&session.running).remove(&key);
-            session.ended.notify_waiters();
+            session.finish(&key, true);
         };
         tokio::spawn(tracing::Instrument::instrument(run, span));
+    }
+
+    /// Runs a call of a session's revision: the tools' requests to the
+    /// client go to it as requests of the server's.
+    async fn run_session_call(self: &Arc<Self>, mut call: Call, cancelled: &CancellationToken) {
+        let progress_token = call.progress_token();
+        let tool_use = call.tool_use();
+        let server = &self.server;
+        let client = Arc::downgrade(self);
+        let context = server.session_context(|| Arc::new(super::requests::SessionClient(client)));
+        let notify = CallNotify {
+            session: &**self,
+            request: &call.id,
+            log_level: Some(server.log_level()),
+        };
+        let outcome = server
+            .run_call(
+                tool_use,
+                progress_token.as_ref(),
+                context,
+                cancelled,
+                &notify,
+            )
+            .await;
+        if !cancelled.is_cancelled() {
+            self.send(answer_line(&call.id, &outcome), Some(&call.id))
+                .await;
+        }
     }
 
     /// Tells the client of every change to the tools from now until the
@@ -601,10 +533,11 @@ impl Session {
                         if changed.is_err() {
                             break;
                         }
-                        session.send(line(&json!({
-                            "jsonrpc": "2.0",
-                            "method": "notifications/tools/list_changed",
-                        })));
+                        let line = wire::notification_line(
+                            "notifications/tools/list_changed",
+                            Map::new(),
+                        );
+                        session.send(line, None).await;
                     }
                     () = closed.cancelled() => break,
                 }
@@ -612,52 +545,22 @@ impl Session {
         });
     }
 
-    /// Sends the client request `method` and waits for its answer: the
-    /// result, or the error's message.
-    async fn request(&self, method: &str, params: Value) -> Result<Value, String> {
-        let id = self.next_request.fetch_add(1, Ordering::Relaxed);
-        let (answer, answered) = oneshot::channel();
-        lock(&self.pending).insert(id, answer);
-        // Forgotten if the tool stops waiting.
-        let _forget = Forget(self, id);
-        self.send(line(&json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "method": method,
-            "params": params,
-        })));
-        answered
-            .await
-            .map_err(|_| "the session ended before the client answered".to_owned())?
-    }
-
-    /// An error unless the client declared the capability `name`.
-    fn require(&self, name: &str) -> Result<(), ToolError> {
-        let declared = lock(&self.client)
-            .as_ref()
-            .is_some_and(|capabilities| capabilities.contains_key(name));
-        if declared {
-            Ok(())
-        } else {
-            Err(peer::unavailable(name))
-        }
-    }
-
-    /// The input ended: calls still running get [`DRAIN`] to finish and be
-    /// answered, then are cancelled; the server's requests to the client
-    /// fail.
+    /// The input ended: open subscriptions are closed with their result;
+    /// calls still running get [`DRAIN`] to finish and be answered, then
+    /// are cancelled; the server's requests to the client fail.
     pub(super) async fn close(&self) {
+        self.close_subscriptions().await;
         let finished = async {
             loop {
                 let ended = self.ended.notified();
-                if lock(&self.running).is_empty() {
+                if lock(&self.in_flight).by_key.is_empty() {
                     return;
                 }
                 ended.await;
             }
         };
         if tokio::time::timeout(DRAIN, finished).await.is_err() {
-            for token in lock(&self.running).values() {
+            for token in lock(&self.in_flight).by_key.values() {
                 token.cancel();
             }
         }
@@ -666,251 +569,32 @@ impl Session {
     }
 }
 
-/// Takes request `.1` off the pending ones when dropped.
-struct Forget<'a>(&'a Session, u64);
-
-impl Drop for Forget<'_> {
-    fn drop(&mut self) {
-        lock(&self.0.pending).remove(&self.1);
-    }
+/// Where one call's notifications go: the session's output, as messages
+/// of the call's request.
+pub(super) struct CallNotify<'a, O: Outbox> {
+    pub(super) session: &'a Session<O>,
+    pub(super) request: &'a Id,
+    /// The least severe log message to send; none sends none.
+    pub(super) log_level: Option<LogLevel>,
 }
 
-impl Notify for Session {
+impl<O: Outbox> Notify for CallNotify<'_, O> {
     async fn progress(&self, token: &Value, progress: f64, message: String) {
-        self.send(line(&json!({
-            "jsonrpc": "2.0",
-            "method": "notifications/progress",
-            "params": {"progressToken": token, "progress": progress, "total": 1.0, "message": message},
-        })));
+        let params = json!({
+            "progressToken": token, "progress": progress, "total": 1.0, "message": message,
+        });
+        let line = wire::notification_line("notifications/progress", params);
+        self.session.send(line, Some(self.request)).await;
+    }
+
+    fn wants(&self, level: LogLevel) -> bool {
+        self.log_level
+            .is_some_and(|least| level as u8 >= least as u8)
     }
 
     async fn log(&self, level: LogLevel, logger: &str, message: String) {
-        self.send(line(&json!({
-            "jsonrpc": "2.0",
-            "method": "notifications/message",
-            "params": {"level": level.as_str(), "logger": logger, "data": message},
-        })));
-    }
-}
-
-/// The client of a session, answering its tools' sampling and elicitation
-/// requests. Weak: the session's context holds it, and the session holds
-/// the context.
-struct SessionClient(Weak<Session>);
-
-impl SessionClient {
-    fn session(&self) -> Result<Arc<Session>, ToolError> {
-        self.0
-            .upgrade()
-            .ok_or_else(|| ToolError::new("the MCP session has ended"))
-    }
-}
-
-impl ClientRequests for SessionClient {
-    fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
-        Box::pin(async move {
-            let session = self.session()?;
-            session.require("sampling")?;
-            let result = session
-                .request("sampling/createMessage", peer::sampling_params(&request))
-                .await
-                .map_err(|error| peer::failed("sampling", error))?;
-            Ok(peer::sampling_response(&result))
-        })
-    }
-
-    fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
-        Box::pin(async move {
-            let session = self.session()?;
-            session.require("elicitation")?;
-            peer::check_elicitation_schema(&request.requested_schema)?;
-            let params = json!({
-                "mode": "form",
-                "message": request.message,
-                "requestedSchema": request.requested_schema,
-            });
-            let result = session
-                .request("elicitation/create", params)
-                .await
-                .map_err(|error| peer::failed("elicitation", error))?;
-            Ok(peer::elicitation_answer(result))
-        })
-    }
-}
-
-/// The parameters of a `tools/call` the fast decoder left to the general
-/// path, read or refused: the error's message, for `id`.
-fn call_params(id: Value, params: Option<Map<String, Value>>) -> Result<Call, (Value, String)> {
-    let Some(mut params) = params else {
-        return Err((
-            id,
-            "invalid params for tools/call: params are missing".into(),
-        ));
-    };
-    let name = match params.remove("name") {
-        Some(Value::String(name)) => name,
-        Some(other) => {
-            let message = format!(
-                "invalid params for tools/call: `name` must be a string, not {}",
-                kind(&other)
-            );
-            return Err((id, message));
-        }
-        None => {
-            return Err((
-                id,
-                "invalid params for tools/call: `name` is missing".into(),
-            ));
-        }
-    };
-    let arguments = match params.remove("arguments") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(arguments)) => Some(arguments),
-        Some(other) => {
-            let message = format!(
-                "invalid params for tools/call: arguments must be an object, not {}",
-                kind(&other)
-            );
-            return Err((id, message));
-        }
-    };
-    let meta = match params.remove("_meta") {
-        Some(Value::Object(meta)) => Some(meta),
-        _ => None,
-    };
-    Ok(Call {
-        id,
-        name,
-        arguments,
-        meta,
-    })
-}
-
-/// Whether a request made before `initialize` may be served: it speaks the
-/// revision without `initialize` (`Ok(true)`) or another the server knows
-/// (`Ok(false)`), and says so, with the client's capabilities, in its
-/// `_meta`; else the error to answer with.
-fn stateless_revision(
-    params: Option<&Map<String, Value>>,
-) -> Result<bool, (i64, String, Option<Value>)> {
-    let meta = params
-        .and_then(|params| params.get("_meta"))
-        .and_then(Value::as_object);
-    let version = meta
-        .and_then(|meta| meta.get(META_VERSION))
-        .and_then(Value::as_str);
-    let capabilities = meta
-        .and_then(|meta| meta.get(META_CAPABILITIES))
-        .filter(|capabilities| capabilities.is_object());
-    let mut missing = Vec::new();
-    if version.is_none() {
-        missing.push(META_VERSION);
-    }
-    if capabilities.is_none() {
-        missing.push(META_CAPABILITIES);
-    }
-    let Some(version) = version.filter(|_| missing.is_empty()) else {
-        let message = format!(
-            "request _meta is missing or has malformed required fields: {}",
-            missing.join(", ")
-        );
-        return Err((INVALID_PARAMS, message, None));
-    };
-    if version == STATELESS_REVISION {
-        return Ok(true);
-    }
-    if REVISIONS.contains(&version) {
-        return Ok(false);
-    }
-    let mut supported: Vec<&str> = REVISIONS.to_vec();
-    supported.push(STATELESS_REVISION);
-    Err((
-        UNSUPPORTED_PROTOCOL_VERSION,
-        "Unsupported protocol version".into(),
-        Some(json!({"requested": quoted(version), "supported": supported})),
-    ))
-}
-
-/// The JSON type of `value`, with its article.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// The `id` of a line that is not (or not entirely) JSON: a lenient scan
-/// for an `"id"` key of the outermost object, whose value is a string or a
-/// number; `null` when there is none, or it cannot be read.
-pub(super) fn scan_id(line: &[u8]) -> Value {
-    let mut depth = 0usize;
-    let mut at = 0;
-    while at < line.len() {
-        match line[at] {
-            b'"' => {
-                let end = string_end(line, at);
-                let key = &line[at..end];
-                at = end;
-                if depth == 1 && key == b"\"id\"" {
-                    let rest = skip_space(line, at);
-                    if line.get(rest) == Some(&b':') {
-                        return scan_value(line, skip_space(line, rest + 1));
-                    }
-                }
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        at += 1;
-    }
-    Value::Null
-}
-
-/// Just past the string starting at `start` (its quote), escapes
-/// included; the end of the line for an unterminated string.
-fn string_end(line: &[u8], start: usize) -> usize {
-    let mut at = start + 1;
-    while at < line.len() {
-        match line[at] {
-            b'\\' => at += 2,
-            b'"' => return at + 1,
-            _ => at += 1,
-        }
-    }
-    line.len()
-}
-
-fn skip_space(line: &[u8], mut at: usize) -> usize {
-    while line.get(at).is_some_and(u8::is_ascii_whitespace) {
-        at += 1;
-    }
-    at
-}
-
-/// The string or number at `at`, or `null`.
-fn scan_value(line: &[u8], at: usize) -> Value {
-    let end = match line.get(at) {
-        Some(b'"') => string_end(line, at),
-        Some(b'-' | b'0'..=b'9') => {
-            let mut end = at + 1;
-            while line
-                .get(end)
-                .is_some_and(|b| matches!(b, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
-            {
-                end += 1;
-            }
-            end
-        }
-        _ => return Value::Null,
-    };
-    match serde_json::from_slice::<Value>(&line[at..end]) {
-        Ok(id @ (Value::String(_) | Value::Number(_))) => id,
-        _ => Value::Null,
+        let params = json!({"level": level.as_str(), "logger": logger, "data": message});
+        let line = wire::notification_line("notifications/message", params);
+        self.session.send(line, Some(self.request)).await;
     }
 }

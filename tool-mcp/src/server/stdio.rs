@@ -7,6 +7,11 @@
 //! A line longer than [`MAX_LINE`] gets a JSON-RPC `-32700` (parse error)
 //! and is skipped, without being held in memory.
 //!
+//! The messages waiting to be written are bounded in bytes
+//! ([`McpServer::with_output_buffer`]): when the client does not read its
+//! input (the server's output), the queue fills, and the server stops
+//! reading until there is room, so its memory stays bounded.
+//!
 //! Each message goes out in one write; the output is flushed when no more
 //! messages wait, so under load several messages share a write and a
 //! flush. When stdin and stdout are pipes (as an MCP client starts a
@@ -19,7 +24,9 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::mpsc;
 
 use super::McpServer;
-use super::session::{PARSE_ERROR, Session, error_line, scan_id};
+use super::output::{Queue, Queued};
+use super::session::Session;
+use super::wire::{Id, PARSE_ERROR, error_line, scan_id};
 
 /// The longest line (one message) read, newline included: 16 MiB. A
 /// longer line is answered with a parse error and skipped.
@@ -76,11 +83,9 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let (output, queued) = mpsc::unbounded_channel();
+    let (queue, output, queued) = Queue::new(server.limits.output_buffer);
     let writing = tokio::spawn(write_out(writer, queued));
-    // Weak: the output closes when the input ends (and the session is
-    // closed), whatever calls still hold of it.
-    let session = Session::new(server, output.downgrade());
+    let session = Session::new(server, queue);
     let mut lines = Lines {
         reader: BufReader::with_capacity(64 * 1024, reader),
         line: Vec::new(),
@@ -88,10 +93,11 @@ where
     };
     let ended = loop {
         match lines.read_line().await {
-            Ok(Read::Line) => session.handle_line(trim(&lines.line)),
+            Ok(Read::Line) => session.handle_line(trim(&lines.line)).await,
             Ok(Read::TooLong(id)) => {
                 let message = format!("parse error: the message is longer than {MAX_LINE} bytes");
-                let _ = output.send(error_line(&id, PARSE_ERROR, &message, None));
+                let line = error_line(&id, PARSE_ERROR, &message, None);
+                session.output.push(line).await;
             }
             // A last line without its newline is incomplete: dropped.
             Ok(Read::End) => break Ok(()),
@@ -120,7 +126,7 @@ struct Lines<R> {
 enum Read {
     Line,
     /// The line was too long; the id its head gives, if any.
-    TooLong(serde_json::Value),
+    TooLong(Id),
     End,
 }
 
@@ -162,18 +168,20 @@ impl<R: AsyncRead + Unpin> Lines<R> {
 /// bytes) in each write, and flushes whenever the queue is empty.
 async fn write_out<W: AsyncWrite + Unpin>(
     mut writer: W,
-    mut queued: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut queued: mpsc::UnboundedReceiver<Queued>,
 ) {
     let mut batch = Vec::new();
     while let Some(first) = queued.recv().await {
+        // Each message gives its room in the queue back once written.
         let mut written = if queued.is_empty() {
-            writer.write_all(&first).await
+            writer.write_all(&first.line).await
         } else {
             batch.clear();
-            batch.extend_from_slice(&first);
+            batch.extend_from_slice(&first.line);
+            drop(first);
             while batch.len() < BATCH {
                 match queued.try_recv() {
-                    Ok(next) => batch.extend_from_slice(&next),
+                    Ok(next) => batch.extend_from_slice(&next.line),
                     Err(_) => break,
                 }
             }

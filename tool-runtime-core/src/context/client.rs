@@ -79,6 +79,40 @@ pub trait ClientRequests: Send + Sync + 'static {
 
     /// Asks the client's user for input matching `request.requested_schema`.
     fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>>;
+
+    /// Asks the client for its roots: the directories and files it lets
+    /// the server work in (`roots/list` over MCP). Without an
+    /// implementation, a [`ClientUnavailable`](ToolErrorKind::ClientUnavailable)
+    /// error.
+    fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
+        Box::pin(async { Err(no_client("roots")) })
+    }
+}
+
+/// A root the client offers: a directory or file the server may work in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Root {
+    /// Its URI (`file://...`).
+    pub uri: String,
+    /// A name to show for it, when the client gives one.
+    pub name: Option<String>,
+}
+
+impl Root {
+    /// The root at `uri`, unnamed.
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: None,
+        }
+    }
+
+    /// The same root with a name to show.
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
 }
 
 /// Who wrote a message of a sampling conversation.
@@ -119,6 +153,11 @@ pub struct SamplingRequest {
     pub stop_sequences: Vec<String>,
     /// Names of models the tool would prefer, best first (`modelPreferences.hints`).
     pub model_hints: Vec<String>,
+    /// A name for the request, unique within the call: where a server asks
+    /// by returning the request in a result (MCP's 2026-07-28 revision,
+    /// `inputRequests`), the key it goes by. Without one the server numbers
+    /// the call's requests.
+    pub name: Option<String>,
 }
 
 impl SamplingRequest {
@@ -137,7 +176,15 @@ impl SamplingRequest {
             temperature: None,
             stop_sequences: Vec::new(),
             model_hints: Vec::new(),
+            name: None,
         }
+    }
+
+    /// The same request with a name, unique within the call (see
+    /// [`name`](Self::name)).
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
     }
 
     /// The same request with a message added at the end.
@@ -226,6 +273,11 @@ pub struct ElicitationRequest {
     /// The JSON Schema of the answer: an object whose properties are
     /// strings, numbers, integers, booleans or enumerations, as MCP allows.
     pub requested_schema: Value,
+    /// A name for the request, unique within the call: where a server asks
+    /// by returning the request in a result (MCP's 2026-07-28 revision,
+    /// `inputRequests`), the key it goes by. Without one the server numbers
+    /// the call's requests.
+    pub name: Option<String>,
 }
 
 impl ElicitationRequest {
@@ -234,7 +286,15 @@ impl ElicitationRequest {
         Self {
             message: message.into(),
             requested_schema,
+            name: None,
         }
+    }
+
+    /// The same request with a name, unique within the call (see
+    /// [`name`](Self::name)).
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
     }
 }
 

@@ -499,12 +499,33 @@ impl ToolContext {
         message: impl Into<String>,
         requested_schema: Value,
     ) -> Result<client::Elicitation<Value>, ToolError> {
+        self.elicit_request(client::ElicitationRequest::new(message, requested_schema))
+            .await
+    }
+
+    /// Asks the calling client's user for input as
+    /// [`elicit_with_schema`](Self::elicit_with_schema) does, with the
+    /// request made by the tool (a name for it, for one).
+    pub async fn elicit_request(
+        &self,
+        request: client::ElicitationRequest,
+    ) -> Result<client::Elicitation<Value>, ToolError> {
         match &self.client {
-            Some(client) => {
-                let request = client::ElicitationRequest::new(message, requested_schema);
-                client.elicit(request).await
-            }
+            Some(client) => client.elicit(request).await,
             None => Err(client::no_client("elicitation")),
+        }
+    }
+
+    /// Asks the calling client for its roots (`roots/list` over MCP): the
+    /// directories and files it lets the server work in.
+    ///
+    /// A [`ClientUnavailable`](crate::ToolErrorKind::ClientUnavailable)
+    /// error when there is no such client (the call did not come through
+    /// MCP, or the client lacks the `roots` capability).
+    pub async fn roots(&self) -> Result<Vec<client::Root>, ToolError> {
+        match &self.client {
+            Some(client) => client.roots().await,
+            None => Err(client::no_client("roots")),
         }
     }
 

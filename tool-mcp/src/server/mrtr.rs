@@ -1,0 +1,352 @@
+//! Tools that ask mid-call, in the stateless revision 2026-07-28, which
+//! has no requests from server to client: multi round-trip requests.
+//!
+//! A call runs in a round. When its tool asks the client something
+//! (`ctx.sample`, `ctx.elicit`, `ctx.roots`) that the round has no answer
+//! for, the request is noted and the tool stops there; the call is then
+//! answered with an `input_required` result listing every request noted
+//! (those a tool makes at once, with `join!`, come together), keyed by the
+//! request's name or a number, and a signed `requestState`
+//! ([`state`](super::state)). The client retries the call with its
+//! answers (`inputResponses`) and the state, and the tool runs again from
+//! the start: its requests made before are answered at once from the
+//! state, and the next unanswered one ends the round. So the code before a
+//! request runs once per round, and the same tool serves both eras.
+//!
+//! An answer is matched to the request it was given for by key and by a
+//! digest of the request: a tool that asks something else on a later run
+//! is asked again. A request needing a capability the request's `_meta`
+//! does not declare fails in the tool with `ClientUnavailable`; a call
+//! that ends with that error is answered `-32021` (missing required client
+//! capability), naming the capabilities.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value, json};
+use tool_runtime::{
+    CancellationToken, ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root,
+    SamplingRequest, SamplingResponse, ToolError, ToolErrorKind,
+};
+
+use super::output::Outbox;
+use super::peer;
+use super::revision::{self, RequestMeta};
+use super::session::{CallNotify, Session, lock};
+use super::state::{self, Answer, State};
+use super::wire::{self, Call, Id, RpcError, kind, quoted};
+use super::{CallError, Called, McpServer};
+
+/// One run of a call of the stateless revision.
+struct Round {
+    /// The client's capabilities, from the request's `_meta`.
+    capabilities: Map<String, Value>,
+    /// The answers the client gave, by request key.
+    answers: HashMap<String, Answer>,
+    /// The tool called, and the digest of its arguments.
+    tool: String,
+    arguments: String,
+    /// The answers the run used, by key, each bound to its request.
+    used: Mutex<BTreeMap<String, Answer>>,
+    /// The requests the run made that have no answer yet.
+    asked: Mutex<Vec<Asked>>,
+    /// The keys given out in this run, and how many requests it made.
+    keys: Mutex<HashSet<String>>,
+    count: AtomicUsize,
+    /// The capabilities the run needed and the request did not declare.
+    missing: Mutex<BTreeSet<&'static str>>,
+    /// Stops the run once it waits for an answer it does not have.
+    stop: CancellationToken,
+}
+
+/// A request of the tool's, for the `input_required` result.
+struct Asked {
+    key: String,
+    method: &'static str,
+    params: Value,
+    digest: String,
+}
+
+impl<O: Outbox> Session<O> {
+    /// Runs a call of the stateless revision: one round, answered with its
+    /// result, an `input_required` result, or an error.
+    pub(super) async fn run_stateless_call(
+        &self,
+        mut call: Call,
+        meta: RequestMeta,
+        cancelled: &CancellationToken,
+    ) {
+        let server = &self.server;
+        let stop = cancelled.child_token();
+        let round = match Round::start(server, &call, meta.capabilities, stop.clone()) {
+            Ok(round) => Arc::new(round),
+            Err(error) => return self.send(error.line(&call.id), Some(&call.id)).await,
+        };
+        let progress_token = call.progress_token();
+        let tool_use = call.tool_use();
+        let context = server
+            .context
+            .clone()
+            .with_client(Arc::new(RoundClient(Arc::clone(&round))));
+        let notify = CallNotify {
+            session: self,
+            request: &call.id,
+            log_level: meta.log_level,
+        };
+        let outcome = server
+            .run_call(tool_use, progress_token.as_ref(), &context, &stop, &notify)
+            .await;
+        if !cancelled.is_cancelled() {
+            let line = round.answer(server, &call.id, &outcome);
+            self.send(line, Some(&call.id)).await;
+        }
+    }
+}
+
+impl Round {
+    /// The round of `call`: the answers its `inputResponses` and
+    /// `requestState` carry, or the error to answer with when they cannot
+    /// be read, or the state is refused.
+    fn start(
+        server: &McpServer,
+        call: &Call,
+        capabilities: Map<String, Value>,
+        stop: CancellationToken,
+    ) -> Result<Self, RpcError> {
+        let arguments = arguments_digest(call.arguments.as_ref());
+        let responses = responses(call.input_responses.as_ref())?;
+        let state = match &call.request_state {
+            None | Some(Value::Null) => None,
+            Some(Value::String(text)) => {
+                let state = server.state_key().open(text)?;
+                state.check(&call.name, &arguments)?;
+                Some(state)
+            }
+            Some(other) => {
+                return Err(RpcError::invalid_params(format!(
+                    "invalid params for tools/call: requestState must be the string the server \
+                     gave, not {}",
+                    kind(other)
+                )));
+            }
+        };
+        let mut answers: HashMap<String, Answer> = HashMap::new();
+        match state {
+            Some(state) => {
+                answers.extend(state.answers);
+                // Answers to the last round's requests; anything else is
+                // ignored.
+                for (key, request) in state.asked {
+                    if let Some(value) = responses.and_then(|responses| responses.get(&key)) {
+                        let answer = Answer {
+                            request: Some(request),
+                            value: value.clone(),
+                        };
+                        answers.insert(key, answer);
+                    }
+                }
+            }
+            None => {
+                for (key, value) in responses.into_iter().flatten() {
+                    let answer = Answer {
+                        request: None,
+                        value: value.clone(),
+                    };
+                    answers.insert(key.clone(), answer);
+                }
+            }
+        }
+        Ok(Round {
+            capabilities,
+            answers,
+            tool: call.name.clone(),
+            arguments,
+            used: Mutex::new(BTreeMap::new()),
+            asked: Mutex::new(Vec::new()),
+            keys: Mutex::new(HashSet::new()),
+            count: AtomicUsize::new(0),
+            missing: Mutex::new(BTreeSet::new()),
+            stop,
+        })
+    }
+
+    /// The answer to the round's call `id`: `input_required` when the tool
+    /// waits for answers, `-32021` when it failed for want of a capability
+    /// the request did not declare, else its outcome, marked complete.
+    fn answer(&self, server: &McpServer, id: &Id, outcome: &Result<Called, CallError>) -> Vec<u8> {
+        let asked = std::mem::take(&mut *lock(&self.asked));
+        if !asked.is_empty() {
+            return wire::result_line(id, self.input_required(server, asked));
+        }
+        let missing = lock(&self.missing);
+        match outcome {
+            Ok(called)
+                if !missing.is_empty()
+                    && called.result.error_kind == Some(ToolErrorKind::ClientUnavailable) =>
+            {
+                revision::missing_capabilities(missing.iter().copied()).line(id)
+            }
+            Ok(called) => {
+                let mut result = called.to_json();
+                revision::complete(server, &mut result);
+                wire::result_line(id, result)
+            }
+            Err(error) => wire::error_line(id, error.code(), error.message(), error.data()),
+        }
+    }
+
+    /// The `input_required` result for the requests `asked`, with the
+    /// state of the next round.
+    fn input_required(&self, server: &McpServer, asked: Vec<Asked>) -> Value {
+        let mut requests = Map::new();
+        let mut digests = BTreeMap::new();
+        for request in asked {
+            requests.insert(
+                request.key.clone(),
+                json!({"method": request.method, "params": request.params}),
+            );
+            digests.insert(request.key, request.digest);
+        }
+        let state = State {
+            tool: self.tool.clone(),
+            arguments: self.arguments.clone(),
+            expires: state::expiry(server.limits.state_ttl),
+            answers: std::mem::take(&mut *lock(&self.used)),
+            asked: digests,
+        };
+        json!({
+            "resultType": "input_required",
+            "inputRequests": requests,
+            "requestState": server.state_key().seal(&state),
+            "_meta": revision::result_meta(server, None),
+        })
+    }
+
+    /// The key of the run's next request: its name when it has one not
+    /// given out yet, else its kind and number.
+    fn key(&self, name: Option<String>, kind: &str) -> String {
+        let number = self.count.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut keys = lock(&self.keys);
+        let key = match name {
+            Some(name) if !keys.contains(&name) => name,
+            Some(name) => format!("{name}-{number}"),
+            None => format!("{kind}-{number}"),
+        };
+        keys.insert(key.clone());
+        key
+    }
+
+    /// The client's answer to request `method` with `params`, needing the
+    /// capability `capability`: from the round's answers; else the request
+    /// is noted, the round stops, and this never returns.
+    async fn ask(
+        &self,
+        capability: &'static str,
+        method: &'static str,
+        name: Option<String>,
+        params: Value,
+    ) -> Result<Value, ToolError> {
+        if !self.capabilities.contains_key(capability) {
+            lock(&self.missing).insert(capability);
+            return Err(peer::unavailable(capability));
+        }
+        let digest = request_digest(method, &params);
+        let key = self.key(name, capability);
+        if let Some(answer) = self.answers.get(&key)
+            && answer.request.as_ref().is_none_or(|asked| *asked == digest)
+        {
+            let value = answer.value.clone();
+            let used = Answer {
+                request: Some(digest),
+                value: value.clone(),
+            };
+            lock(&self.used).insert(key, used);
+            return Ok(value);
+        }
+        lock(&self.asked).push(Asked {
+            key,
+            method,
+            params,
+            digest,
+        });
+        self.stop.cancel();
+        std::future::pending().await
+    }
+}
+
+/// The `inputResponses` of a retry: an object whose values are objects
+/// (the client's results), or the error to answer with.
+fn responses(responses: Option<&Value>) -> Result<Option<&Map<String, Value>>, RpcError> {
+    let responses = match responses {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Object(responses)) => responses,
+        Some(other) => {
+            return Err(RpcError::invalid_params(format!(
+                "invalid params for tools/call: inputResponses must be an object of the \
+                 client's results by request key, not {}",
+                kind(other)
+            )));
+        }
+    };
+    if let Some((key, value)) = responses.iter().find(|(_, value)| !value.is_object()) {
+        return Err(RpcError::invalid_params(format!(
+            "invalid params for tools/call: inputResponses[{}] must be an object (the client's \
+             result for that request), not {}",
+            quoted(key),
+            kind(value)
+        )));
+    }
+    Ok(Some(responses))
+}
+
+/// The digest of a call's arguments (none is an empty object).
+fn arguments_digest(arguments: Option<&Map<String, Value>>) -> String {
+    let text = match arguments {
+        Some(arguments) => serde_json::to_vec(arguments).unwrap_or_default(),
+        None => b"{}".to_vec(),
+    };
+    state::digest(&[&text])
+}
+
+/// The digest of a request: its method and parameters.
+fn request_digest(method: &str, params: &Value) -> String {
+    let text = serde_json::to_vec(params).unwrap_or_default();
+    state::digest(&[method.as_bytes(), &text])
+}
+
+/// The client of a round: its tool's requests answered from the round, or
+/// noted for the `input_required` result.
+struct RoundClient(Arc<Round>);
+
+impl ClientRequests for RoundClient {
+    fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
+        Box::pin(async move {
+            let params = peer::sampling_params(&request);
+            let answer = self
+                .0
+                .ask("sampling", "sampling/createMessage", request.name, params)
+                .await?;
+            Ok(peer::sampling_response(&answer))
+        })
+    }
+
+    fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
+        Box::pin(async move {
+            peer::check_elicitation_schema(&request.requested_schema)?;
+            let params = peer::elicitation_params(&request);
+            let answer = self
+                .0
+                .ask("elicitation", "elicitation/create", request.name, params)
+                .await?;
+            Ok(peer::elicitation_answer(answer))
+        })
+    }
+
+    fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
+        Box::pin(async move {
+            let answer = self.0.ask("roots", "roots/list", None, json!({})).await?;
+            peer::roots_answer(&answer)
+        })
+    }
+}

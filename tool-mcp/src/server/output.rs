@@ -1,0 +1,82 @@
+//! Where a session's messages go: [`Outbox`], which a transport
+//! implements, and the bounded queue of a byte stream's output
+//! ([`Queue`], the stdio transport's).
+//!
+//! Every message names the request it belongs to (its answer, its
+//! progress and log messages, the requests to the client a call makes, the
+//! notifications of a subscription), so that a transport with a stream per
+//! request can route it; a byte stream writes them all in turn.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+
+use super::wire::Id;
+
+/// Where a session's messages go.
+pub(super) trait Outbox: Send + Sync + 'static {
+    /// Sends one message, a whole line with its newline. `request` is the
+    /// client's request it belongs to; `None` for the session's own
+    /// messages (a session's tool list changes, in the revisions with
+    /// sessions). Waits while the transport cannot take more.
+    fn send(&self, line: Vec<u8>, request: Option<&Id>) -> impl Future<Output = ()> + Send;
+}
+
+/// A message waiting to be written, holding its room in the queue.
+pub(super) struct Queued {
+    pub(super) line: Vec<u8>,
+    /// Given back when the message is written (or dropped).
+    _room: OwnedSemaphorePermit,
+}
+
+/// The output of a byte stream: a queue of whole lines that holds at most
+/// `capacity` bytes. A message waits for room (a message larger than the
+/// queue waits until the queue is empty), so when the other end does not
+/// read, whoever sends waits, and the session stops reading its input.
+pub(super) struct Queue {
+    /// Weak: the output closes when the input ends (and the session is
+    /// closed), whatever calls still hold of it.
+    sender: mpsc::WeakUnboundedSender<Queued>,
+    room: Arc<Semaphore>,
+    capacity: usize,
+}
+
+impl Queue {
+    /// A queue of at most `capacity` bytes, the sender that keeps it open
+    /// and its receiving end.
+    pub(super) fn new(
+        capacity: usize,
+    ) -> (
+        Self,
+        mpsc::UnboundedSender<Queued>,
+        mpsc::UnboundedReceiver<Queued>,
+    ) {
+        let capacity = capacity.clamp(1, Semaphore::MAX_PERMITS.min(u32::MAX as usize));
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let queue = Queue {
+            sender: sender.downgrade(),
+            room: Arc::new(Semaphore::new(capacity)),
+            capacity,
+        };
+        (queue, sender, receiver)
+    }
+
+    /// Queues `line` once there is room for it; a closed output drops it
+    /// (nobody reads any more).
+    pub(super) async fn push(&self, line: Vec<u8>) {
+        let wanted = line.len().clamp(1, self.capacity) as u32;
+        let Ok(room) = Arc::clone(&self.room).acquire_many_owned(wanted).await else {
+            return;
+        };
+        if let Some(sender) = self.sender.upgrade() {
+            let _ = sender.send(Queued { line, _room: room });
+        }
+    }
+}
+
+impl Outbox for Queue {
+    async fn send(&self, line: Vec<u8>, _request: Option<&Id>) {
+        self.push(line).await;
+    }
+}

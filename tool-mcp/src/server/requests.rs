@@ -1,0 +1,129 @@
+//! A session's requests to its client, in the revisions with sessions: the
+//! tools' sampling, elicitation and roots requests go to the client as
+//! requests of the server's (ids 0, 1, 2, ...), and the client's responses
+//! come back to the tool that asked.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
+
+use serde_json::{Map, Value, json};
+use tokio::sync::oneshot;
+use tool_runtime::{
+    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root, SamplingRequest,
+    SamplingResponse, ToolError,
+};
+
+use super::output::Outbox;
+use super::peer;
+use super::session::{Session, lock};
+use super::wire::{self, Id};
+
+impl<O: Outbox> Session<O> {
+    /// A response of the client's to one of the server's requests.
+    pub(super) fn on_response(&self, id: &Value, mut message: Map<String, Value>) {
+        let Some(waiting) = id.as_u64().and_then(|id| lock(&self.pending).remove(&id)) else {
+            tracing::debug!(%id, "dropping a response to no request of the server's");
+            return;
+        };
+        let answer = match message.remove("result") {
+            Some(result) => Ok(result),
+            None => {
+                let error = message.remove("error").unwrap_or_default();
+                let text = error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| error.to_string(), str::to_owned);
+                Err(text)
+            }
+        };
+        let _ = waiting.send(answer);
+    }
+
+    /// Sends the client request `method` and waits for its answer: the
+    /// result, or the error's message.
+    async fn request(&self, method: &str, params: Value) -> Result<Value, String> {
+        let id = self.next_request.fetch_add(1, Ordering::Relaxed);
+        let (answer, answered) = oneshot::channel();
+        lock(&self.pending).insert(id, answer);
+        // Forgotten if the tool stops waiting.
+        let _forget = Forget(self, id);
+        self.send(wire::request_line(&Id::from_u64(id), method, params), None)
+            .await;
+        answered
+            .await
+            .map_err(|_| "the session ended before the client answered".to_owned())?
+    }
+
+    /// An error unless the client declared the capability `name`.
+    fn require(&self, name: &str) -> Result<(), ToolError> {
+        let declared = lock(&self.client)
+            .as_ref()
+            .is_some_and(|capabilities| capabilities.contains_key(name));
+        if declared {
+            Ok(())
+        } else {
+            Err(peer::unavailable(name))
+        }
+    }
+}
+
+/// Takes request `.1` off the pending ones when dropped.
+struct Forget<'a, O: Outbox>(&'a Session<O>, u64);
+
+impl<O: Outbox> Drop for Forget<'_, O> {
+    fn drop(&mut self) {
+        lock(&self.0.pending).remove(&self.1);
+    }
+}
+
+/// The client of a session, answering its tools' sampling, elicitation and
+/// roots requests. Weak: the session's context holds it, and the session
+/// holds the context.
+pub(super) struct SessionClient<O: Outbox>(pub(super) Weak<Session<O>>);
+
+impl<O: Outbox> SessionClient<O> {
+    fn session(&self) -> Result<Arc<Session<O>>, ToolError> {
+        self.0
+            .upgrade()
+            .ok_or_else(|| ToolError::new("the MCP session has ended"))
+    }
+}
+
+impl<O: Outbox> ClientRequests for SessionClient<O> {
+    fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
+        Box::pin(async move {
+            let session = self.session()?;
+            session.require("sampling")?;
+            let result = session
+                .request("sampling/createMessage", peer::sampling_params(&request))
+                .await
+                .map_err(|error| peer::failed("sampling", error))?;
+            Ok(peer::sampling_response(&result))
+        })
+    }
+
+    fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
+        Box::pin(async move {
+            let session = self.session()?;
+            session.require("elicitation")?;
+            peer::check_elicitation_schema(&request.requested_schema)?;
+            let result = session
+                .request("elicitation/create", peer::elicitation_params(&request))
+                .await
+                .map_err(|error| peer::failed("elicitation", error))?;
+            Ok(peer::elicitation_answer(result))
+        })
+    }
+
+    fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
+        Box::pin(async move {
+            let session = self.session()?;
+            session.require("roots")?;
+            let result = session
+                .request("roots/list", json!({}))
+                .await
+                .map_err(|error| peer::failed("roots", error))?;
+            peer::roots_answer(&result)
+        })
+    }
+}
