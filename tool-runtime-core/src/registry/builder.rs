@@ -82,8 +82,11 @@ impl RegistryBuilder {
         I: IntoIterator,
         I::Item: Borrow<&'static dyn Tool>,
     {
-        self.tools
-            .extend(tools.into_iter().map(|tool| ToolRef::Static(*tool.borrow())));
+        self.tools.extend(
+            tools
+                .into_iter()
+                .map(|tool| ToolRef::Static(*tool.borrow())),
+        );
         self
     }
 
@@ -120,8 +123,11 @@ impl RegistryBuilder {
         I: IntoIterator,
         I::Item: Borrow<&'static dyn Tool>,
     {
-        self.catalog
-            .extend(tools.into_iter().map(|tool| ToolRef::Static(*tool.borrow())));
+        self.catalog.extend(
+            tools
+                .into_iter()
+                .map(|tool| ToolRef::Static(*tool.borrow())),
+        );
         self
     }
 
