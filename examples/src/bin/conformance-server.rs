@@ -1,6 +1,11 @@
 //! The tools the official MCP conformance suite
 //! (`@modelcontextprotocol/conformance`) calls in its server scenarios,
-//! written as ordinary `#[tool]` functions, served over MCP.
+//! written as ordinary `#[tool]` functions, served over MCP: those of the
+//! 2025-11-25 requirements, and those of 2026-07-28 (the diagnostic tools
+//! of `server-stateless` and the fixtures of `input-required-result-*`).
+//! The same tool code serves both eras: a tool's requests to the client
+//! go to a 2025 client as requests, and come back to a 2026-07-28 client
+//! as an `input_required` result it answers by calling again.
 //!
 //! ```text
 //! cargo run -p examples --bin conformance-server -- --http 127.0.0.1:3000
@@ -10,14 +15,18 @@
 //!
 //! `tests/mcp/conformance.sh` runs the suite against it.
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tool_mcp::server::McpServer;
 use tool_runtime::{
-    Audio, Content, DynamicTool, Elicitation, Image, LogLevel, Registry, Resource, SamplingRequest,
-    ToolContext, ToolError, tool,
+    Audio, Content, DynamicTool, Elicitation, ElicitationRequest, Image, LiveRegistry, LogLevel,
+    Registry, Resource, SamplingRequest, ToolContext, ToolError, tool,
 };
+
+/// The registry served, for `test_trigger_tool_change` to change.
+static SERVED: OnceLock<LiveRegistry> = OnceLock::new();
 
 /// A 1x1 red pixel, as PNG.
 const RED_PIXEL_PNG: [u8; 69] = [
@@ -238,6 +247,205 @@ async fn test_reconnection() -> &'static str {
     "Reconnection test completed successfully"
 }
 
+/// Needs the client's model: a client that did not declare `sampling`
+/// gets a missing-capability error (`-32021` in the 2026-07-28 revision).
+#[tool]
+async fn test_missing_capability(ctx: &ToolContext) -> Result<String, ToolError> {
+    let answer = ctx.sample("Say hello.").await?;
+    Ok(format!(
+        "LLM response: {}",
+        answer.text().unwrap_or("(not text)")
+    ))
+}
+
+/// Asks the user a question mid-call: in the 2026-07-28 revision the
+/// question comes back as an `input_required` result, never as a request
+/// of the server's.
+#[tool]
+async fn test_streaming_elicitation(ctx: &ToolContext) -> Result<String, ToolError> {
+    let answer = ctx
+        .elicit_request(
+            ElicitationRequest::new("Continue?", confirm_schema("continue")).named("continue"),
+        )
+        .await?;
+    Ok(format!("Elicitation completed: {}", describe(&answer)))
+}
+
+/// Logs while it runs: the client sees the messages only when it asked
+/// for a log level.
+#[tool]
+async fn test_logging_tool(ctx: &ToolContext) -> &'static str {
+    ctx.log(LogLevel::Info, "Logging tool started");
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    ctx.log(LogLevel::Warning, "Logging tool halfway");
+    "Logging tool completed"
+}
+
+/// Adds a tool to the server's list, or takes it away again: a change the
+/// listening clients hear of.
+#[tool]
+fn test_trigger_tool_change() -> Result<String, ToolError> {
+    let live = SERVED
+        .get()
+        .ok_or_else(|| ToolError::new("the server has no live registry"))?;
+    if live.remove(TOGGLED) {
+        return Ok(format!("removed {TOGGLED}"));
+    }
+    let tool = DynamicTool::builder(
+        TOGGLED,
+        "Appears and disappears.",
+        json!({"type": "object"}),
+    )
+    .handler(|_, _| Ok::<_, ToolError>("here"))
+    .build()
+    .map_err(|error| ToolError::new(error.to_string()))?;
+    live.insert(tool)
+        .map_err(|error| ToolError::new(error.to_string()))?;
+    Ok(format!("added {TOGGLED}"))
+}
+
+/// The tool `test_trigger_tool_change` adds and removes.
+const TOGGLED: &str = "test_toggled_tool";
+
+/// An object schema of one required field `name` of type `kind`.
+fn one_field(name: &str, kind: &str) -> Value {
+    json!({
+        "type": "object",
+        "properties": {name: {"type": kind}},
+        "required": [name],
+    })
+}
+
+/// An object schema of one required boolean `name`.
+fn confirm_schema(name: &str) -> Value {
+    one_field(name, "boolean")
+}
+
+/// The accepted answer's field `field`, as text.
+fn field(answer: &Elicitation<Value>, field: &str) -> String {
+    match answer {
+        Elicitation::Accepted(content) => match &content[field] {
+            Value::String(text) => text.clone(),
+            Value::Null => "(none)".to_owned(),
+            other => other.to_string(),
+        },
+        other => format!("({})", other.action()),
+    }
+}
+
+/// Asks the user's name (request `user_name`) and greets them.
+#[tool]
+async fn test_input_required_result_elicitation(ctx: &ToolContext) -> Result<String, ToolError> {
+    let request = ElicitationRequest::new("What is your name?", one_field("name", "string"))
+        .named("user_name");
+    let answer = ctx.elicit_request(request).await?;
+    Ok(format!("Hello, {}!", field(&answer, "name")))
+}
+
+/// Asks the client's model the capital of France (request
+/// `capital_question`).
+#[tool]
+async fn test_input_required_result_sampling(ctx: &ToolContext) -> Result<String, ToolError> {
+    let request = SamplingRequest::new("What is the capital of France?")
+        .max_tokens(100)
+        .named("capital_question");
+    let answer = ctx.sample(request).await?;
+    Ok(format!(
+        "The model says: {}",
+        answer.text().unwrap_or("(not text)")
+    ))
+}
+
+/// Asks the client for its roots and names them.
+#[tool]
+async fn test_input_required_result_list_roots(ctx: &ToolContext) -> Result<String, ToolError> {
+    let roots = ctx.roots().await?;
+    let uris: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
+    Ok(format!("Client roots: {}", uris.join(", ")))
+}
+
+/// Asks for a confirmation (request `confirm`); the state that carries the
+/// round is checked by the server, hence "state-ok".
+#[tool]
+async fn test_input_required_result_request_state(ctx: &ToolContext) -> Result<String, ToolError> {
+    let request = ElicitationRequest::new("Please confirm", confirm_schema("ok")).named("confirm");
+    let answer = ctx.elicit_request(request).await?;
+    Ok(format!("state-ok: confirmed={}", field(&answer, "ok")))
+}
+
+/// Asks for the user's name, a greeting from the model and the client's
+/// roots, all at once.
+#[tool]
+async fn test_input_required_result_multiple_inputs(
+    ctx: &ToolContext,
+) -> Result<String, ToolError> {
+    let name = ElicitationRequest::new("What is your name?", one_field("name", "string"))
+        .named("user_name");
+    let greeting = SamplingRequest::new("Generate a greeting")
+        .max_tokens(50)
+        .named("greeting");
+    let (name, greeting, roots) =
+        tokio::join!(ctx.elicit_request(name), ctx.sample(greeting), ctx.roots());
+    Ok(format!(
+        "{} {} ({} roots)",
+        greeting?.text().unwrap_or("Hello"),
+        field(&name?, "name"),
+        roots?.len()
+    ))
+}
+
+/// Asks two questions, one round each: the name (`step1`), then the
+/// favourite colour (`step2`).
+#[tool]
+async fn test_input_required_result_multi_round(ctx: &ToolContext) -> Result<String, ToolError> {
+    let name = ElicitationRequest::new("Step 1: What is your name?", one_field("name", "string"))
+        .named("step1");
+    let name = ctx.elicit_request(name).await?;
+    let color = ElicitationRequest::new(
+        "Step 2: What is your favorite color?",
+        one_field("color", "string"),
+    )
+    .named("step2");
+    let color = ctx.elicit_request(color).await?;
+    Ok(format!(
+        "{} likes {}",
+        field(&name, "name"),
+        field(&color, "color")
+    ))
+}
+
+/// Asks for a confirmation, with a signed state the client must not
+/// change.
+#[tool]
+async fn test_input_required_result_tampered_state(ctx: &ToolContext) -> Result<String, ToolError> {
+    let request = ElicitationRequest::new("Please confirm", confirm_schema("ok")).named("confirm");
+    let answer = ctx.elicit_request(request).await?;
+    Ok(format!("confirmed={}", field(&answer, "ok")))
+}
+
+/// Asks the user and the model at once: only what the client declared it
+/// can answer is asked (a request needing an undeclared capability fails
+/// at once, and the other goes out).
+#[tool]
+async fn test_input_required_result_capabilities(ctx: &ToolContext) -> Result<String, ToolError> {
+    let name = ElicitationRequest::new("What is your name?", one_field("name", "string"))
+        .named("user_name");
+    let question = SamplingRequest::new("What is the capital of France?")
+        .max_tokens(100)
+        .named("capital_question");
+    let (name, answer) = tokio::join!(ctx.elicit_request(name), ctx.sample(question));
+    let name = name.map(|name| field(&name, "name"));
+    let answer = answer.map(|answer| answer.text().unwrap_or_default().to_owned());
+    match (name, answer) {
+        (Err(error), Err(_)) => Err(error),
+        (name, answer) => Ok(format!(
+            "name: {}, answer: {}",
+            name.unwrap_or_else(|_| "(not asked)".to_owned()),
+            answer.unwrap_or_else(|_| "(not asked)".to_owned())
+        )),
+    }
+}
+
 /// `action=..., content=...` for an elicitation's answer.
 fn describe(answer: &Elicitation<Value>) -> String {
     match answer {
@@ -292,6 +500,18 @@ fn registry() -> Registry {
         .tool(TestElicitationSep1034DefaultsTool)
         .tool(TestElicitationSep1330EnumsTool)
         .tool(TestReconnectionTool)
+        .tool(TestMissingCapabilityTool)
+        .tool(TestStreamingElicitationTool)
+        .tool(TestLoggingToolTool)
+        .tool(TestTriggerToolChangeTool)
+        .tool(TestInputRequiredResultElicitationTool)
+        .tool(TestInputRequiredResultSamplingTool)
+        .tool(TestInputRequiredResultListRootsTool)
+        .tool(TestInputRequiredResultRequestStateTool)
+        .tool(TestInputRequiredResultMultipleInputsTool)
+        .tool(TestInputRequiredResultMultiRoundTool)
+        .tool(TestInputRequiredResultTamperedStateTool)
+        .tool(TestInputRequiredResultCapabilitiesTool)
         .tool(json_schema_tool())
         .build()
         .expect("the conformance tools are set up")
@@ -300,7 +520,8 @@ fn registry() -> Registry {
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let server = McpServer::new(registry())
+    let live = SERVED.get_or_init(|| LiveRegistry::new(registry()));
+    let server = McpServer::new(live.clone())
         .with_implementation("tool-mcp-conformance-server", env!("CARGO_PKG_VERSION"));
     match args
         .iter()
