@@ -1469,7 +1469,13 @@ async fn the_stateless_revision_discovers_and_lists_with_caching_hints_and_the_s
 
     // The methods the revision removed, and unknown ones: -32601, even
     // `initialize` and `ping`.
-    for (id, method) in [(6, "initialize"), (7, "ping"), (8, "logging/setLevel"), (9, "resources/subscribe"), (10, "unknown/method")] {
+    for (id, method) in [
+        (6, "initialize"),
+        (7, "ping"),
+        (8, "logging/setLevel"),
+        (9, "resources/subscribe"),
+        (10, "unknown/method"),
+    ] {
         let (answer, _) = client
             .request(id, method, json!({"_meta": modern(json!({}))}))
             .await;
@@ -1480,16 +1486,24 @@ async fn the_stateless_revision_discovers_and_lists_with_caching_hints_and_the_s
     // `_meta` missing what the revision requires: -32602; `clientInfo` is
     // not required.
     let (missing, _) = client
-        .request(11, "server/discover", json!({"_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28"
-        }}))
+        .request(
+            11,
+            "server/discover",
+            json!({"_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28"
+            }}),
+        )
         .await;
     assert_eq!(missing["error"]["code"], -32602, "{missing}");
     let (no_info, _) = client
-        .request(12, "server/discover", json!({"_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {}
-        }}))
+        .request(
+            12,
+            "server/discover",
+            json!({"_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {}
+            }}),
+        )
         .await;
     assert_eq!(no_info["result"]["resultType"], "complete", "{no_info}");
     let mut meta = modern(json!({}));
@@ -1561,10 +1575,12 @@ async fn subscriptions_listen_acknowledges_then_brings_tool_changes_tagged_with_
     let live = tool_runtime::LiveRegistry::new(registry());
     let mut client = Client::open(McpServer::new(live.clone()));
     client
-        .send(json!({"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen", "params": {
-            "_meta": modern(json!({})),
-            "notifications": {"toolsListChanged": true, "promptsListChanged": true}
-        }}))
+        .send(
+            json!({"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen", "params": {
+                "_meta": modern(json!({})),
+                "notifications": {"toolsListChanged": true, "promptsListChanged": true}
+            }}),
+        )
         .await;
     let ack = client.next().await;
     assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
@@ -1580,10 +1596,12 @@ async fn subscriptions_listen_acknowledges_then_brings_tool_changes_tagged_with_
 
     // A second subscription, to prompts only, hears nothing of tools.
     client
-        .send(json!({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": {
-            "_meta": modern(json!({})),
-            "notifications": {"promptsListChanged": true}
-        }}))
+        .send(
+            json!({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": {
+                "_meta": modern(json!({})),
+                "notifications": {"promptsListChanged": true}
+            }}),
+        )
         .await;
     let ack = client.next().await;
     assert_eq!(
@@ -1602,16 +1620,22 @@ async fn subscriptions_listen_acknowledges_then_brings_tool_changes_tagged_with_
 
     // The same id again while it is open: refused.
     let (again, _) = client
-        .request(7, "subscriptions/listen", json!({
-            "_meta": modern(json!({})), "notifications": {"toolsListChanged": true}
-        }))
+        .request(
+            7,
+            "subscriptions/listen",
+            json!({
+                "_meta": modern(json!({})), "notifications": {"toolsListChanged": true}
+            }),
+        )
         .await;
     assert_eq!(again["error"]["code"], -32600, "{again}");
 
     // Cancelled by the client: no answer, and no more notifications.
     client
-        .send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-            "params": {"requestId": "sub"}}))
+        .send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": "sub"}}),
+        )
         .await;
     let (pong, before) = client
         .request(8, "tools/list", json!({"_meta": modern(json!({}))}))
@@ -1637,7 +1661,11 @@ async fn subscriptions_listen_acknowledges_then_brings_tool_changes_tagged_with_
     // Without a filter: invalid params.
     let mut client = Client::open(McpServer::new(registry()));
     let (refused, _) = client
-        .request(1, "subscriptions/listen", json!({"_meta": modern(json!({}))}))
+        .request(
+            1,
+            "subscriptions/listen",
+            json!({"_meta": modern(json!({}))}),
+        )
         .await;
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
 }
@@ -1657,12 +1685,17 @@ async fn greet_user(ctx: &ToolContext, punctuation: String) -> Result<String, To
         ctx.sample(tool_runtime::SamplingRequest::new("A greeting?").max_tokens(20)),
     );
     let name = match name? {
-        tool_runtime::Elicitation::Accepted(content) => content["name"].as_str().unwrap_or("?").to_owned(),
+        tool_runtime::Elicitation::Accepted(content) => {
+            content["name"].as_str().unwrap_or("?").to_owned()
+        }
         other => other.action().to_owned(),
     };
     let greeting = greeting?.text().unwrap_or_default().to_owned();
     let roots = ctx.roots().await?;
-    Ok(format!("{greeting}, {name}{punctuation} ({} roots)", roots.len()))
+    Ok(format!(
+        "{greeting}, {name}{punctuation} ({} roots)",
+        roots.len()
+    ))
 }
 
 #[tokio::test]
@@ -1672,7 +1705,8 @@ async fn in_the_stateless_revision_a_tools_requests_come_back_as_input_required_
     let mut client = Client::open(McpServer::new(registry.clone()).with_request_state_key(key));
     let all = || modern(json!({"elicitation": {}, "sampling": {}, "roots": {}}));
     let call = |id: i64, extra: Value| {
-        let mut params = json!({"name": "greet_user", "arguments": {"punctuation": "!"}, "_meta": all()});
+        let mut params =
+            json!({"name": "greet_user", "arguments": {"punctuation": "!"}, "_meta": all()});
         for (key, value) in extra.as_object().unwrap() {
             params[key] = value.clone();
         }
@@ -1682,7 +1716,10 @@ async fn in_the_stateless_revision_a_tools_requests_come_back_as_input_required_
     // Round 1: the two requests made at once come together.
     let (id, params) = call(1, json!({}));
     let (first, before) = client.call(id, params).await;
-    assert!(before.is_empty(), "no request goes to the client: {before:?}");
+    assert!(
+        before.is_empty(),
+        "no request goes to the client: {before:?}"
+    );
     let result = &first["result"];
     assert_eq!(result["resultType"], "input_required", "{first}");
     let requests = result["inputRequests"].as_object().unwrap();
@@ -1719,10 +1756,16 @@ async fn in_the_stateless_revision_a_tools_requests_come_back_as_input_required_
     // Round 3: only the last answer is sent; the earlier ones travel in
     // the state.
     let answers = json!({roots_key.as_str(): {"roots": [{"uri": "file:///work", "name": "work"}]}});
-    let (id, params) = call(3, json!({"inputResponses": answers, "requestState": state2}));
+    let (id, params) = call(
+        3,
+        json!({"inputResponses": answers, "requestState": state2}),
+    );
     let (third, _) = client.call(id, params).await;
     assert_eq!(third["result"]["resultType"], "complete", "{third}");
-    assert_eq!(third["result"]["content"][0]["text"], "Hello, Ada! (1 roots)");
+    assert_eq!(
+        third["result"]["content"][0]["text"],
+        "Hello, Ada! (1 roots)"
+    );
     // The code before the first request ran once per round.
     assert_eq!(ROUNDS.load(std::sync::atomic::Ordering::SeqCst), 3);
 
@@ -1732,7 +1775,12 @@ async fn in_the_stateless_revision_a_tools_requests_come_back_as_input_required_
     let (id, params) = call(4, json!({"inputResponses": {}, "requestState": altered}));
     let (refused, _) = client.call(id, params).await;
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
-    assert!(refused["error"]["message"].as_str().unwrap().contains("requestState"));
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("requestState")
+    );
     let mut other = Client::open(McpServer::new(registry.clone()));
     let (id, params) = call(5, json!({"requestState": state2}));
     let (foreign, _) = other.call(id, params).await;
@@ -1755,16 +1803,24 @@ async fn in_the_stateless_revision_a_tools_requests_come_back_as_input_required_
     let (id, params) = call(8, json!({"requestState": state}));
     let (expired, _) = brief.call(id, params).await;
     assert_eq!(expired["error"]["code"], -32602, "{expired}");
-    assert!(expired["error"]["message"].as_str().unwrap().contains("expired"));
+    assert!(
+        expired["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("expired")
+    );
 
     // Answers that are not results: invalid params.
     let (id, params) = call(9, json!({"inputResponses": {"user_name": 12345}}));
     let (invalid, _) = client.call(id, params).await;
     assert_eq!(invalid["error"]["code"], -32602, "{invalid}");
     // An answer given without a state is taken by its key.
-    let (id, params) = call(10, json!({"inputResponses": {
-        "user_name": {"action": "decline"}
-    }}));
+    let (id, params) = call(
+        10,
+        json!({"inputResponses": {
+            "user_name": {"action": "decline"}
+        }}),
+    );
     let (partly, _) = client.call(id, params).await;
     let requests = partly["result"]["inputRequests"].as_object().unwrap();
     assert!(!requests.contains_key("user_name"), "{partly}");
@@ -1776,7 +1832,10 @@ async fn in_the_stateless_revision_a_request_needing_an_undeclared_capability_is
     let registry = Registry::builder().tool(AskTool).build().unwrap();
     let mut client = Client::open(McpServer::new(registry));
     let (refused, before) = client
-        .call(1, json!({"name": "ask", "_meta": modern(json!({"elicitation": {}}))}))
+        .call(
+            1,
+            json!({"name": "ask", "_meta": modern(json!({"elicitation": {}}))}),
+        )
         .await;
     assert!(before.is_empty(), "{before:?}");
     assert_eq!(refused["error"]["code"], -32021, "{refused}");
@@ -1784,6 +1843,256 @@ async fn in_the_stateless_revision_a_request_needing_an_undeclared_capability_is
         refused["error"]["data"]["requiredCapabilities"],
         json!({"sampling": {}})
     );
+}
+
+/// Waits until the call is stopped.
+#[tool]
+async fn hold() -> &'static str {
+    std::future::pending::<()>().await;
+    "never"
+}
+
+impl Client {
+    /// The next line from the server, as written.
+    async fn next_raw(&mut self) -> String {
+        tokio::time::timeout(Duration::from_secs(30), self.lines.next_line())
+            .await
+            .expect("the server answers")
+            .unwrap()
+            .expect("the server keeps the pipe open")
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_does_not_read_stops_the_server_reading_so_its_output_stays_bounded() {
+    const REQUESTS: usize = 5_000;
+    let server = McpServer::new(registry()).with_output_buffer(64 * 1024);
+    let (client_end, server_end) = tokio::io::duplex(4096);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    tokio::spawn(server.serve_io(server_read, server_write));
+    let (read, mut writer) = tokio::io::split(client_end);
+    let written = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = std::sync::Arc::clone(&written);
+    let writing = tokio::spawn(async move {
+        for id in 0..REQUESTS {
+            let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list",
+                "params": {"_meta": modern(json!({}))}});
+            writer
+                .write_all(format!("{request}\n").as_bytes())
+                .await
+                .unwrap();
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        writer
+    });
+
+    // Nobody reads the answers (each over a kilobyte): the output queue
+    // fills, the server stops reading, and the client cannot write on.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = written.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        before < REQUESTS / 10,
+        "{before} of {REQUESTS} requests were taken in"
+    );
+
+    // Once the client reads, every request is answered, none lost.
+    let mut lines = BufReader::new(read).lines();
+    for id in 0..REQUESTS {
+        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
+            .await
+            .expect("the server answers")
+            .unwrap()
+            .unwrap();
+        let answer: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(answer["id"], id, "{answer}");
+    }
+    writing.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_session_runs_at_most_its_limit_of_calls_and_refuses_more_clearly() {
+    let registry = Registry::builder()
+        .tool(HoldTool)
+        .tool(AddTool)
+        .build()
+        .unwrap();
+    let (mut client, _) =
+        Client::start(McpServer::new(registry).with_max_concurrent_calls(2)).await;
+    for id in [1, 2] {
+        client
+            .send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "hold"}}))
+            .await;
+    }
+    let (busy, _) = client
+        .call(3, json!({"name": "add", "arguments": {"a": 1, "b": 2}}))
+        .await;
+    assert_eq!(busy["error"]["code"], -32603, "{busy}");
+    assert_eq!(busy["error"]["data"]["maxConcurrentCalls"], 2);
+    let message = busy["error"]["message"].as_str().unwrap();
+    assert!(message.contains("2 calls"), "{message}");
+
+    // A call that ends makes room.
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 1}}),
+        )
+        .await;
+    let mut answered = None;
+    for id in 4..50 {
+        let (answer, _) = client
+            .call(id, json!({"name": "add", "arguments": {"a": 1, "b": 2}}))
+            .await;
+        if answer.get("result").is_some() {
+            answered = Some(answer);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let answer = answered.expect("a call is served once one ended");
+    assert_eq!(answer["result"]["content"][0]["text"], "3");
+    assert_eq!(McpServer::DEFAULT_MAX_CONCURRENT_CALLS, 64);
+}
+
+#[tokio::test]
+async fn a_request_reusing_the_id_of_one_in_flight_is_an_invalid_request() {
+    let registry = Registry::builder()
+        .tool(HoldTool)
+        .tool(AddTool)
+        .build()
+        .unwrap();
+    let (mut client, _) = Client::start(McpServer::new(registry)).await;
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": "same", "method": "tools/call",
+            "params": {"name": "hold"}}),
+        )
+        .await;
+    let (duplicate, _) = client
+        .send_then_response(
+            json!({"jsonrpc": "2.0", "id": "same", "method": "tools/call",
+                "params": {"name": "add", "arguments": {"a": 1, "b": 2}}}),
+            json!("same"),
+        )
+        .await;
+    assert_eq!(duplicate["error"]["code"], -32600, "{duplicate}");
+    assert!(
+        duplicate["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("in flight"),
+        "{duplicate}"
+    );
+
+    // The first is still the one in flight: cancelling it ends it, and the
+    // id is free again.
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": "same"}}),
+        )
+        .await;
+    let mut answered = None;
+    for _ in 0..50 {
+        let (answer, _) = client
+            .send_then_response(
+                json!({"jsonrpc": "2.0", "id": "same", "method": "tools/call",
+                    "params": {"name": "add", "arguments": {"a": 2, "b": 2}}}),
+                json!("same"),
+            )
+            .await;
+        if answer.get("result").is_some() {
+            answered = Some(answer);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        answered.expect("the id is free once the call ended")["result"]["content"][0]["text"],
+        "4"
+    );
+}
+
+impl Client {
+    /// Sends `message` and waits for the answer whose id is `id`.
+    async fn send_then_response(&mut self, message: Value, id: Value) -> (Value, Vec<Value>) {
+        self.send(message).await;
+        let mut before = Vec::new();
+        loop {
+            let message = self.next().await;
+            if message.get("id") == Some(&id) && message.get("method").is_none() {
+                return (message, before);
+            }
+            before.push(message);
+        }
+    }
+}
+
+#[tokio::test]
+async fn ids_come_back_exactly_as_sent_even_past_64_bits() {
+    let registry = Registry::builder()
+        .tool(HoldTool)
+        .tool(AddTool)
+        .build()
+        .unwrap();
+    let (mut client, _) = Client::start(McpServer::new(registry)).await;
+    let big = "123456789012345678901234567890";
+    for line in [
+        // A call, read on its fast path.
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{big},"method":"tools/call","params":{{"name":"add","arguments":{{"a":1,"b":2}}}}}}"#
+        ),
+        // Any other request.
+        format!(r#"{{"jsonrpc":"2.0","id":{big},"method":"ping"}}"#),
+        // An error.
+        format!(r#"{{"jsonrpc":"2.0","id":{big},"method":"no/such"}}"#),
+        // Written as a float, the id comes back as written too.
+        r#"{"jsonrpc":"2.0","id":1e3,"method":"ping"}"#.to_owned(),
+    ] {
+        client.writer.write_all(line.as_bytes()).await.unwrap();
+        client.writer.write_all(b"\n").await.unwrap();
+        let answer = client.next_raw().await;
+        let id = line
+            .split(r#""id":"#)
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap();
+        assert!(
+            answer.contains(&format!(r#""id":{id},"#)),
+            "{answer} for {line}"
+        );
+    }
+
+    // A call with such an id is cancelled by it.
+    let call = format!(
+        r#"{{"jsonrpc":"2.0","id":{big},"method":"tools/call","params":{{"name":"hold"}}}}"#
+    );
+    client.writer.write_all(call.as_bytes()).await.unwrap();
+    client.writer.write_all(b"\n").await.unwrap();
+    let cancel = format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{big}}}}}"#
+    );
+    client.writer.write_all(cancel.as_bytes()).await.unwrap();
+    client.writer.write_all(b"\n").await.unwrap();
+    let mut freed = false;
+    for _ in 0..50 {
+        let again = format!(
+            r#"{{"jsonrpc":"2.0","id":{big},"method":"tools/call","params":{{"name":"add","arguments":{{"a":1,"b":1}}}}}}"#
+        );
+        client.writer.write_all(again.as_bytes()).await.unwrap();
+        client.writer.write_all(b"\n").await.unwrap();
+        let answer = client.next_raw().await;
+        assert!(answer.contains(big), "{answer}");
+        if answer.contains(r#""result""#) {
+            freed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(freed, "the cancelled call ended and freed its id");
 }
 
 /// `cargo tree` of this crate without its default features: a server that
