@@ -27,8 +27,8 @@
 //!     .configure("current_time", json!({"default_zone": "Europe/Paris"}))
 //!     .build()?;
 //! assert_eq!(registry.names().collect::<Vec<_>>(), ["calculator", "current_time"]);
-//! // Nothing of this crate is in the global registry.
-//! assert!(Registry::global().get("python_exec").is_none());
+//! // Nothing of this crate is linked into the global registry.
+//! assert!(Registry::linked_specs().all(|spec| spec.name != "python_exec"));
 //!
 //! let ctx = ToolContext::new();
 //! let value = registry

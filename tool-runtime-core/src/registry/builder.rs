@@ -99,24 +99,24 @@ impl RegistryBuilder {
     /// ```
     /// use tool_runtime::{tool, Registry, Tool};
     ///
-    /// /// Says hello.
+    /// /// Waves.
     /// #[tool(register = false)]
-    /// fn hello() -> &'static str { "hello" }
+    /// fn wave() -> &'static str { "o/" }
     ///
-    /// /// Says goodbye.
+    /// /// Bows.
     /// #[tool(register = false)]
-    /// fn goodbye() -> &'static str { "goodbye" }
+    /// fn bow() -> &'static str { "_o_" }
     ///
-    /// const MINE: &[&dyn Tool] = &[&HelloTool, &GoodbyeTool];
+    /// const MINE: &[&dyn Tool] = &[&WaveTool, &BowTool];
     ///
     /// let registry = Registry::builder()
     ///     .catalog(MINE)
-    ///     .global_named(["goodbye"])
+    ///     .global_named(["bow"])
     ///     .build()
     ///     .unwrap();
-    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["goodbye"]);
-    /// // Neither is in the global registry: `register = false`.
-    /// assert!(Registry::global().get("hello").is_none());
+    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["bow"]);
+    /// // Neither is linked into the global registry: `register = false`.
+    /// assert!(Registry::linked_specs().all(|spec| spec.name != "wave"));
     /// ```
     pub fn catalog<I>(mut self, tools: I) -> Self
     where
