@@ -19,6 +19,8 @@
 # files' checksum and the Node version skips that until either changes.
 # They pin:
 #   @modelcontextprotocol/sdk            the official TypeScript SDK (its Client)
+#   @modelcontextprotocol/client         the TypeScript SDK's v2 client (revision
+#                                        2026-07-28 as well as the older ones)
 #   @modelcontextprotocol/conformance    the MCP conformance suite
 #                                        (node_modules/.bin/conformance)
 #   @modelcontextprotocol/server-everything

@@ -9,6 +9,10 @@
 // SDK prints no warning about the schemas (its JSON Schema validator warns
 // about formats it does not know, for one).
 //
+// The SDK's v2 client (`@modelcontextprotocol/client`) drives `toolbox
+// serve` over stdio pinned to the 2026-07-28 revision, in `auto` mode and in
+// `legacy` mode: list, call, a refused call, an unknown tool, list again.
+//
 // Then, for each transport, `toolbox --registry FILE serve` as an MCP proxy
 // (its file names server-everything and tests/mcp/python_server.py): local
 // and remote tools listed and called, and a remote server's new tool
@@ -742,3 +746,57 @@ describe('TypeScript SDK client and conformance-server over streamable HTTP', { 
     assert.deepEqual(logs, []);
   });
 });
+
+// The SDK's v2 client (`@modelcontextprotocol/client`, which speaks the
+// 2026-07-28 revision) over stdio, pinned to that revision, in `auto` mode
+// (a `server/discover` probe) and in `legacy` mode (`initialize`): the era
+// it lands on, the list (compared with the registry's rendering), a call,
+// a call the registry refuses (an error result), an unknown tool (a
+// JSON-RPC error), and the list again.
+const clientV2 = (path) =>
+  import(pathToFileURL(join(nodeModules, '@modelcontextprotocol', 'client', 'dist', path)).href);
+const v2 = await clientV2('index.mjs');
+const { StdioClientTransport: StdioClientTransportV2 } = await clientV2('stdio.mjs');
+
+for (const [label, mode, era] of [
+  ['pinned to 2026-07-28', { pin: '2026-07-28' }, 'modern'],
+  ['in auto mode', 'auto', 'modern'],
+  ['in legacy mode', 'legacy', 'legacy'],
+]) {
+  describe(`TypeScript SDK v2 client over stdio ${label}`, { timeout: TIMEOUT }, () => {
+    let client;
+    before(async () => {
+      client = new v2.Client({ name: 'toolbox-tests', version: '1.0.0' }, { versionNegotiation: { mode } });
+      await client.connect(
+        new StdioClientTransportV2({ command: TOOLBOX, args: ['serve'], env: serverEnv, stderr: 'inherit' }),
+      );
+    });
+    after(async () => {
+      await client?.close();
+    });
+
+    test(`connects in the ${era} era and lists the registry's tools`, async () => {
+      assert.equal(client.getProtocolEra(), era);
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), expectedNames);
+    });
+
+    test('calls a tool, and a refused call is an error result', async () => {
+      const done = await client.callTool({ name: 'calculator', arguments: { expression: '2+3' } });
+      assert.equal(done.isError, false);
+      assert.equal(done.structuredContent.result, 5);
+      const refused = await client.callTool({ name: 'calculator', arguments: { expression: 5 } });
+      assert.equal(refused.isError, true);
+      assert.match(textOf(refused), /expression/);
+    });
+
+    test('an unknown tool is a JSON-RPC error, and the list works after it', async () => {
+      await assert.rejects(
+        client.callTool({ name: 'no_such_tool', arguments: {} }),
+        (error) => error.code === -32602 && /no_such_tool/.test(error.message),
+      );
+      const { tools } = await client.listTools();
+      assert.equal(tools.length, expectedNames.length);
+    });
+  });
+}
