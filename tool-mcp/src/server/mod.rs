@@ -33,6 +33,17 @@
 //!   stops at its next await point (or sees
 //!   [`ToolContext::is_cancelled`]), and no response is sent, as the
 //!   specification asks.
+//! - Both eras of the protocol are served, request by request: the
+//!   revisions with `initialize` and sessions (2024-11-05 to 2025-11-25),
+//!   and the stateless revision 2026-07-28 (`server/discover`, each
+//!   request's `_meta`, `resultType` on every result,
+//!   `subscriptions/listen`), where a tool's requests to the client come
+//!   back as an `input_required` result and the client's retry runs the
+//!   tool again with the answers (`docs/mcp.md` states the contract).
+//! - Limits keep a session bounded: the calls it runs at once
+//!   ([`with_max_concurrent_calls`](McpServer::with_max_concurrent_calls)),
+//!   the bytes waiting to be written on a byte stream
+//!   ([`with_output_buffer`](McpServer::with_output_buffer)).
 //! - The tools may change while the server runs: give it a
 //!   [`LiveRegistry`] and change that. The server advertises
 //!   `tools.listChanged` and sends every client

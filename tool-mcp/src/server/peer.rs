@@ -168,7 +168,7 @@ mod through_rmcp {
     use rmcp::service::{Peer, RoleServer};
     use serde_json::Value;
     use tool_runtime::{
-        ClientFuture, ClientRequests, Elicitation, ElicitationRequest, SamplingRequest,
+        ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root, SamplingRequest,
         SamplingResponse, ToolError,
     };
 
@@ -237,6 +237,19 @@ mod through_rmcp {
                     .map_err(|error| super::failed("elicitation", error))?;
                 let result = serde_json::to_value(&result).unwrap_or_default();
                 Ok(super::elicitation_answer(result))
+            })
+        }
+
+        fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
+            Box::pin(async move {
+                self.require("roots", |caps| caps.roots.is_some())?;
+                let result = self
+                    .peer
+                    .list_roots()
+                    .await
+                    .map_err(|error| super::failed("roots", error))?;
+                let result = serde_json::to_value(&result).unwrap_or_default();
+                super::roots_answer(&result)
             })
         }
     }
