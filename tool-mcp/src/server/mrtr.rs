@@ -7,7 +7,7 @@
 //! answered with an `input_required` result listing every request noted
 //! (those a tool makes at once, with `join!`, come together), keyed by the
 //! request's name or a number, and a signed `requestState`
-//! ([`state`](super::state)). The client retries the call with its
+//! ([`state`]). The client retries the call with its
 //! answers (`inputResponses`) and the state, and the tool runs again from
 //! the start: its requests made before are answered at once from the
 //! state, and the next unanswered one ends the round. So the code before a

@@ -17,7 +17,7 @@
 //!   that are not an object, gets `-32602` (invalid params); a method the
 //!   server does not serve, `-32601` (method not found).
 //! - A request whose `_meta` names the revision 2026-07-28 is served by it
-//!   ([`revision`](super::revision)): `server/discover`, `tools/list`,
+//!   ([`revision`]): `server/discover`, `tools/list`,
 //!   `tools/call` and `subscriptions/listen`, results marked with their
 //!   `resultType` and the server's `_meta`; a tool's requests to the client
 //!   become an `input_required` result ([`mrtr`](super::mrtr)).
