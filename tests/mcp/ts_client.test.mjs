@@ -561,6 +561,16 @@ for (const [kind, start] of Object.entries(proxyTransports)) {
         changes.push(notification);
       });
       await client.connect(transport);
+      // The proxy answers at once and adds each server's tools when that
+      // server has joined (announced with list_changed): wait for both.
+      const remote = ['everything_echo', 'py_add'];
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const names = (await client.listTools()).tools.map((tool) => tool.name);
+        if (remote.every((name) => names.includes(name))) break;
+        if (Date.now() > deadline) throw new Error(`the servers' tools never came: ${names.join(', ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     });
 
     after(() => closeSession(client, transport, stop));
