@@ -9,7 +9,7 @@
 # tool-runtime's normal dependency tree.
 #
 # By default the crate gets tool-runtime as a user does from a registry:
-# `cargo package` packs tool-macros, tool-runtime-core and tool-runtime, and a
+# `cargo package` packs tool-runtime-macros, tool-runtime-core and tool-runtime, and a
 # local registry serves them, so cargo builds them like any registry
 # dependency (no incremental compilation, lints capped). FROM=path depends on
 # the checkout by path instead, as a crate inside a workspace would: cargo
@@ -42,7 +42,10 @@ registry)
     # the ones not yet published against each other.
     packages=()
     for crate in tool-macros tool-runtime-core tool-runtime; do
-        [ -f "$CHECKOUT/$crate/Cargo.toml" ] && packages+=(-p "$crate")
+        manifest="$CHECKOUT/$crate/Cargo.toml"
+        [ -f "$manifest" ] || continue
+        # The folder's package (tool-macros holds tool-runtime-macros).
+        packages+=(-p "$(sed -n 's/^name = "\(.*\)"$/\1/p' "$manifest" | head -n 1)")
     done
     rm -rf "$OUT/package"
     (cd "$CHECKOUT" && cargo package --quiet --no-verify --allow-dirty \

@@ -1,7 +1,7 @@
 //! The stream behind `tool_runtime::stream!` and `try_stream!`: a stream
 //! written like a generator.
 //!
-//! The macros (defined in `tool-runtime`, expanded by `tool-macros`) turn the body into an async block
+//! The macros (defined in `tool-runtime`, expanded by `tool-runtime-macros`) turn the body into an async block
 //! in which each `yield value` is `sender.send(value).await`.
 //! [`GeneratorStream`] polls that block: `send` puts the value in a slot the
 //! two share and returns `Pending` once, so the poll ends and the stream

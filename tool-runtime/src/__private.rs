@@ -703,4 +703,4 @@ pub fn assert_tool_error<E: ToolErrorType + ?Sized>() {}
 // `stream!` and `try_stream!`.
 // ---------------------------------------------------------------------------
 
-pub use tool_macros::{__stream as stream_macro, __try_stream as try_stream_macro};
+pub use tool_runtime_macros::{__stream as stream_macro, __try_stream as try_stream_macro};

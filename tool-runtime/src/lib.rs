@@ -198,7 +198,7 @@ pub use elicit::Elicit;
 /// | `pattern = "regex"` | strings must match (feature `pattern`) |
 /// | `one_of = [...]` | the allowed values |
 /// | `validate = path` | a custom `fn(&T) -> Result<(), E>` |
-pub use tool_macros::tool;
+pub use tool_runtime_macros::tool;
 
 /// Makes the `#[tool]` methods of an impl block tools bound to a shared
 /// instance of the type; see [`Toolset`].
@@ -209,4 +209,4 @@ pub use tool_macros::tool;
 /// (`Db::query` gets `DbQueryTool`). Toolset tools are not registered
 /// globally: add an instance with
 /// [`RegistryBuilder::toolset`](crate::RegistryBuilder::toolset).
-pub use tool_macros::toolset;
+pub use tool_runtime_macros::toolset;
