@@ -1,0 +1,253 @@
+//! The `tools` section: which linked tools to enable, their aliases and
+//! their configuration; applying it to a builder, and finding where in the
+//! file a problem the registry reports comes from.
+
+use std::collections::HashMap;
+
+use marked_yaml::Node;
+use marked_yaml::types::MarkedMappingNode;
+use serde_json::{Value, json};
+
+use super::document::{Location, Locations, location, to_json};
+use super::problem::{ManifestProblem, problem};
+use crate::registry::{RegistryBuilder, RegistryProblem};
+
+/// One entry of `tools`, with where each part was written.
+#[derive(Debug, Clone)]
+pub(super) struct Entry {
+    pub(super) name: String,
+    at: Location,
+    aliases: Vec<(String, Location)>,
+    config: Option<(Value, Location)>,
+}
+
+/// The section's entries, in file order. `others` says whether the file
+/// has another section, without which `tools` must be there.
+pub(super) fn read(
+    root: &MarkedMappingNode,
+    others: bool,
+    locations: &mut Locations,
+    problems: &mut Vec<ManifestProblem>,
+) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    match root.get_node("tools") {
+        None if others => {}
+        None => problems.push(problem(root.span().start(), "missing the `tools` list")),
+        Some(Node::Sequence(tools)) => {
+            for (index, item) in tools.iter().enumerate() {
+                entries.extend(read_entry(index, item, locations, problems));
+            }
+        }
+        Some(other) => problems.push(problem(other.span().start(), "`tools` must be a list")),
+    }
+    entries
+}
+
+fn read_entry(
+    index: usize,
+    node: &Node,
+    locations: &mut Locations,
+    problems: &mut Vec<ManifestProblem>,
+) -> Option<Entry> {
+    let at = location(node.span().start());
+    let mapping: &MarkedMappingNode = match node {
+        Node::Scalar(name) => {
+            return Some(Entry {
+                name: name.as_str().to_owned(),
+                at,
+                aliases: Vec::new(),
+                config: None,
+            });
+        }
+        Node::Mapping(mapping) => mapping,
+        Node::Sequence(_) => {
+            problems.push(problem(
+                node.span().start(),
+                "each entry is a tool name or a mapping with `name`",
+            ));
+            return None;
+        }
+    };
+    for (key, _) in mapping.iter() {
+        if !matches!(key.as_str(), "name" | "aliases" | "config") {
+            let suggestion =
+                crate::names::closest(key.as_str(), ["name", "aliases", "config"].into_iter())
+                    .map(|s| format!("did you mean \"{s}\"? "))
+                    .unwrap_or_default();
+            problems.push(problem(
+                key.span().start(),
+                format!(
+                    "unknown key \"{}\"; {suggestion}an entry has `name`, `aliases` and `config`",
+                    key.as_str()
+                ),
+            ));
+        }
+    }
+    let Some(name) = mapping.get_scalar("name") else {
+        problems.push(problem(node.span().start(), "this entry has no `name`"));
+        return None;
+    };
+    let mut entry = Entry {
+        name: name.as_str().to_owned(),
+        at: location(name.span().start()),
+        aliases: Vec::new(),
+        config: None,
+    };
+    read_aliases(mapping.get_node("aliases"), &mut entry, problems);
+    if let Some(config) = mapping.get_node("config") {
+        let pointer = format!("/tools/{index}/config");
+        let value = to_json(config, &pointer, locations);
+        entry.config = Some((value, location(config.span().start())));
+    }
+    Some(entry)
+}
+
+/// An entry's `aliases`: a name or a list of names.
+fn read_aliases(node: Option<&Node>, entry: &mut Entry, problems: &mut Vec<ManifestProblem>) {
+    match node {
+        None => {}
+        Some(Node::Sequence(aliases)) => {
+            for alias in aliases.iter() {
+                match alias.as_scalar() {
+                    Some(text) => entry
+                        .aliases
+                        .push((text.as_str().to_owned(), location(text.span().start()))),
+                    None => problems.push(problem(alias.span().start(), "an alias is a name")),
+                }
+            }
+        }
+        Some(Node::Scalar(alias)) => entry
+            .aliases
+            .push((alias.as_str().to_owned(), location(alias.span().start()))),
+        Some(other) => problems.push(problem(
+            other.span().start(),
+            "`aliases` is a list of names",
+        )),
+    }
+}
+
+/// `builder` with the entries' tools enabled, their aliases and their
+/// configurations.
+pub(super) fn configure(entries: &[Entry], mut builder: RegistryBuilder) -> RegistryBuilder {
+    builder = builder.global_named(entries.iter().map(|e| e.name.clone()));
+    for entry in entries {
+        for (alias, _) in &entry.aliases {
+            builder = builder.alias(alias.clone(), entry.name.clone());
+        }
+        if let Some((config, _)) = &entry.config {
+            builder = builder.configure_from_file(entry.name.clone(), config.clone());
+        }
+    }
+    builder
+}
+
+/// A problem for each tool listed again after its first entry.
+pub(super) fn duplicates(entries: &[Entry]) -> Vec<ManifestProblem> {
+    let mut problems = Vec::new();
+    let mut seen: HashMap<&str, Location> = HashMap::new();
+    for entry in entries {
+        if let Some(first) = seen.get(entry.name.as_str()) {
+            problems.push(ManifestProblem {
+                location: Some(entry.at),
+                message: format!(
+                    "tool \"{}\" is listed twice (first at line {}); remove one entry",
+                    entry.name, first.line
+                ),
+            });
+        } else {
+            seen.insert(&entry.name, entry.at);
+        }
+    }
+    problems
+}
+
+/// Finds where in the file a registry problem comes from.
+pub(super) fn locate(
+    entries: &[Entry],
+    locations: &Locations,
+    registry_problem: &RegistryProblem,
+) -> Vec<ManifestProblem> {
+    let entry_named = |name: &str| entries.iter().position(|e| e.name == name);
+    match registry_problem {
+        RegistryProblem::UnknownName { name, .. } => vec![ManifestProblem {
+            location: entry_named(name).map(|i| entries[i].at),
+            message: registry_problem.to_string(),
+        }],
+        RegistryProblem::InvalidConfig { tool, problems, .. } => {
+            let Some(index) = entry_named(tool) else {
+                return vec![ManifestProblem {
+                    location: None,
+                    message: registry_problem.to_string(),
+                }];
+            };
+            let entry = &entries[index];
+            problems
+                .iter()
+                .map(|arg| {
+                    let pointer = format!("/tools/{index}/config/{}", arg.field.replace('.', "/"));
+                    let location = locations
+                        .values
+                        .get(&pointer)
+                        .copied()
+                        .or(entry.config.as_ref().map(|(_, at)| *at))
+                        .unwrap_or(entry.at);
+                    ManifestProblem {
+                        location: Some(location),
+                        message: format!("configuration of \"{tool}\": {arg}"),
+                    }
+                })
+                .collect()
+        }
+        RegistryProblem::NameCollision { name, .. } => {
+            let at = entries.iter().find_map(|entry| {
+                entry
+                    .aliases
+                    .iter()
+                    .find(|(alias, _)| alias == name)
+                    .map(|(_, at)| *at)
+            });
+            vec![ManifestProblem {
+                location: at,
+                message: registry_problem.to_string(),
+            }]
+        }
+        RegistryProblem::UnexpectedConfig { tool, .. } => vec![ManifestProblem {
+            location: entry_named(tool).and_then(|i| entries[i].config.as_ref().map(|(_, at)| *at)),
+            message: registry_problem.to_string(),
+        }],
+        other => vec![ManifestProblem {
+            location: None,
+            message: other.to_string(),
+        }],
+    }
+}
+
+/// The section's JSON Schema: names, or `{name, aliases, config}`.
+pub(super) fn schema() -> Value {
+    json!({
+        "type": "array",
+        "description": "The tools to enable.",
+        "items": {
+            "anyOf": [
+                {"type": "string", "description": "A tool's name (or alias), enabled with no further setup."},
+                {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "description": "The tool's name (or alias)."},
+                        "aliases": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "More names the tool answers to."
+                        },
+                        "config": {
+                            "type": "object",
+                            "description": "The tool's configuration, checked against its configuration schema."
+                        }
+                    },
+                    "required": ["name"],
+                    "additionalProperties": false
+                }
+            ]
+        }
+    })
+}
