@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Registration, Registry, RegistryError, RegistryProblem, strict_problems};
+use super::assemble::strict_problems;
+use super::global::Registration;
+use super::{Registry, RegistryError, RegistryProblem};
 use crate::context::ToolContext;
 use crate::context::approval::Approver;
 use crate::invoke::policy::{ErrorDetail, Settings};

@@ -1,5 +1,6 @@
 //! [`LiveRegistry`]: a registry whose tools change while it serves calls
-//! (feature `live`).
+//! (feature `live`), and the registry with tools added and removed that
+//! each change builds.
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -8,9 +9,14 @@ use arc_swap::ArcSwap;
 use serde_json::Value;
 use tokio::sync::watch;
 
+use super::assemble::strict_problems;
+use super::builder::StrictArguments;
+use super::config;
 use super::{Registry, RegistryError};
 use crate::context::ToolContext;
 use crate::events::ToolCallStream;
+#[cfg(feature = "search")]
+use crate::search::SearchTool;
 use crate::spec::error::ToolError;
 use crate::spec::result::{ToolResult, ToolUse};
 use crate::tool::{Tool, ToolRef};
@@ -221,5 +227,107 @@ impl std::fmt::Debug for LiveRegistry {
             .field("version", &self.version())
             .field("tools", &current.names().collect::<Vec<_>>())
             .finish()
+    }
+}
+
+/// The changes a [`LiveRegistry`] makes.
+impl Registry {
+    /// This registry with `added` tools (replacing any of the same name)
+    /// and without the tools named in `removed`: the same settings,
+    /// allowlist, strictness and aliases given in code, the kept tools'
+    /// configurations, and fresh renderings. A new tool that declares a
+    /// configuration takes it from its defaults and the environment.
+    pub(crate) fn with_changes(
+        &self,
+        added: Vec<ToolRef>,
+        removed: &[&str],
+    ) -> Result<Registry, RegistryError> {
+        let added_names: Vec<String> = added.iter().map(|t| t.spec().name.to_string()).collect();
+        let replaced =
+            |name: &str| removed.contains(&name) || added_names.iter().any(|added| added == name);
+        let extra: Vec<(String, String)> = self
+            .aliases()
+            .into_iter()
+            .filter(|(alias, tool)| {
+                !replaced(tool)
+                    && self
+                        .get(tool)
+                        .is_some_and(|t| !t.spec().aliases.iter().any(|a| a == alias))
+            })
+            .map(|(alias, tool)| (alias.to_owned(), tool.to_owned()))
+            .collect();
+        let mut problems = Vec::new();
+        let mut fresh = Vec::new();
+        for tool in added {
+            let spec = tool.spec();
+            if self.strict && !spec.strict {
+                problems.extend(strict_problems(std::iter::once(spec), true));
+            }
+            if (self.strict || spec.strict)
+                && crate::schema::strict::arguments_differ(spec.input_schema())
+            {
+                fresh.push(ToolRef::Shared(Arc::new(StrictArguments(tool))));
+            } else {
+                fresh.push(tool);
+            }
+        }
+        let mut tools: Vec<ToolRef> = self
+            .tools
+            .iter()
+            .filter(|tool| !replaced(&tool.spec().name))
+            .cloned()
+            .collect();
+        tools.extend(fresh.iter().cloned());
+        #[cfg(feature = "search")]
+        if self.search.is_some() {
+            // A fresh search over the changed tools replaces the old one.
+            tools.retain(|tool| tool.spec().name != SearchTool::NAME);
+        }
+        let built = Registry::from_tools(tools);
+        #[cfg(feature = "search")]
+        let built = built.and_then(|registry| match self.search {
+            Some(_) => registry.with_search_tool(),
+            None => Ok(registry),
+        });
+        let mut registry = match built {
+            Ok(registry) => registry,
+            Err(error) => {
+                problems.extend(error.problems);
+                return Err(RegistryError { problems });
+            }
+        };
+        registry.allowlist = self.allowlist.clone();
+        #[cfg(feature = "search")]
+        {
+            registry.deferral = self.deferral.clone();
+        }
+        registry.settings = Arc::clone(&self.settings);
+        registry.strict = self.strict;
+        registry.configs = self
+            .configs
+            .iter()
+            .filter(|(name, _)| registry.contains(name))
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        if fresh.iter().any(|tool| tool.spec().config.is_some()) {
+            let only_new = Registry::from_tools(fresh)?;
+            let sources = config::Sources {
+                code: Vec::new(),
+                file: Vec::new(),
+                env: std::env::vars()
+                    .filter(|(key, _)| key.starts_with("TOOL_"))
+                    .collect(),
+            };
+            match config::resolve(&only_new, sources) {
+                Ok(configs) => registry.configs.extend(configs),
+                Err(more) => problems.extend(more),
+            }
+        }
+        problems.extend(registry.add_aliases(extra));
+        if problems.is_empty() {
+            Ok(registry)
+        } else {
+            Err(RegistryError { problems })
+        }
     }
 }

@@ -1,0 +1,180 @@
+//! Assembling a registry from tools: name order, one definition added
+//! twice, duplicate names, aliases, strict mode, and the search tool.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::Registry;
+use super::error::{RegistryError, RegistryProblem};
+use crate::invoke::policy::Settings;
+use crate::names::Aliases;
+#[cfg(feature = "search")]
+use crate::search::{Deferral, SearchTool};
+use crate::spec::tool_spec::ToolSpec;
+use crate::tool::{Tool, ToolRef};
+
+impl Registry {
+    pub(super) fn from_tools(mut tools: Vec<ToolRef>) -> Result<Self, RegistryError> {
+        tools.sort_by(|a, b| {
+            let (a, b) = (a.spec(), b.spec());
+            (&a.name, a.location.file, a.location.line).cmp(&(
+                &b.name,
+                b.location.file,
+                b.location.line,
+            ))
+        });
+        // The same definition added twice (say, by name and by value) is one
+        // tool; any other two tools of one name are an error below, made at
+        // one line (a loop over a catalogue) or not.
+        tools.dedup_by(|a, b| same_definition(a, b));
+        let mut problems = Vec::new();
+        for pair in tools.windows(2) {
+            let (first, second) = (pair[0].spec(), pair[1].spec());
+            if first.name == second.name {
+                problems.push(RegistryProblem::DuplicateName {
+                    name: first.name.to_string(),
+                    first: first.location,
+                    second: second.location,
+                });
+            }
+        }
+        problems.extend(strict_problems(tools.iter().map(|tool| tool.spec()), false));
+        if !problems.is_empty() {
+            return Err(RegistryError { problems });
+        }
+        let index = tools
+            .iter()
+            .enumerate()
+            .map(|(i, tool)| (tool.spec().name.clone(), i))
+            .collect();
+        let names: Vec<&str> = tools.iter().map(|t| &*t.spec().name).collect();
+        let declared = tools.iter().enumerate().flat_map(|(i, tool)| {
+            tool.spec()
+                .aliases
+                .iter()
+                .map(move |alias| (i, alias.to_string()))
+        });
+        let (aliases, collisions) = Aliases::build(&names, declared);
+        if !collisions.is_empty() {
+            return Err(RegistryError {
+                problems: collisions
+                    .into_iter()
+                    .map(|(name, first, second)| RegistryProblem::NameCollision {
+                        name,
+                        first,
+                        second,
+                    })
+                    .collect(),
+            });
+        }
+        let plain = tools
+            .iter()
+            .map(|tool| !tool.takes_context() && !Settings::governs_tool(tool.spec()))
+            .collect();
+        Ok(Self {
+            tools,
+            plain,
+            index,
+            aliases,
+            allowlist: None,
+            configs: HashMap::new(),
+            settings: Arc::default(),
+            strict: false,
+            renderings: Arc::default(),
+            left_out: Vec::new(),
+            #[cfg(feature = "search")]
+            deferral: Deferral::default(),
+            #[cfg(feature = "search")]
+            search: None,
+        })
+    }
+
+    /// This registry (fresh from [`from_tools`](Self::from_tools)) with a
+    /// `search_tools` over its other tools.
+    #[cfg(feature = "search")]
+    pub(super) fn with_search_tool(self) -> Result<Self, RegistryError> {
+        let search = Arc::new(SearchTool::new(self.specs()));
+        let mut tools = self.tools;
+        tools.push(ToolRef::Shared(search.clone()));
+        let mut registry = Registry::from_tools(tools)?;
+        registry.search = Some(search);
+        Ok(registry)
+    }
+
+    /// Adds aliases given in code (`alias`, `tool`) to those the specs
+    /// declare, returning every alias naming no tool and every collision.
+    pub(super) fn add_aliases(&mut self, extra: Vec<(String, String)>) -> Vec<RegistryProblem> {
+        let mut problems = Vec::new();
+        if extra.is_empty() {
+            return problems;
+        }
+        let names: Vec<String> = self.names().map(str::to_owned).collect();
+        let mut pairs: Vec<(usize, String)> = self
+            .aliases
+            .iter()
+            .map(|(alias, i)| (i, alias.to_owned()))
+            .collect();
+        for (alias, tool) in extra {
+            match self.index.get(tool.as_str()) {
+                Some(&i) => pairs.push((i, alias)),
+                None => problems.push(RegistryProblem::UnknownName {
+                    suggestion: crate::names::closest(&tool, names.iter().map(String::as_str))
+                        .map(str::to_owned),
+                    name: tool,
+                }),
+            }
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let (aliases, collisions) = Aliases::build(&names, pairs);
+        self.aliases = aliases;
+        problems.extend(collisions.into_iter().map(|(name, first, second)| {
+            RegistryProblem::NameCollision {
+                name,
+                first,
+                second,
+            }
+        }));
+        problems
+    }
+}
+
+/// Whether two tools are one definition added twice: the same value (one
+/// shared tool, or one `static`), or the same `#[tool]` (a spec `#[tool]`
+/// generated, of the same name and location: the struct of a `#[tool]` has
+/// no size, so each value of it may be held at an address of its own, or
+/// all at one).
+///
+/// Two tools made at run time are never one definition because they were
+/// made at the same line: a loop over a catalogue makes every tool there.
+fn same_definition(a: &ToolRef, b: &ToolRef) -> bool {
+    let (first, second) = (a.spec(), b.spec());
+    if first.name != second.name {
+        return false;
+    }
+    let (a, b): (&dyn Tool, &dyn Tool) = (&**a, &**b);
+    // Values of no size share addresses, so only sized ones are compared.
+    let same_value = std::mem::size_of_val(a) != 0 && std::ptr::addr_eq(a, b);
+    same_value
+        || (first.is_generated() && second.is_generated() && first.location == second.location)
+}
+
+/// The strict-mode problems of the tools among `specs` that ask for strict
+/// mode (or of all of them, with `all`).
+pub(super) fn strict_problems<'a>(
+    specs: impl IntoIterator<Item = &'a ToolSpec>,
+    all: bool,
+) -> Vec<RegistryProblem> {
+    specs
+        .into_iter()
+        .filter(|spec| all || spec.strict)
+        .filter_map(
+            |spec| match crate::schema::strict::strict_input_schema(spec) {
+                Ok(_) => None,
+                Err(violations) => Some(RegistryProblem::NotStrict {
+                    name: spec.name.to_string(),
+                    violations,
+                }),
+            },
+        )
+        .collect()
+}
