@@ -462,9 +462,10 @@ pub(crate) struct QueryParam {
 }
 
 /// How the body is made.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) enum Body {
     /// No body.
+    #[default]
     None,
     /// A JSON body.
     Json(JsonTemplate),
