@@ -46,149 +46,28 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
         "an HTTP tool has `name`, `description`, `url`, and optionally `title`, `method`, `parameters`, `query`, `headers`, `body` and limits (`timeout_ms`, ...)",
     );
     let name = entry.name.clone();
-    if name.is_empty()
-        || name.len() > 64
-        || !name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    {
-        problems.at_value(
-            "name",
-            "a tool's name is 1 to 64 letters, digits, `_` or `-`",
-        );
-    }
-    let description = match definition.get("description") {
-        Some(Value::String(text)) if !text.trim().is_empty() => text.trim().to_owned(),
-        Some(_) => {
-            problems.at_value(
-                "description",
-                "`description` is text that tells the model what the tool does",
-            );
-            String::new()
-        }
-        None => {
-            problems.at_key(
-                "name",
-                "missing `description`: tell the model what the tool does",
-            );
-            String::new()
-        }
-    };
-    let title = match definition.get("title") {
-        None => None,
-        Some(Value::String(text)) => Some(text.clone()),
-        Some(_) => {
-            problems.at_value("title", "`title` is text");
-            None
-        }
-    };
-    let method = match definition.get("method") {
-        None => http::Method::GET,
-        Some(Value::String(text)) => match text.to_ascii_uppercase().as_str() {
-            "GET" => http::Method::GET,
-            "POST" => http::Method::POST,
-            "PUT" => http::Method::PUT,
-            "PATCH" => http::Method::PATCH,
-            "DELETE" => http::Method::DELETE,
-            _ => {
-                problems.at_value(
-                    "method",
-                    format!("unknown method {text:?}; use GET, POST, PUT, PATCH or DELETE"),
-                );
-                http::Method::GET
-            }
-        },
-        Some(_) => {
-            problems.at_value("method", "`method` is GET, POST, PUT, PATCH or DELETE");
-            http::Method::GET
-        }
-    };
+    check_name(&name, &mut problems);
+    let description = description(definition, &mut problems);
+    let title = title(definition, &mut problems);
+    let method = method(definition, &mut problems);
 
     let (schema, declared) = parameters(definition.get("parameters"), &mut problems);
     let (template, url) = url_template(definition.get("url"), &mut problems);
     let query = query(definition.get("query"), &mut problems);
     let headers = headers(definition.get("headers"), &mut problems);
-    let body = match definition.get("body") {
-        None => None,
-        Some(value) => match JsonTemplate::parse(value) {
-            Ok(template) => Some(template),
-            Err(bad) => {
-                for (at, message) in bad {
-                    problems.at_value(&format!("body{at}"), message);
-                }
-                None
-            }
-        },
-    };
+    let body = body(definition.get("body"), &mut problems);
 
     // Every placeholder names a parameter; every parameter is used.
-    let mut used: BTreeSet<String> = BTreeSet::new();
-    let mut placed: Vec<(String, &Template)> = Vec::new();
-    if let Some(template) = &template {
-        placed.push(("url".into(), template));
-    }
-    for param in &query {
-        placed.push((
-            format!("query/{}", pointer_token(&param.name)),
-            &param.value,
-        ));
-    }
-    for (header, template) in &headers {
-        placed.push((format!("headers/{}", pointer_token(header)), template));
-    }
     let body_templates = body
         .as_ref()
         .map(JsonTemplate::templates)
         .unwrap_or_default();
-    for template in &body_templates {
-        placed.push(("body".into(), template));
-    }
-    for (key, template) in &placed {
-        for param in template.params() {
-            used.insert(param.to_owned());
-            if !declared.iter().any(|d| d.name == param) {
-                let suggestion =
-                    tool_runtime::names::closest(param, declared.iter().map(|d| d.name.as_str()))
-                        .map(|s| format!("did you mean {{{s}}}? "))
-                        .unwrap_or_default();
-                let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
-                let list = if names.is_empty() {
-                    "no parameters are declared".to_owned()
-                } else {
-                    format!("the parameters are: {}", names.join(", "))
-                };
-                let place = key.split('/').next().unwrap_or(key);
-                problems.at_value(
-                    key,
-                    format!("unknown placeholder {{{param}}} in `{place}`; {suggestion}{list}"),
-                );
-            }
-        }
-    }
+    let placed = placed(template.as_ref(), &query, &headers, &body_templates);
+    let used = check_placeholders(&placed, &declared, &mut problems);
     if let Some(template) = &template {
-        for param in template.params() {
-            if let Some(d) = declared.iter().find(|d| d.name == param)
-                && !d.required
-                && d.default.is_none()
-            {
-                problems.push(
-                    d.at,
-                    format!("parameter \"{param}\" is in the URL's path, so it must be `required: true` (or have a `default`)"),
-                );
-            }
-        }
+        check_path_parameters(template, &declared, &mut problems);
     }
-    for d in &declared {
-        if !used.contains(&d.name) {
-            problems.push(
-                d.at,
-                format!(
-                    "parameter \"{}\" is used nowhere: put {{{}}} in `url`, `query`, `headers` or `body`, or remove it",
-                    d.name, d.name
-                ),
-            );
-        }
-    }
+    check_unused(&declared, &used, &mut problems);
 
     let mut env = Env::default();
     read_env(
@@ -197,26 +76,7 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
         &mut env,
         &mut problems,
     );
-    // A header whose value is known now is checked now; its value is not shown.
-    for (header, template) in &headers {
-        if template.params().next().is_none() {
-            let value = template
-                .render(&Map::new(), &env, str::to_owned)
-                .unwrap_or_default();
-            if http::HeaderValue::from_str(&value).is_err() {
-                let from: Vec<String> = template.envs().map(|e| format!("${{{e}}}")).collect();
-                let source = if from.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (its value comes from {})", from.join(", "))
-                };
-                problems.at_value(
-                    &format!("headers/{}", pointer_token(header)),
-                    format!("the value of header \"{header}\" is not a valid header value{source}: no line breaks or control characters"),
-                );
-            }
-        }
-    }
+    check_header_values(&headers, &env, &mut problems);
     let config = limits(definition, &mut problems);
     let guard = url
         .as_ref()
@@ -278,6 +138,210 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
                 location: Some(entry.location),
                 message: format!("HTTP tool \"{name}\": {message}"),
             }),
+    }
+}
+
+/// A tool's name is 1 to 64 letters, digits, `_` or `-`.
+fn check_name(name: &str, problems: &mut Problems<'_>) {
+    if name.is_empty()
+        || name.len() > 64
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
+        problems.at_value(
+            "name",
+            "a tool's name is 1 to 64 letters, digits, `_` or `-`",
+        );
+    }
+}
+
+/// The entry's `description`, which it must have.
+fn description(definition: &Value, problems: &mut Problems<'_>) -> String {
+    match definition.get("description") {
+        Some(Value::String(text)) if !text.trim().is_empty() => text.trim().to_owned(),
+        Some(_) => {
+            problems.at_value(
+                "description",
+                "`description` is text that tells the model what the tool does",
+            );
+            String::new()
+        }
+        None => {
+            problems.at_key(
+                "name",
+                "missing `description`: tell the model what the tool does",
+            );
+            String::new()
+        }
+    }
+}
+
+/// The entry's `title`, if any.
+fn title(definition: &Value, problems: &mut Problems<'_>) -> Option<String> {
+    match definition.get("title") {
+        None => None,
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(_) => {
+            problems.at_value("title", "`title` is text");
+            None
+        }
+    }
+}
+
+/// The entry's `method`: GET unless it says otherwise.
+fn method(definition: &Value, problems: &mut Problems<'_>) -> http::Method {
+    match definition.get("method") {
+        None => http::Method::GET,
+        Some(Value::String(text)) => match text.to_ascii_uppercase().as_str() {
+            "GET" => http::Method::GET,
+            "POST" => http::Method::POST,
+            "PUT" => http::Method::PUT,
+            "PATCH" => http::Method::PATCH,
+            "DELETE" => http::Method::DELETE,
+            _ => {
+                problems.at_value(
+                    "method",
+                    format!("unknown method {text:?}; use GET, POST, PUT, PATCH or DELETE"),
+                );
+                http::Method::GET
+            }
+        },
+        Some(_) => {
+            problems.at_value("method", "`method` is GET, POST, PUT, PATCH or DELETE");
+            http::Method::GET
+        }
+    }
+}
+
+/// The entry's `body`: a JSON template, if any.
+fn body(value: Option<&Value>, problems: &mut Problems<'_>) -> Option<JsonTemplate> {
+    match value {
+        None => None,
+        Some(value) => match JsonTemplate::parse(value) {
+            Ok(template) => Some(template),
+            Err(bad) => {
+                for (at, message) in bad {
+                    problems.at_value(&format!("body{at}"), message);
+                }
+                None
+            }
+        },
+    }
+}
+
+/// Every template of the entry, with the key it is written at: the URL,
+/// the query's, the headers' and the body's.
+fn placed<'a>(
+    url: Option<&'a Template>,
+    query: &'a [QueryParam],
+    headers: &'a [(String, Template)],
+    body: &'a [Template],
+) -> Vec<(String, &'a Template)> {
+    let mut placed: Vec<(String, &Template)> = Vec::new();
+    if let Some(template) = url {
+        placed.push(("url".into(), template));
+    }
+    for param in query {
+        placed.push((
+            format!("query/{}", pointer_token(&param.name)),
+            &param.value,
+        ));
+    }
+    for (header, template) in headers {
+        placed.push((format!("headers/{}", pointer_token(header)), template));
+    }
+    for template in body {
+        placed.push(("body".into(), template));
+    }
+    placed
+}
+
+/// A problem for each placeholder that names no declared parameter; the
+/// names of the parameters the placeholders use.
+fn check_placeholders(
+    placed: &[(String, &Template)],
+    declared: &[Declared],
+    problems: &mut Problems<'_>,
+) -> BTreeSet<String> {
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    for (key, template) in placed {
+        for param in template.params() {
+            used.insert(param.to_owned());
+            if !declared.iter().any(|d| d.name == param) {
+                let suggestion =
+                    tool_runtime::names::closest(param, declared.iter().map(|d| d.name.as_str()))
+                        .map(|s| format!("did you mean {{{s}}}? "))
+                        .unwrap_or_default();
+                let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+                let list = if names.is_empty() {
+                    "no parameters are declared".to_owned()
+                } else {
+                    format!("the parameters are: {}", names.join(", "))
+                };
+                let place = key.split('/').next().unwrap_or(key);
+                problems.at_value(
+                    key,
+                    format!("unknown placeholder {{{param}}} in `{place}`; {suggestion}{list}"),
+                );
+            }
+        }
+    }
+    used
+}
+
+/// A parameter in the URL's path must be given: required, or with a
+/// default.
+fn check_path_parameters(url: &Template, declared: &[Declared], problems: &mut Problems<'_>) {
+    for param in url.params() {
+        if let Some(d) = declared.iter().find(|d| d.name == param)
+            && !d.required
+            && d.default.is_none()
+        {
+            problems.push(
+                d.at,
+                format!("parameter \"{param}\" is in the URL's path, so it must be `required: true` (or have a `default`)"),
+            );
+        }
+    }
+}
+
+/// A problem for each declared parameter no placeholder uses.
+fn check_unused(declared: &[Declared], used: &BTreeSet<String>, problems: &mut Problems<'_>) {
+    for d in declared {
+        if !used.contains(&d.name) {
+            problems.push(
+                d.at,
+                format!(
+                    "parameter \"{}\" is used nowhere: put {{{}}} in `url`, `query`, `headers` or `body`, or remove it",
+                    d.name, d.name
+                ),
+            );
+        }
+    }
+}
+
+/// A header whose value is known now (text and `${VAR}`s) is checked now;
+/// its value is not shown.
+fn check_header_values(headers: &[(String, Template)], env: &Env, problems: &mut Problems<'_>) {
+    for (header, template) in headers {
+        if template.params().next().is_none() {
+            let value = template
+                .render(&Map::new(), env, str::to_owned)
+                .unwrap_or_default();
+            if http::HeaderValue::from_str(&value).is_err() {
+                let from: Vec<String> = template.envs().map(|e| format!("${{{e}}}")).collect();
+                let source = if from.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (its value comes from {})", from.join(", "))
+                };
+                problems.at_value(
+                    &format!("headers/{}", pointer_token(header)),
+                    format!("the value of header \"{header}\" is not a valid header value{source}: no line breaks or control characters"),
+                );
+            }
+        }
     }
 }
 
