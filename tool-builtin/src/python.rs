@@ -226,54 +226,9 @@ mod unix {
         #[cfg(target_os = "linux")]
         super::linux::make_undumpable()?;
 
-        let mut command = Command::new(&python);
-        command.arg("-I").arg("snippet.py").env_clear().env(
-            "PATH",
-            std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
-        );
-        // Kept until the run ends: the temporary directory is deleted then.
-        let mut _workdir = None;
-        let mut sandbox = None;
-        if config.sandbox {
-            let mut prepared = Sandbox::new(code, config)?;
-            // The sandbox's hook comes first: the later ones run in the
-            // sandbox's init process.
-            prepared.install(&mut command);
-            command.env("HOME", "/tmp").env("TMPDIR", "/tmp");
-            sandbox = Some(prepared);
-        } else {
-            let workdir = tempfile::Builder::new()
-                .prefix("python-exec-")
-                .tempdir()
-                .map_err(|error| ToolError::internal(format!("no temporary directory: {error}")))?;
-            std::fs::write(workdir.path().join("snippet.py"), code)
-                .map_err(|error| ToolError::internal(format!("cannot write the code: {error}")))?;
-            command
-                .current_dir(workdir.path())
-                .env("HOME", workdir.path())
-                .env("TMPDIR", workdir.path());
-            _workdir = Some(workdir);
-        }
-        command
-            .env("LANG", "C.UTF-8")
-            .envs(&config.env)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        let cpu = config.cpu_seconds;
-        let memory = config.memory_mb.saturating_mul(1024 * 1024);
-        let file_size = config.max_file_mb.saturating_mul(1024 * 1024);
-        // SAFETY: between fork and exec only async-signal-safe calls
-        // (setrlimit, prctl, capset) are made, and nothing is allocated.
-        unsafe {
-            command.pre_exec(move || {
-                apply_limits(cpu, memory, file_size)?;
-                #[cfg(target_os = "linux")]
-                super::linux::drop_privileges()?;
-                Ok(())
-            });
-        }
+        // The working directory is kept until the run ends: the temporary
+        // directory is deleted then.
+        let (mut command, _workdir, mut sandbox) = command(&python, code, config)?;
         let started = Instant::now();
         let spawned = command.spawn();
         if let Some(sandbox) = &mut sandbox {
@@ -300,55 +255,7 @@ mod unix {
         };
 
         let deadline = started + Duration::from_millis(config.timeout_ms);
-        let mut pause = Duration::from_millis(1);
-        let mut reaped = None;
-        let mut stopped_by = None;
-        // When a sandbox told to stop has not: its supervisor is killed.
-        let mut overdue = None;
-        loop {
-            match check(pid) {
-                Ok(State::Running) => {}
-                Ok(State::Exited) => break,
-                Ok(State::Reaped(status, cpu_used)) => {
-                    reaped = Some((status, cpu_used));
-                    break;
-                }
-                Err(error) => {
-                    kill_group(pid);
-                    return Err(ToolError::internal(format!(
-                        "waiting for python failed: {error}"
-                    )));
-                }
-            }
-            let now = Instant::now();
-            if stopped_by.is_none() {
-                if cancelled() {
-                    stopped_by = Some("cancelled");
-                } else if now >= deadline {
-                    stopped_by = Some("timeout");
-                }
-                if stopped_by.is_some() {
-                    match &mut sandbox {
-                        Some(sandbox) => {
-                            sandbox.stop();
-                            overdue = Some(now + sandbox_stop_grace());
-                        }
-                        None => kill_group(pid),
-                    }
-                    pause = Duration::from_millis(1);
-                }
-            } else if overdue.is_some_and(|overdue| now >= overdue) {
-                kill_group(pid);
-                overdue = None;
-            }
-            let timeout = if stopped_by.is_none() {
-                pause.min(deadline.saturating_duration_since(now))
-            } else {
-                pause
-            };
-            output.read_for(timeout);
-            pause = (pause * 2).min(Duration::from_millis(20));
-        }
+        let (reaped, stopped_by) = watch(pid, deadline, cancelled, &mut sandbox, &mut output)?;
         // On Linux the group leader is not reaped yet, so its process group
         // id cannot have been reused: kill everything still in the group
         // (after a timeout, or background processes after a normal exit).
@@ -382,7 +289,7 @@ mod unix {
             Some(reason) => Some(reason),
             None => match signal {
                 Some(libc::SIGXCPU) => Some("cpu"),
-                Some(libc::SIGKILL) if cpu_used + 0.05 >= cpu as f64 => Some("cpu"),
+                Some(libc::SIGKILL) if cpu_used + 0.05 >= config.cpu_seconds as f64 => Some("cpu"),
                 Some(libc::SIGXFSZ) => Some("file_size"),
                 _ if exit_code.is_some_and(|code| code != 0) && stderr.contains("MemoryError") => {
                     Some("memory")
@@ -401,6 +308,134 @@ mod unix {
             stderr_truncated,
             duration_ms,
         })
+    }
+
+    /// The command that runs `code` with `python`: in the sandbox when the
+    /// configuration asks for one (returned, to be told of the spawn),
+    /// else in a temporary working directory (returned, to be kept until
+    /// the run ends); with a clean environment, piped output, a process
+    /// group of its own and the resource limits.
+    fn command(
+        python: &Path,
+        code: &str,
+        config: &PythonConfig,
+    ) -> Result<(Command, Option<tempfile::TempDir>, Option<Sandbox>), ToolError> {
+        let mut command = Command::new(python);
+        command.arg("-I").arg("snippet.py").env_clear().env(
+            "PATH",
+            std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin")),
+        );
+        let mut workdir = None;
+        let mut sandbox = None;
+        if config.sandbox {
+            let mut prepared = Sandbox::new(code, config)?;
+            // The sandbox's hook comes first: the later ones run in the
+            // sandbox's init process.
+            prepared.install(&mut command);
+            command.env("HOME", "/tmp").env("TMPDIR", "/tmp");
+            sandbox = Some(prepared);
+        } else {
+            let dir = tempfile::Builder::new()
+                .prefix("python-exec-")
+                .tempdir()
+                .map_err(|error| ToolError::internal(format!("no temporary directory: {error}")))?;
+            std::fs::write(dir.path().join("snippet.py"), code)
+                .map_err(|error| ToolError::internal(format!("cannot write the code: {error}")))?;
+            command
+                .current_dir(dir.path())
+                .env("HOME", dir.path())
+                .env("TMPDIR", dir.path());
+            workdir = Some(dir);
+        }
+        command
+            .env("LANG", "C.UTF-8")
+            .envs(&config.env)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let cpu = config.cpu_seconds;
+        let memory = config.memory_mb.saturating_mul(1024 * 1024);
+        let file_size = config.max_file_mb.saturating_mul(1024 * 1024);
+        // SAFETY: between fork and exec only async-signal-safe calls
+        // (setrlimit, prctl, capset) are made, and nothing is allocated.
+        unsafe {
+            command.pre_exec(move || {
+                apply_limits(cpu, memory, file_size)?;
+                #[cfg(target_os = "linux")]
+                super::linux::drop_privileges()?;
+                Ok(())
+            });
+        }
+        Ok((command, workdir, sandbox))
+    }
+
+    /// What ended the run, and its exit status and CPU time when it was
+    /// reaped already.
+    type Ended = (Option<(libc::c_int, f64)>, Option<&'static str>);
+
+    /// Reads the output until the process `pid` has exited: stopping it
+    /// (through the sandbox when there is one) at the `deadline` or when
+    /// `cancelled`, and killing a sandbox that does not stop in time.
+    /// Returns the exit status and CPU time when the process was reaped,
+    /// and why it was stopped, if it was.
+    fn watch(
+        pid: libc::pid_t,
+        deadline: Instant,
+        cancelled: &dyn Fn() -> bool,
+        sandbox: &mut Option<Sandbox>,
+        output: &mut Output,
+    ) -> Result<Ended, ToolError> {
+        let mut pause = Duration::from_millis(1);
+        let mut reaped = None;
+        let mut stopped_by = None;
+        // When a sandbox told to stop has not: its supervisor is killed.
+        let mut overdue = None;
+        loop {
+            match check(pid) {
+                Ok(State::Running) => {}
+                Ok(State::Exited) => break,
+                Ok(State::Reaped(status, cpu_used)) => {
+                    reaped = Some((status, cpu_used));
+                    break;
+                }
+                Err(error) => {
+                    kill_group(pid);
+                    return Err(ToolError::internal(format!(
+                        "waiting for python failed: {error}"
+                    )));
+                }
+            }
+            let now = Instant::now();
+            if stopped_by.is_none() {
+                if cancelled() {
+                    stopped_by = Some("cancelled");
+                } else if now >= deadline {
+                    stopped_by = Some("timeout");
+                }
+                if stopped_by.is_some() {
+                    match sandbox {
+                        Some(sandbox) => {
+                            sandbox.stop();
+                            overdue = Some(now + sandbox_stop_grace());
+                        }
+                        None => kill_group(pid),
+                    }
+                    pause = Duration::from_millis(1);
+                }
+            } else if overdue.is_some_and(|overdue| now >= overdue) {
+                kill_group(pid);
+                overdue = None;
+            }
+            let timeout = if stopped_by.is_none() {
+                pause.min(deadline.saturating_duration_since(now))
+            } else {
+                pause
+            };
+            output.read_for(timeout);
+            pause = (pause * 2).min(Duration::from_millis(20));
+        }
+        Ok((reaped, stopped_by))
     }
 
     #[cfg(target_os = "linux")]
