@@ -205,72 +205,14 @@ pub(crate) fn call<C: Catalog>(
     sink: Option<Arc<CallSink>>,
 ) -> impl Future<Output = ToolResult> + Send + 'static + use<C> {
     let ToolUse { id, name, input } = tool_use;
-    // The span of the OpenTelemetry conventions for generative AI tool
-    // execution: named `execute_tool {tool}` (through `otel.name`, which
-    // tracing-opentelemetry reads), its `gen_ai.*` attributes set now and
-    // `error.type` when the call fails.
     #[cfg(feature = "tracing")]
-    let span = tracing::info_span!(
-        "execute_tool",
-        otel.name = %format_args!("execute_tool {name}"),
-        otel.kind = "internal",
-        otel.status_code = tracing::field::Empty,
-        gen_ai.operation.name = "execute_tool",
-        gen_ai.tool.name = %name,
-        gen_ai.tool.call.id = %id,
-        gen_ai.tool.type = "function",
-        error.type = tracing::field::Empty,
-        status = tracing::field::Empty,
-        duration_ms = tracing::field::Empty,
-    );
+    let span = call_span(&name, &id);
     // Nobody reads the duration when neither the span nor the debug event
     // is enabled: the clock is skipped then.
     #[cfg(feature = "tracing")]
     let timed = !span.is_disabled() || tracing::enabled!(tracing::Level::DEBUG);
     let error_detail = registry.settings().error_detail;
-    // Arguments nested past the limit are refused before anything walks
-    // them, and taken apart without recursion.
-    let deep = !crate::spec::args::within_depth(&input);
-    let found = if deep {
-        None
-    } else {
-        registry.tool_for_call(&name)
-    };
-    let mut prepared = match found {
-        Some((tool, true)) => Prepared::Plain {
-            tool,
-            id,
-            input,
-            token: ctx.call_token(),
-        },
-        Some((tool, false)) => {
-            // Only a call that a policy or a limit applies to holds the
-            // registry's settings, and only a tool that reads a context gets
-            // one of the call's own (the id moves into it and comes back out
-            // at the end).
-            let settings = registry
-                .settings()
-                .govern(tool.spec())
-                .then(|| Arc::clone(registry.settings()));
-            let ctx = registry.call_context(ctx, id, &*tool, input, sink.clone());
-            Prepared::Context {
-                tool,
-                ctx,
-                settings,
-            }
-        }
-        None if deep => {
-            crate::spec::args::dismantle(input);
-            Prepared::Unknown {
-                error: Some(crate::spec::args::too_deep(&crate::quote::name(&name))),
-                id,
-            }
-        }
-        None => Prepared::Unknown {
-            error: Some(registry.unknown_tool(&name, ctx)),
-            id,
-        },
-    };
+    let mut prepared = prepare(registry, id, &name, input, ctx, &sink);
     drop(name);
     // A handle of its own to record the outcome into, when anyone reads
     // it: a subscriber need not track which span is current.
@@ -331,19 +273,7 @@ pub(crate) fn call<C: Catalog>(
         };
         #[cfg(feature = "tracing")]
         if let (Some(started), Some(recorded)) = (started, recorded) {
-            let status = crate::events::record::CallStatus::of(&result);
-            let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-            recorded.record("status", status.as_str());
-            recorded.record("duration_ms", elapsed);
-            if let Some(kind) = result.error_kind {
-                recorded.record("error.type", kind.as_str());
-                recorded.record("otel.status_code", "error");
-            }
-            crate::trace::debug!(
-                status = status.as_str(),
-                duration_ms = elapsed,
-                "tool call ended"
-            );
+            record_end(started, &recorded, &result);
         }
         if let Some(sink) = sink {
             sink.finish(&result);
@@ -353,6 +283,104 @@ pub(crate) fn call<C: Catalog>(
     #[cfg(feature = "tracing")]
     let call = tracing::Instrument::instrument(call, span);
     call
+}
+
+/// The span of one call, after the OpenTelemetry conventions for
+/// generative AI tool execution: named `execute_tool {tool}` (through
+/// `otel.name`, which tracing-opentelemetry reads), its `gen_ai.*`
+/// attributes set now and `error.type` when the call fails.
+#[cfg(feature = "tracing")]
+fn call_span(name: &str, id: &str) -> tracing::Span {
+    tracing::info_span!(
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {name}"),
+        otel.kind = "internal",
+        otel.status_code = tracing::field::Empty,
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = %name,
+        gen_ai.tool.call.id = %id,
+        gen_ai.tool.type = "function",
+        error.type = tracing::field::Empty,
+        status = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+    )
+}
+
+/// The call made ready to run: the tool found by `name`, with a context
+/// of the call's own when it reads one and the registry's settings when a
+/// policy or a limit applies; or the error for a name no tool has (or for
+/// arguments nested too deep).
+#[inline]
+fn prepare<C: Catalog>(
+    registry: &C,
+    id: String,
+    name: &str,
+    input: Value,
+    ctx: &ToolContext,
+    sink: &Option<Arc<CallSink>>,
+) -> Prepared {
+    // Arguments nested past the limit are refused before anything walks
+    // them, and taken apart without recursion.
+    let deep = !crate::spec::args::within_depth(&input);
+    let found = if deep {
+        None
+    } else {
+        registry.tool_for_call(name)
+    };
+    match found {
+        Some((tool, true)) => Prepared::Plain {
+            tool,
+            id,
+            input,
+            token: ctx.call_token(),
+        },
+        Some((tool, false)) => {
+            // Only a call that a policy or a limit applies to holds the
+            // registry's settings, and only a tool that reads a context gets
+            // one of the call's own (the id moves into it and comes back out
+            // at the end).
+            let settings = registry
+                .settings()
+                .govern(tool.spec())
+                .then(|| Arc::clone(registry.settings()));
+            let ctx = registry.call_context(ctx, id, &*tool, input, sink.clone());
+            Prepared::Context {
+                tool,
+                ctx,
+                settings,
+            }
+        }
+        None if deep => {
+            crate::spec::args::dismantle(input);
+            Prepared::Unknown {
+                error: Some(crate::spec::args::too_deep(&crate::quote::name(name))),
+                id,
+            }
+        }
+        None => Prepared::Unknown {
+            error: Some(registry.unknown_tool(name, ctx)),
+            id,
+        },
+    }
+}
+
+/// The end of a call on its span (status, duration and error type), and
+/// the debug event that says it ended.
+#[cfg(feature = "tracing")]
+fn record_end(started: Instant, recorded: &tracing::Span, result: &ToolResult) {
+    let status = crate::events::record::CallStatus::of(result);
+    let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    recorded.record("status", status.as_str());
+    recorded.record("duration_ms", elapsed);
+    if let Some(kind) = result.error_kind {
+        recorded.record("error.type", kind.as_str());
+        recorded.record("otel.status_code", "error");
+    }
+    crate::trace::debug!(
+        status = status.as_str(),
+        duration_ms = elapsed,
+        "tool call ended"
+    );
 }
 
 /// Policies first, then the tool, under its time limit or on a blocking
