@@ -30,7 +30,7 @@ impl Registry {
     ///
     /// The registry's limits and policies apply: the tool's time limit,
     /// cancellation through the context's token, the
-    /// [`enabled_when`](RegistryBuilder::enabled_when) predicate, approval
+    /// [`enabled_when`](crate::RegistryBuilder::enabled_when) predicate, approval
     /// for tools that need it, and [`ErrorDetail`](crate::ErrorDetail).
     /// Each ends the call with an error result of its own
     /// [kind](crate::ToolErrorKind). Every call runs in a `tool_call`
@@ -113,7 +113,7 @@ impl Registry {
     /// Runs several tool uses concurrently and returns their results in the
     /// order of `tool_uses`.
     ///
-    /// At most [`concurrency_limit`](RegistryBuilder::concurrency_limit)
+    /// At most [`concurrency_limit`](crate::RegistryBuilder::concurrency_limit)
     /// calls run at once; a finished call frees its slot at once, so a slow
     /// call holds up only itself, and a failing one spoils only its own
     /// result. The calls share the caller's task (use `blocking` tools for
@@ -129,7 +129,7 @@ impl Registry {
 
     /// Whether a model calling with `ctx` may see the tool: inside the
     /// allowlist (by name or alias) and enabled for `ctx`. A panicking
-    /// [`enabled_when`](RegistryBuilder::enabled_when) predicate hides it.
+    /// [`enabled_when`](crate::RegistryBuilder::enabled_when) predicate hides it.
     fn offered(&self, spec: &ToolSpec, ctx: &ToolContext) -> bool {
         let allowed = self.allowlist.as_ref().is_none_or(|allow| {
             allow.allows(&spec.name) || spec.aliases.iter().any(|alias| allow.allows(alias))

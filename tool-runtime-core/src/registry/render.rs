@@ -40,7 +40,7 @@ impl Registry {
     }
 
     /// Whether the tool named `name` is deferred: left out of each request
-    /// until a search finds it (see [`RegistryBuilder::defer`]).
+    /// until a search finds it (see [`RegistryBuilder::defer`](crate::RegistryBuilder::defer)).
     #[cfg(feature = "search")]
     pub fn is_deferred(&self, name: &str) -> bool {
         self.deferral.defers(name) && self.contains(name)
@@ -57,7 +57,7 @@ impl Registry {
     }
 
     /// The registry's `search_tools`, when it has one
-    /// ([`RegistryBuilder::tool_search`], or tools deferred).
+    /// ([`RegistryBuilder::tool_search`](crate::RegistryBuilder::tool_search), or tools deferred).
     #[cfg(feature = "search")]
     pub fn search_tool(&self) -> Option<&SearchTool> {
         self.search.as_deref()
