@@ -290,6 +290,7 @@ pub(crate) fn call<C: Catalog>(
 /// `otel.name`, which tracing-opentelemetry reads), its `gen_ai.*`
 /// attributes set now and `error.type` when the call fails.
 #[cfg(feature = "tracing")]
+#[inline]
 fn call_span(name: &str, id: &str) -> tracing::Span {
     tracing::info_span!(
         "execute_tool",
