@@ -1,47 +1,11 @@
 //! Content blocks between the runtime's [`Content`] and MCP's: what the
 //! server sends and what the client (and a sampling answer) brings back.
-//! JSON in MCP's shape is read here; rmcp's `ContentBlock` is made for the
-//! HTTP transport and read (through its JSON) for the client.
+//! The server writes blocks with `tool_runtime::providers::mcp` (its one
+//! rendering of MCP's shapes); JSON in MCP's shape is read here, and rmcp's
+//! `ContentBlock` read (through its JSON) for the client.
 
 use serde_json::Value;
 use tool_runtime::{Audio, Content, Image, Resource, ResourceContents, ResourceLink};
-
-/// A result's block as MCP sends it: text and JSON (as compact JSON text)
-/// as `text`, media as `image` and `audio`, resources as `resource` and
-/// `resource_link`.
-#[cfg(feature = "http")]
-pub(crate) fn to_mcp(part: &Content) -> rmcp::model::ContentBlock {
-    use rmcp::model::{ContentBlock, ResourceContents as McpResourceContents};
-    match part {
-        Content::Text(text) => ContentBlock::text(text.clone()),
-        Content::Json(value) => ContentBlock::text(value.to_string()),
-        Content::Image(image) => ContentBlock::image(image.base64(), image.mime_type()),
-        Content::Audio(audio) => ContentBlock::audio(audio.base64(), audio.mime_type()),
-        Content::Resource(resource) => ContentBlock::resource(match &resource.contents {
-            ResourceContents::Text(text) => McpResourceContents::TextResourceContents {
-                uri: resource.uri.clone(),
-                mime_type: resource.mime_type.clone(),
-                text: text.clone(),
-                meta: None,
-            },
-            ResourceContents::Blob(data) => McpResourceContents::BlobResourceContents {
-                uri: resource.uri.clone(),
-                mime_type: resource.mime_type.clone(),
-                blob: data.clone(),
-                meta: None,
-            },
-        }),
-        Content::ResourceLink(link) => {
-            let mut resource = rmcp::model::Resource::new(link.uri.clone(), link.name.clone());
-            resource.title = link.title.clone();
-            resource.description = link.description.clone();
-            resource.mime_type = link.mime_type.clone();
-            resource.size = link.size;
-            ContentBlock::resource_link(resource)
-        }
-        other => ContentBlock::text(other.stand_in()),
-    }
-}
 
 /// A block a remote tool returned, as the runtime's content (see
 /// [`from_json`]).

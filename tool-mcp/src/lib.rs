@@ -143,22 +143,7 @@ pub mod client;
 mod content;
 pub mod server;
 
-/// The `rmcp` crate the client and the HTTP transport are built on: its
-/// transports and its protocol types, at the version this crate uses.
-#[cfg(any(feature = "http", feature = "client"))]
+/// The `rmcp` crate the client is built on: its transports and its
+/// protocol types, at the version this crate uses.
+#[cfg(feature = "client")]
 pub use rmcp;
-
-/// `value` read as a `T` of rmcp's model, through its JSON text.
-///
-/// `serde_json::from_value` would do it without the text, but each type
-/// read that way compiles a second copy of its whole deserializer (one for
-/// `Value`, beside the one for the bytes the transports read): some 150 KiB
-/// of a server's binary for the few messages read so. These are rare
-/// (elicitation schemas, sampling requests, error replies); the text costs
-/// nothing that matters there.
-#[cfg(feature = "http")]
-pub(crate) fn reread<T: serde::de::DeserializeOwned>(
-    value: &serde_json::Value,
-) -> serde_json::Result<T> {
-    serde_json::from_slice(&serde_json::to_vec(value)?)
-}

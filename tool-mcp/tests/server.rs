@@ -1064,95 +1064,102 @@ async fn a_call_with_more_in_its_meta_is_answered_the_same() {
 
 #[cfg(feature = "http")]
 #[tokio::test]
-async fn http_calls_of_a_session_are_answered_alike_on_either_path() {
+async fn http_calls_of_a_session_are_answered_as_json_or_as_a_stream_when_more_comes_first() {
     let shutdown = tool_runtime::CancellationToken::new();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let server = tokio::spawn(McpServer::new(registry()).serve_http(listener, shutdown.clone()));
+    let session = http_session(address, "2025-06-18").await;
+    let with_session = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-06-18"),
+    ];
+    let call = |id: i64, name: &str, meta: Option<Value>| {
+        let arguments = if name == "add" {
+            json!({"a": 2, "b": 3})
+        } else {
+            json!({})
+        };
+        let mut params = json!({"name": name, "arguments": arguments});
+        if let Some(meta) = meta {
+            params["_meta"] = meta;
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+    };
+    // The answer is all there is: one JSON document.
+    let plain = http_request(address, "POST", &with_session, Some(&call(1, "add", None))).await;
+    assert_eq!(plain.status, 200);
+    assert_eq!(plain.header("content-type"), Some("application/json"));
+    assert_eq!(
+        plain.response(1)["result"]["structuredContent"],
+        json!({"result": 5})
+    );
+    // A progress token the tool never reports on: the same.
+    let token = Some(json!({"progressToken": "p"}));
+    let quiet = http_request(address, "POST", &with_session, Some(&call(2, "add", token))).await;
+    assert_eq!(quiet.header("content-type"), Some("application/json"));
+    assert_eq!(quiet.response(2)["result"], plain.response(1)["result"]);
+    // Progress comes first: an event stream, the answer last.
+    let token = Some(json!({"progressToken": "w"}));
+    let streamed = http_request(
+        address,
+        "POST",
+        &with_session,
+        Some(&call(3, "wobble", token)),
+    )
+    .await;
+    assert_eq!(streamed.header("content-type"), Some("text/event-stream"));
+    assert_eq!(
+        progress_of(&streamed.messages).len(),
+        3,
+        "{:?}",
+        streamed.messages
+    );
+    assert_eq!(streamed.messages.last().unwrap()["id"], 3);
+    assert_eq!(streamed.response(3)["result"]["content"][0]["text"], "done");
+
+    // An unknown session: 404, whatever the body.
+    let unknown = http_request(
+        address,
+        "POST",
+        &[("Mcp-Session-Id", "no-such-session")],
+        Some(&call(4, "add", None)),
+    )
+    .await;
+    assert_eq!(unknown.status, 404);
+    shutdown.cancel();
+    server.await.unwrap().unwrap();
+}
+
+/// Opens a session on the server at `address` with `version`: `initialize`
+/// and `notifications/initialized`; its id.
+#[cfg(feature = "http")]
+async fn http_session(address: std::net::SocketAddr, version: &str) -> String {
     let init = http_request(
         address,
         "POST",
         &[],
         Some(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
+            "protocolVersion": version, "capabilities": {},
             "clientInfo": {"name": "test", "version": "1"}}}),
         ),
     )
     .await;
+    assert_eq!(init.status, 200, "{}", init.raw);
     let session = init.header("mcp-session-id").expect("a session").to_owned();
-    let with_session = [
-        ("Mcp-Session-Id", session.as_str()),
-        ("MCP-Protocol-Version", "2025-06-18"),
-    ];
     let initialized = http_request(
         address,
         "POST",
-        &with_session,
+        &[
+            ("Mcp-Session-Id", &session),
+            ("MCP-Protocol-Version", version),
+        ],
         Some(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
     )
     .await;
     assert_eq!(initialized.status, 202);
-
-    // A plain call: answered by the transport as one event stream, its
-    // priming event first. The session registers as it handles the
-    // notification, so wait for the first such answer.
-    let call = |id: i64, meta: Option<Value>| {
-        let mut params = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
-        if let Some(meta) = meta {
-            params["_meta"] = meta;
-        }
-        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
-    };
-    let plain = http_request(address, "POST", &with_session, Some(&call(1, None))).await;
-    assert_eq!(plain.status, 200);
-    assert_eq!(plain.header("content-type"), Some("text/event-stream"));
-    // With a progress token: rmcp's event stream, the same result.
-    let streamed = http_request(
-        address,
-        "POST",
-        &with_session,
-        Some(&call(2, Some(json!({"progressToken": "p"})))),
-    )
-    .await;
-    assert!(
-        streamed
-            .header("content-type")
-            .is_some_and(|value| value.starts_with("text/event-stream")),
-        "{:?}",
-        streamed.headers
-    );
-    let answer_of = |answer: &HttpAnswer, id: i64| {
-        answer
-            .messages
-            .iter()
-            .find(|message| message["id"] == id)
-            .cloned()
-            .unwrap_or_else(|| panic!("no answer {id} in {:?}", answer.messages))
-    };
-    // The transport's own answer: its priming event, then the answer.
-    assert!(
-        plain
-            .raw
-            .starts_with("id: 0\nretry: 3000\ndata:\n\ndata: {"),
-        "{:?}",
-        plain.raw
-    );
-    let (plain, streamed) = (answer_of(&plain, 1), answer_of(&streamed, 2));
-    assert_eq!(plain["result"], streamed["result"]);
-    assert_eq!(plain["result"]["structuredContent"], json!({"result": 5}));
-
-    // An unknown session is rmcp's to refuse, whatever the body.
-    let unknown = http_request(
-        address,
-        "POST",
-        &[("Mcp-Session-Id", "no-such-session")],
-        Some(&call(3, None)),
-    )
-    .await;
-    assert!(unknown.status >= 400, "{}", unknown.status);
-    shutdown.cancel();
-    let _ = server.await;
+    session
 }
 
 #[tokio::test]
@@ -2096,8 +2103,9 @@ async fn ids_come_back_exactly_as_sent_even_past_64_bits() {
 }
 
 /// `cargo tree` of this crate without its default features: a server that
-/// speaks stdio alone builds neither rmcp nor hyper; and the core builds
-/// none of the command line's or the server's crates.
+/// speaks stdio alone builds neither rmcp nor hyper, one that speaks
+/// streamable HTTP too builds hyper and no rmcp; and the core builds none
+/// of the command line's or the server's crates.
 #[test]
 fn a_stdio_only_server_builds_neither_rmcp_nor_hyper() {
     let tree = |args: &[&str]| {
@@ -2123,6 +2131,14 @@ fn a_stdio_only_server_builds_neither_rmcp_nor_hyper() {
     for absent in ["rmcp", "hyper", "clap", "indicatif"] {
         assert!(!core.contains(absent), "{absent} in {core:?}");
     }
-    let with_http = tree(&["-p", "tool-mcp", "--features", "http"]);
-    assert!(with_http.contains("rmcp"), "{with_http:?}");
+    // Streamable HTTP is the server's own too: hyper, no rmcp.
+    let with_http = tree(&[
+        "-p",
+        "tool-mcp",
+        "--no-default-features",
+        "--features",
+        "http",
+    ]);
+    assert!(with_http.contains("hyper"), "{with_http:?}");
+    assert!(!with_http.contains("rmcp"), "{with_http:?}");
 }

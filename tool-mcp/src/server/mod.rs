@@ -64,11 +64,7 @@
 //! ```
 
 #[cfg(feature = "http")]
-mod handler;
-#[cfg(feature = "http")]
 mod http;
-#[cfg(feature = "http")]
-mod logging;
 mod mrtr;
 #[cfg(feature = "otel")]
 mod otel;
@@ -94,8 +90,8 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tool_runtime::providers;
 use tool_runtime::{
-    CancellationToken, ClientRequests, LiveRegistry, LogLevel, Registry, ToolContext,
-    ToolErrorKind, ToolEvent, ToolResult, ToolSpec, ToolUse,
+    CancellationToken, LiveRegistry, LogLevel, Registry, ToolContext, ToolErrorKind, ToolEvent,
+    ToolResult, ToolSpec, ToolUse,
 };
 
 #[cfg(feature = "http")]
@@ -120,18 +116,11 @@ pub struct McpServer {
     /// (`logging/setLevel`), as a `LogLevel`'s position; every level until
     /// the client sets one.
     log_level: Arc<AtomicU8>,
-    /// `context` with this session's client answering the tools' sampling
-    /// and elicitation requests; made on the session's first call.
-    session_context: Arc<OnceLock<ToolContext>>,
     /// The server's limits and lifetimes.
     limits: Limits,
     /// The key `requestState`s are signed with: the program's, or one
     /// drawn when first needed.
     state_key: Arc<OnceLock<state::StateKey>>,
-    /// Over streamable HTTP with sessions: where each session registers,
-    /// so the HTTP transport can run its calls itself.
-    #[cfg(feature = "http")]
-    http_sessions: Option<Arc<http::Sessions>>,
 }
 
 /// A server's name and version (`serverInfo`).
@@ -168,12 +157,18 @@ impl Default for Limits {
 
 impl Clone for McpServer {
     /// A server for a session of its own: the registry, the tool list and
-    /// the settings shared, the log level and the calls' context new.
+    /// the settings shared, the log level new.
     fn clone(&self) -> Self {
-        let mut server = self.same_session();
-        server.log_level = Arc::new(AtomicU8::new(LogLevel::Debug as u8));
-        server.session_context = Arc::new(OnceLock::new());
-        server
+        Self {
+            registry: self.registry.clone(),
+            tools: Arc::clone(&self.tools),
+            implementation: self.implementation.clone(),
+            instructions: self.instructions.clone(),
+            context: self.context.clone(),
+            log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
+            limits: self.limits.clone(),
+            state_key: Arc::clone(&self.state_key),
+        }
     }
 }
 
@@ -202,11 +197,8 @@ impl McpServer {
             instructions: None,
             context: ToolContext::new(),
             log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
-            session_context: Arc::new(OnceLock::new()),
             limits: Limits::default(),
             state_key: Arc::new(OnceLock::new()),
-            #[cfg(feature = "http")]
-            http_sessions: None,
         }
     }
 
@@ -407,36 +399,6 @@ impl McpServer {
         http::serve(self, listener, options, shutdown).await
     }
 
-    /// A clone serving the same session: the log level its client sets and
-    /// the context its calls get are this one's (plain clones get their
-    /// own, for a session of their own).
-    pub(super) fn same_session(&self) -> Self {
-        Self {
-            registry: self.registry.clone(),
-            tools: Arc::clone(&self.tools),
-            implementation: self.implementation.clone(),
-            instructions: self.instructions.clone(),
-            context: self.context.clone(),
-            log_level: Arc::clone(&self.log_level),
-            session_context: Arc::clone(&self.session_context),
-            limits: self.limits.clone(),
-            state_key: Arc::clone(&self.state_key),
-            #[cfg(feature = "http")]
-            http_sessions: self.http_sessions.clone(),
-        }
-    }
-
-    /// The context of this session's calls: the server's, with the
-    /// session's client (made by `client` the first time) answering the
-    /// tools' sampling and elicitation requests.
-    pub(super) fn session_context(
-        &self,
-        client: impl FnOnce() -> Arc<dyn ClientRequests>,
-    ) -> &ToolContext {
-        self.session_context
-            .get_or_init(|| self.context.clone().with_client(client()))
-    }
-
     /// Sets the least severe level of log message the session's client
     /// wants (`logging/setLevel`).
     pub(super) fn set_log_level(&self, level: LogLevel) {
@@ -597,8 +559,8 @@ impl CallError {
     }
 }
 
-/// Where a call's notifications go: onto a transport's output, or through
-/// rmcp's peer.
+/// Where a call's notifications go: onto a session's output, as messages
+/// of the call's request.
 pub(super) trait Notify: Sync {
     /// Sends a progress notification for the request that gave `token`:
     /// `progress` the fraction done (of a `total` of 1).
@@ -633,20 +595,12 @@ struct Listed {
     registry: Arc<Registry>,
     /// Each tool in MCP's shape, in name order.
     json: Vec<Value>,
-    /// The same as rmcp's type, for the HTTP transport.
-    #[cfg(feature = "http")]
-    rmcp: Vec<rmcp::model::Tool>,
 }
 
 impl Listed {
     fn of(registry: Arc<Registry>) -> Self {
         let json: Vec<Value> = registry.specs().map(mcp_tool).collect();
-        Listed {
-            #[cfg(feature = "http")]
-            rmcp: registry.specs().map(handler::to_mcp_tool).collect(),
-            registry,
-            json,
-        }
+        Listed { registry, json }
     }
 
     /// Those of `tools` (the registry's tools in some shape, in name order)
@@ -667,11 +621,6 @@ impl Listed {
             .collect()
     }
 }
-
-/// How often a client's change watcher checks whether the client is gone,
-/// when no change comes.
-#[cfg(feature = "http")]
-const WATCH_IDLE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// One `tools/list` entry: [`providers::mcp::tool`], with an empty object
 /// schema for a hand-written tool whose input schema is not an object.

@@ -81,7 +81,7 @@ impl<O: Outbox> Session<O> {
         let stop = cancelled.child_token();
         let round = match Round::start(server, &call, meta.capabilities, stop.clone()) {
             Ok(round) => Arc::new(round),
-            Err(error) => return self.send(error.line(&call.id), Some(&call.id)).await,
+            Err(error) => return self.answer(error.line(&call.id), &call.id).await,
         };
         let progress_token = call.progress_token();
         let tool_use = call.tool_use();
@@ -99,7 +99,7 @@ impl<O: Outbox> Session<O> {
             .await;
         if !cancelled.is_cancelled() {
             let line = round.answer(server, &call.id, &outcome);
-            self.send(line, Some(&call.id)).await;
+            self.answer(line, &call.id).await;
         }
     }
 }

@@ -4,8 +4,10 @@
 //!
 //! Every message names the request it belongs to (its answer, its
 //! progress and log messages, the requests to the client a call makes, the
-//! notifications of a subscription), so that a transport with a stream per
-//! request can route it; a byte stream writes them all in turn.
+//! notifications of a subscription), and an answer is sent as one
+//! ([`Outbox::answer`]), so that a transport with a stream per request
+//! (streamable HTTP: each POST's response) can route each message and end
+//! the stream with the answer; a byte stream writes them all in turn.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -21,6 +23,27 @@ pub(super) trait Outbox: Send + Sync + 'static {
     /// messages (a session's tool list changes, in the revisions with
     /// sessions). Waits while the transport cannot take more.
     fn send(&self, line: Vec<u8>, request: Option<&Id>) -> impl Future<Output = ()> + Send;
+
+    /// Sends the answer to `request` (its result or its error), a whole
+    /// line: the request's last message, after which a transport with a
+    /// stream per request ends that stream. A byte stream writes it as any
+    /// other message.
+    fn answer(&self, line: Vec<u8>, request: &Id) -> impl Future<Output = ()> + Send {
+        self.send(line, Some(request))
+    }
+
+    /// Runs `call`, the work of `request` (a `tools/call`), which sends its
+    /// answer when done: on a task of its own, so that calls overlap, unless
+    /// the transport drives it itself (streamable HTTP: on the connection
+    /// that carried the request, with its response). A call dropped
+    /// unfinished is cancelled.
+    fn run<F>(&self, request: &Id, call: F)
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        let _ = request;
+        tokio::spawn(call);
+    }
 }
 
 /// A message waiting to be written, holding its room in the queue.

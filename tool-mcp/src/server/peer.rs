@@ -3,8 +3,7 @@
 //! ([`ToolContext::sample`](tool_runtime::ToolContext::sample),
 //! [`ToolContext::elicit_with_schema`](tool_runtime::ToolContext::elicit_with_schema),
 //! [`ToolContext::roots`](tool_runtime::ToolContext::roots)): their
-//! parameters and answers, for both eras and both transports, and the HTTP
-//! transport's client through rmcp's peer.
+//! parameters and answers, for both eras and both transports.
 //!
 //! The revisions with sessions send them as requests of the server's; the
 //! 2026-07-28 revision has no requests from server to client, and returns
@@ -152,105 +151,5 @@ pub(super) fn elicitation_answer(mut result: Value) -> Elicitation<Value> {
         }),
         Some("decline") => Elicitation::Declined,
         _ => Elicitation::Cancelled,
-    }
-}
-
-#[cfg(feature = "http")]
-pub(super) use through_rmcp::PeerClient;
-
-/// The client of an HTTP session, through rmcp's peer.
-#[cfg(feature = "http")]
-mod through_rmcp {
-    // rmcp marks its sampling API deprecated (see the module's note).
-    #![allow(deprecated)]
-
-    use rmcp::model::{CreateMessageRequestParams, ElicitRequestParams, ElicitationSchema};
-    use rmcp::service::{Peer, RoleServer};
-    use serde_json::Value;
-    use tool_runtime::{
-        ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root, SamplingRequest,
-        SamplingResponse, ToolError,
-    };
-
-    /// The client of one session, as the [`ClientRequests`] of its calls.
-    pub(in crate::server) struct PeerClient {
-        pub(in crate::server) peer: Peer<RoleServer>,
-    }
-
-    impl PeerClient {
-        /// An error unless the client declared the capability `name`.
-        fn require(
-            &self,
-            name: &str,
-            declared: impl Fn(&rmcp::model::ClientCapabilities) -> bool,
-        ) -> Result<(), ToolError> {
-            let info = self.peer.peer_info();
-            if info
-                .as_deref()
-                .is_some_and(|info| declared(&info.capabilities))
-            {
-                return Ok(());
-            }
-            Err(super::unavailable(name))
-        }
-    }
-
-    impl ClientRequests for PeerClient {
-        fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
-            Box::pin(async move {
-                self.require("sampling", |caps| caps.sampling.is_some())?;
-                let params: CreateMessageRequestParams =
-                    crate::reread(&super::sampling_params(&request)).map_err(|error| {
-                        ToolError::new(format!("the sampling request is not valid: {error}"))
-                    })?;
-                let result = self
-                    .peer
-                    .create_message(params)
-                    .await
-                    .map_err(|error| super::failed("sampling", error))?;
-                let result = serde_json::to_value(&result).unwrap_or_default();
-                Ok(super::sampling_response(&result))
-            })
-        }
-
-        fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
-            Box::pin(async move {
-                self.require("elicitation", |caps| caps.elicitation.is_some())?;
-                super::check_elicitation_schema(&request.requested_schema)?;
-                let schema: ElicitationSchema =
-                    crate::reread(&request.requested_schema).map_err(|error| {
-                        ToolError::new(format!(
-                            "the requested schema is not one MCP elicitation accepts (an object \
-                             whose properties are strings, numbers, integers, booleans or \
-                             enumerations): {error}"
-                        ))
-                    })?;
-                let params = ElicitRequestParams::FormElicitationParams {
-                    meta: None,
-                    message: request.message,
-                    requested_schema: schema,
-                };
-                let result = self
-                    .peer
-                    .create_elicitation(params)
-                    .await
-                    .map_err(|error| super::failed("elicitation", error))?;
-                let result = serde_json::to_value(&result).unwrap_or_default();
-                Ok(super::elicitation_answer(result))
-            })
-        }
-
-        fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
-            Box::pin(async move {
-                self.require("roots", |caps| caps.roots.is_some())?;
-                let result = self
-                    .peer
-                    .list_roots()
-                    .await
-                    .map_err(|error| super::failed("roots", error))?;
-                let result = serde_json::to_value(&result).unwrap_or_default();
-                super::roots_answer(&result)
-            })
-        }
     }
 }

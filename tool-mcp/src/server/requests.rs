@@ -1,7 +1,8 @@
 //! A session's requests to its client, in the revisions with sessions: the
 //! tools' sampling, elicitation and roots requests go to the client as
-//! requests of the server's (ids 0, 1, 2, ...), and the client's responses
-//! come back to the tool that asked.
+//! requests of the server's (ids 0, 1, 2, ...), each belonging to the call
+//! that made it (over streamable HTTP it goes out on that call's
+//! response), and the client's responses come back to the tool that asked.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
@@ -39,16 +40,19 @@ impl<O: Outbox> Session<O> {
         let _ = waiting.send(answer);
     }
 
-    /// Sends the client request `method` and waits for its answer: the
-    /// result, or the error's message.
-    async fn request(&self, method: &str, params: Value) -> Result<Value, String> {
+    /// Sends the client request `method` for call `call` and waits for its
+    /// answer: the result, or the error's message.
+    async fn request(&self, call: &Id, method: &str, params: Value) -> Result<Value, String> {
         let id = self.next_request.fetch_add(1, Ordering::Relaxed);
         let (answer, answered) = oneshot::channel();
         lock(&self.pending).insert(id, answer);
         // Forgotten if the tool stops waiting.
         let _forget = Forget(self, id);
-        self.send(wire::request_line(&Id::from_u64(id), method, params), None)
-            .await;
+        self.send(
+            wire::request_line(&Id::from_u64(id), method, params),
+            Some(call),
+        )
+        .await;
         answered
             .await
             .map_err(|_| "the session ended before the client answered".to_owned())?
@@ -76,14 +80,18 @@ impl<O: Outbox> Drop for Forget<'_, O> {
     }
 }
 
-/// The client of a session, answering its tools' sampling, elicitation and
-/// roots requests. Weak: the session's context holds it, and the session
-/// holds the context.
-pub(super) struct SessionClient<O: Outbox>(pub(super) Weak<Session<O>>);
+/// The client of a session as one call sees it, answering the call's
+/// sampling, elicitation and roots requests. Weak: the session outlives
+/// none of its calls' contexts.
+pub(super) struct SessionClient<O: Outbox> {
+    pub(super) session: Weak<Session<O>>,
+    /// The call whose requests these are.
+    pub(super) call: Id,
+}
 
 impl<O: Outbox> SessionClient<O> {
     fn session(&self) -> Result<Arc<Session<O>>, ToolError> {
-        self.0
+        self.session
             .upgrade()
             .ok_or_else(|| ToolError::new("the MCP session has ended"))
     }
@@ -95,7 +103,11 @@ impl<O: Outbox> ClientRequests for SessionClient<O> {
             let session = self.session()?;
             session.require("sampling")?;
             let result = session
-                .request("sampling/createMessage", peer::sampling_params(&request))
+                .request(
+                    &self.call,
+                    "sampling/createMessage",
+                    peer::sampling_params(&request),
+                )
                 .await
                 .map_err(|error| peer::failed("sampling", error))?;
             Ok(peer::sampling_response(&result))
@@ -108,7 +120,11 @@ impl<O: Outbox> ClientRequests for SessionClient<O> {
             session.require("elicitation")?;
             peer::check_elicitation_schema(&request.requested_schema)?;
             let result = session
-                .request("elicitation/create", peer::elicitation_params(&request))
+                .request(
+                    &self.call,
+                    "elicitation/create",
+                    peer::elicitation_params(&request),
+                )
                 .await
                 .map_err(|error| peer::failed("elicitation", error))?;
             Ok(peer::elicitation_answer(result))
@@ -120,7 +136,7 @@ impl<O: Outbox> ClientRequests for SessionClient<O> {
             let session = self.session()?;
             session.require("roots")?;
             let result = session
-                .request("roots/list", json!({}))
+                .request(&self.call, "roots/list", json!({}))
                 .await
                 .map_err(|error| peer::failed("roots", error))?;
             peer::roots_answer(&result)

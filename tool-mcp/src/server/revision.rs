@@ -239,13 +239,18 @@ pub(super) fn capabilities() -> Value {
 }
 
 /// The `server/discover` result: the revisions served, the capabilities,
-/// the instructions, with caching hints and the server's `_meta`.
+/// the instructions, with caching hints and the server's `_meta`. Besides
+/// the tools and logging, the stateless revision lists prompts and
+/// resources (their lists are empty), so those capabilities are declared.
 pub(super) fn discover(server: &McpServer) -> Value {
     let caching = Caching::of(server);
+    let mut capabilities = capabilities();
+    capabilities["prompts"] = json!({});
+    capabilities["resources"] = json!({});
     let mut result = json!({
         "resultType": "complete",
         "supportedVersions": SUPPORTED,
-        "capabilities": capabilities(),
+        "capabilities": capabilities,
         "ttlMs": caching.ttl_ms,
         "cacheScope": caching.cache_scope,
         "_meta": result_meta(server, None),

@@ -121,17 +121,22 @@ impl<O: Outbox> Session<O> {
         self.output.send(line, request).await;
     }
 
+    /// Sends `line`, the answer to request `id`: its last message.
+    pub(super) async fn answer(&self, line: Vec<u8>, id: &Id) {
+        self.output.answer(line, id).await;
+    }
+
     async fn respond(&self, id: &Id, result: impl Serialize) {
-        self.send(wire::result_line(id, result), Some(id)).await;
+        self.answer(wire::result_line(id, result), id).await;
     }
 
     async fn fail(&self, id: &Id, code: i64, message: &str) {
-        self.send(wire::error_line(id, code, message, None), Some(id))
+        self.answer(wire::error_line(id, code, message, None), id)
             .await;
     }
 
     async fn refuse(&self, id: &Id, error: RpcError) {
-        self.send(error.line(id), Some(id)).await;
+        self.answer(error.line(id), id).await;
     }
 
     /// Handles one line read (its newline and any carriage return or byte
@@ -316,6 +321,9 @@ impl<O: Outbox> Session<O> {
                 Err(error) => self.refuse(&id, error).await,
             },
             "subscriptions/listen" => self.listen(id, params).await,
+            "prompts/list" | "resources/list" | "resources/templates/list" => {
+                self.list_none(&id, method).await;
+            }
             _ => self.refuse(&id, revision::not_in_stateless(method)).await,
         }
     }
@@ -387,6 +395,26 @@ impl<O: Outbox> Session<O> {
         self.respond(id, tools).await;
     }
 
+    /// The listings of what the server does not offer (prompts, resources
+    /// and their templates), in the stateless revision: empty, with the
+    /// caching hints of every list, so that a client may cache that too.
+    async fn list_none(&self, id: &Id, method: &str) {
+        let key = match method {
+            "prompts/list" => "prompts",
+            "resources/list" => "resources",
+            _ => "resourceTemplates",
+        };
+        let caching = Caching::of(&self.server);
+        let result = json!({
+            key: [],
+            "resultType": "complete",
+            "ttlMs": caching.ttl_ms,
+            "cacheScope": caching.cache_scope,
+            "_meta": revision::result_meta(&self.server, None),
+        });
+        self.respond(id, result).await;
+    }
+
     async fn on_notification(self: &Arc<Self>, method: &str, params: Option<Value>, line: &[u8]) {
         match method {
             "notifications/initialized" => self.watch_tools(),
@@ -403,9 +431,10 @@ impl<O: Outbox> Session<O> {
         }
     }
 
-    /// A `tools/call` read by [`wire::decode_call`]: served unless it
-    /// comes before `initialize` without saying its revision.
-    async fn on_call(self: &Arc<Self>, call: Call) {
+    /// A `tools/call` read by [`wire::decode_call`] (by the session, or by
+    /// a transport that read it already): served unless it comes before
+    /// `initialize` without saying its revision.
+    pub(super) async fn on_call(self: &Arc<Self>, call: Call) {
         match self.era_of("tools/call", call.meta.as_ref()) {
             Ok(era) => self.start_call(call, era).await,
             Err(error) => self.refuse(&call.id, error).await,
@@ -468,8 +497,9 @@ impl<O: Outbox> Session<O> {
         self.ended.notify_waiters();
     }
 
-    /// Runs `call` of `era` on a task of its own and writes its answer;
-    /// none for a call cancelled meanwhile, as MCP asks.
+    /// Runs `call` of `era` where the transport runs calls (on a task of
+    /// its own, on a byte stream) and writes its answer; none for a call
+    /// cancelled meanwhile, as MCP asks.
     async fn start_call(self: &Arc<Self>, call: Call, era: Era) {
         let key = call.id.key().into_owned();
         let cancelled = CancellationToken::new();
@@ -478,14 +508,24 @@ impl<O: Outbox> Session<O> {
         }
         let session = Arc::clone(self);
         let span = super::call_span(&call.id, &call.name, call.meta.as_ref());
+        let id = call.id.clone();
         let run = async move {
+            // No longer in flight when it ends, or is dropped unfinished.
+            let _finished = Finished {
+                session: &*session,
+                key: &key,
+            };
             match era {
                 Era::Session => session.run_session_call(call, &cancelled).await,
-                Era::Stateless(meta) => session.run_stateless_call(call, meta, &cancelled).await,
+                // Boxed: its rounds' state is more than twice a session
+                // call's, which every call would carry otherwise.
+                Era::Stateless(meta) => {
+                    Box::pin(session.run_stateless_call(call, meta, &cancelled)).await;
+                }
             }
-            session.finish(&key, true);
         };
-        tokio::spawn(tracing::Instrument::instrument(run, span));
+        self.output
+            .run(&id, tracing::Instrument::instrument(run, span));
     }
 
     /// Runs a call of a session's revision: the tools' requests to the
@@ -494,8 +534,13 @@ impl<O: Outbox> Session<O> {
         let progress_token = call.progress_token();
         let tool_use = call.tool_use();
         let server = &self.server;
-        let client = Arc::downgrade(self);
-        let context = server.session_context(|| Arc::new(super::requests::SessionClient(client)));
+        // The call's own client: its requests to the client belong to it
+        // (over streamable HTTP they go out on the call's response).
+        let client = super::requests::SessionClient {
+            session: Arc::downgrade(self),
+            call: call.id.clone(),
+        };
+        let context = &server.context.clone().with_client(Arc::new(client));
         let notify = CallNotify {
             session: &**self,
             request: &call.id,
@@ -511,8 +556,7 @@ impl<O: Outbox> Session<O> {
             )
             .await;
         if !cancelled.is_cancelled() {
-            self.send(answer_line(&call.id, &outcome), Some(&call.id))
-                .await;
+            self.answer(answer_line(&call.id, &outcome), &call.id).await;
         }
     }
 
@@ -566,6 +610,18 @@ impl<O: Outbox> Session<O> {
         }
         self.closed.cancel();
         lock(&self.pending).clear();
+    }
+}
+
+/// Takes call `key` out of the session's requests in flight when dropped.
+struct Finished<'a, O: Outbox> {
+    session: &'a Session<O>,
+    key: &'a str,
+}
+
+impl<O: Outbox> Drop for Finished<'_, O> {
+    fn drop(&mut self) {
+        self.session.finish(self.key, true);
     }
 }
 

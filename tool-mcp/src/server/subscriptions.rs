@@ -64,13 +64,13 @@ impl<O: Outbox> Session<O> {
                 "invalid params for subscriptions/listen: `notifications` must be an object \
                  naming the notifications wanted, such as {\"toolsListChanged\": true}",
             );
-            return self.send(error.line(&id), Some(&id)).await;
+            return self.answer(error.line(&id), &id).await;
         };
         let tools = filter.get("toolsListChanged") == Some(&Value::Bool(true));
         let key = id.key().into_owned();
         let cancelled = CancellationToken::new();
         if let Err(error) = self.admit(&key, &cancelled, false) {
-            return self.send(error.line(&id), Some(&id)).await;
+            return self.answer(error.line(&id), &id).await;
         }
         lock(&self.listens).insert(key.clone(), id.clone());
         let mut honoured = Map::new();
@@ -134,7 +134,7 @@ impl<O: Outbox> Session<O> {
                     server: Some(info),
                 },
             };
-            self.send(wire::result_line(&id, closed), Some(&id)).await;
+            self.answer(wire::result_line(&id, closed), &id).await;
             self.cancel_in_flight(&id);
         }
     }

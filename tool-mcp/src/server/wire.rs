@@ -42,7 +42,7 @@ impl Id {
     }
 
     /// The id whose JSON text is `raw`, when it is a string or a number.
-    fn from_raw(raw: &RawValue) -> Option<Self> {
+    pub(super) fn from_raw(raw: &RawValue) -> Option<Self> {
         match raw.get().as_bytes().first() {
             Some(b'"' | b'-' | b'0'..=b'9') => Some(Id(raw.to_owned())),
             _ => None,
@@ -358,6 +358,21 @@ pub(super) fn error_line(id: &Id, code: i64, message: &str, data: Option<Value>)
             data,
         },
     })
+}
+
+/// The error code of `line` when it is an error response as
+/// [`error_line`] writes it (`{"jsonrpc":"2.0","id":ID,"error":{"code":N`);
+/// `None` for any other message. An id is a string or a number, so what
+/// follows it is read without parsing the rest of the line.
+pub(super) fn error_code(line: &[u8]) -> Option<i64> {
+    let rest = line.strip_prefix(br#"{"jsonrpc":"2.0","id":"#)?;
+    let id = scan_value(rest, 0).unwrap_or(b"null");
+    let rest = rest[id.len()..].strip_prefix(br#","error":{"code":"#)?;
+    let digits = rest
+        .iter()
+        .position(|byte| !matches!(byte, b'-' | b'0'..=b'9'))
+        .unwrap_or(rest.len());
+    std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()
 }
 
 /// A notification `method` with `params`, as a line.

@@ -1,0 +1,299 @@
+//! The server over MCP's streamable HTTP transport (feature `http`): one
+//! endpoint, [`MCP_PATH`], on a listener the caller binds, served with
+//! hyper on the server's own protocol core, the one stdio uses
+//! ([`Session`](super::session::Session)).
+//!
+//! The core routes what it sends by the request each message belongs to
+//! ([`Outbox`](super::output::Outbox)): here each request's messages go to
+//! the response of the POST that carried it ([`routes`]), plain JSON when
+//! its answer is all there is, an event stream when notifications or
+//! requests to the client come first; a session's own messages go to its
+//! standalone stream (`GET`). Requests of the revisions with sessions run
+//! in a session opened by `initialize` ([`sessions`]); those of revision
+//! 2026-07-28, and every request of a stateless server
+//! ([`HttpOptions::stateless`]), each in a session of their own that ends
+//! with them.
+//!
+//! Hardened by default ([`HttpOptions`] has each setting): at most
+//! [`HttpOptions::DEFAULT_MAX_CONNECTIONS`] connections, timeouts on a
+//! request's head, on its body and on an idle connection ([`conn`]), a
+//! bounded body, and `Host` and `Origin` checked before any of it is read
+//! ([`guard`]).
+
+mod body;
+mod conn;
+mod guard;
+mod headers;
+mod post;
+mod routes;
+mod sessions;
+
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tool_runtime::CancellationToken;
+
+use super::McpServer;
+
+/// The path the MCP endpoint answers on.
+pub const MCP_PATH: &str = "/mcp";
+
+/// How [`McpServer::serve_http_with`] serves streamable HTTP: sessions or
+/// none, and the limits that keep the server bounded whatever its clients
+/// do.
+///
+/// The default is what [`McpServer::serve_http`] does: every client of the
+/// revisions with `initialize` gets a session, and every limit has the
+/// default its constant names.
+///
+/// ```no_run
+/// use std::time::Duration;
+///
+/// use tool_mcp::server::{HttpOptions, McpServer};
+/// use tool_runtime::{CancellationToken, Registry};
+///
+/// # async fn run() -> std::io::Result<()> {
+/// // One of several instances behind a load balancer, which a web page
+/// // at https://app.example.com may call.
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+/// let options = HttpOptions::new()
+///     .stateless(true)
+///     .allowed_origins(["https://app.example.com"])
+///     .idle_timeout(Duration::from_secs(30));
+/// McpServer::new(Registry::global().clone())
+///     .serve_http_with(listener, options, CancellationToken::new())
+///     .await
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HttpOptions {
+    stateless: bool,
+    max_connections: usize,
+    header_timeout: Duration,
+    body_timeout: Duration,
+    idle_timeout: Duration,
+    max_body: usize,
+    allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
+    max_sessions: usize,
+    session_timeout: Duration,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            stateless: false,
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+            header_timeout: Self::DEFAULT_HEADER_TIMEOUT,
+            body_timeout: Self::DEFAULT_BODY_TIMEOUT,
+            idle_timeout: Self::DEFAULT_IDLE_TIMEOUT,
+            max_body: Self::DEFAULT_MAX_BODY,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            max_sessions: Self::DEFAULT_MAX_SESSIONS,
+            session_timeout: Self::DEFAULT_SESSION_TIMEOUT,
+        }
+    }
+}
+
+impl HttpOptions {
+    /// The most connections served at once: 1024.
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+    /// How long a request's head (its request line and headers) may take to
+    /// arrive once its first byte has: 10 seconds.
+    pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+    /// How long a request's body may take to arrive: 30 seconds.
+    pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+    /// How long a connection may wait for its next request: 60 seconds.
+    pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+    /// The largest request body read: 16 MiB, as the stdio transport's
+    /// longest line.
+    pub const DEFAULT_MAX_BODY: usize = 16 * 1024 * 1024;
+    /// The most sessions open at once: 4096.
+    pub const DEFAULT_MAX_SESSIONS: usize = 4096;
+    /// How long a session may go unused before it is ended: 30 minutes.
+    pub const DEFAULT_SESSION_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+    /// The defaults: sessions on, every limit at its default.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Serves without sessions when `stateless` is true.
+    ///
+    /// With sessions (the default), `initialize` opens a session whose id
+    /// comes back in the `Mcp-Session-Id` header; the client sends it with
+    /// every later request, and only the server process holding the session
+    /// can answer them. The server can reach the client between requests:
+    /// `notifications/tools/list_changed` when the tools change, and
+    /// `logging/setLevel` lasts for the session.
+    ///
+    /// Stateless, no session is kept and no `Mcp-Session-Id` is sent: each
+    /// POST is answered on its own, by a server made for that request, so
+    /// any instance of the same server can answer any request of a client
+    /// (`initialize` on one, `tools/call` on the next), and a load balancer
+    /// may spread a client's requests over every instance. What a request
+    /// causes (its result, progress and log messages) comes back on that
+    /// request's own response: plain JSON when the result is all there is,
+    /// an event stream when notifications come first. What needs a session
+    /// does not happen: `GET` (the standalone stream) and `DELETE` are
+    /// answered `405 Method Not Allowed`, notifications the client sends
+    /// are accepted and dropped (`notifications/cancelled` among them),
+    /// `notifications/tools/list_changed` is
+    /// never sent (a client sees a change at its next `tools/list`),
+    /// `logging/setLevel` does not outlast its own request, and the server
+    /// makes no requests of the client (sampling, elicitation, roots).
+    ///
+    /// Requests of the 2026-07-28 revision of MCP, which has no sessions
+    /// and carries the protocol version in each request's `_meta`, are
+    /// served statelessly in either mode.
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.stateless = stateless;
+        self
+    }
+
+    /// Whether the server is stateless: [`stateless`](Self::stateless).
+    pub fn is_stateless(&self) -> bool {
+        self.stateless
+    }
+
+    /// The most connections served at once (at least 1). A connection
+    /// beyond it waits, unaccepted, until one closes; idle connections are
+    /// closed after [`idle_timeout`](Self::idle_timeout), and those that
+    /// send nothing whole after [`header_timeout`](Self::header_timeout),
+    /// so sockets left open make room. The default is
+    /// [`DEFAULT_MAX_CONNECTIONS`](Self::DEFAULT_MAX_CONNECTIONS).
+    pub fn max_connections(mut self, connections: usize) -> Self {
+        self.max_connections = connections.max(1);
+        self
+    }
+
+    /// How long a request's head may take to arrive, from its first byte;
+    /// past it the connection is closed. The default is
+    /// [`DEFAULT_HEADER_TIMEOUT`](Self::DEFAULT_HEADER_TIMEOUT).
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout;
+        self
+    }
+
+    /// How long a request's body may take to arrive, from the end of its
+    /// head; past it the request is answered `408 Request Timeout`. The
+    /// default is [`DEFAULT_BODY_TIMEOUT`](Self::DEFAULT_BODY_TIMEOUT).
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// How long a connection may stay open with no request on it (before
+    /// its first, or after an answer); past it the connection is closed.
+    /// An answer still being sent (an event stream) is no idle time. The
+    /// default is [`DEFAULT_IDLE_TIMEOUT`](Self::DEFAULT_IDLE_TIMEOUT).
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
+        self
+    }
+
+    /// The largest request body read, in bytes; a larger one is answered
+    /// `413 Payload Too Large` (at once when its `Content-Length` says so).
+    /// The default is [`DEFAULT_MAX_BODY`](Self::DEFAULT_MAX_BODY).
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body = bytes;
+        self
+    }
+
+    /// Host names (or `host:port`) accepted in a request's `Host` header
+    /// besides the loopback ones (`localhost`, `127.0.0.1`, `[::1]`), which
+    /// are always accepted. A request naming another host is answered
+    /// `403 Forbidden` before its body is read: the guard against DNS
+    /// rebinding. Behind a proxy that keeps the client's `Host`, name it
+    /// here.
+    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.allowed_hosts = hosts.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Web origins (`scheme://host[:port]`, as browsers send them in
+    /// `Origin`) accepted besides the loopback ones (`http` or `https` on
+    /// `localhost`, `127.0.0.1` or `[::1]`, any port), which are always
+    /// accepted. A request whose `Origin` is another one is answered
+    /// `403 Forbidden` before its body is read, as MCP asks; a request
+    /// without `Origin` (no browser sent it) is served.
+    pub fn allowed_origins<I, S>(mut self, origins: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.allowed_origins = origins.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The most sessions open at once (at least 1); an `initialize` beyond
+    /// it is answered `503 Service Unavailable`. The default is
+    /// [`DEFAULT_MAX_SESSIONS`](Self::DEFAULT_MAX_SESSIONS).
+    pub fn max_sessions(mut self, sessions: usize) -> Self {
+        self.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// How long a session may go without a request or an open stream before
+    /// the server ends it (its id is then unknown: `404 Not Found`). The
+    /// default is [`DEFAULT_SESSION_TIMEOUT`](Self::DEFAULT_SESSION_TIMEOUT).
+    pub fn session_timeout(mut self, timeout: Duration) -> Self {
+        self.session_timeout = timeout;
+        self
+    }
+}
+
+/// Serves `server` over streamable HTTP on `listener` as `options` say,
+/// until `shutdown` is cancelled: [`McpServer::serve_http_with`].
+pub(super) async fn serve(
+    server: McpServer,
+    listener: TcpListener,
+    options: HttpOptions,
+    shutdown: CancellationToken,
+) -> io::Result<()> {
+    let room = Arc::new(Semaphore::new(options.max_connections));
+    let shared = Arc::new(sessions::Shared::new(server, options, shutdown.clone()));
+    let sweeping = tokio::spawn(sessions::sweep(Arc::clone(&shared)));
+    let watching = tokio::spawn(conn::watch(Arc::clone(&shared)));
+    loop {
+        // A connection beyond the cap waits in the listener's backlog until
+        // one closes.
+        let permit = tokio::select! {
+            permit = Arc::clone(&room).acquire_owned() => permit.expect("the semaphore is never closed"),
+            () = shutdown.cancelled() => break,
+        };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = shutdown.cancelled() => break,
+        };
+        let stream = match accepted {
+            Ok((stream, _peer)) => stream,
+            Err(error) => {
+                // Out of file descriptors and the like: wait, go on.
+                tracing::warn!(%error, "accepting a connection failed");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        // A response may go out in several small writes (headers, then each
+        // event); with Nagle's algorithm the later ones would wait for the
+        // client's delayed ACK, some 40 ms each.
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "TCP_NODELAY could not be set on a connection");
+        }
+        tokio::spawn(conn::serve(stream, Arc::clone(&shared), permit));
+    }
+    sweeping.abort();
+    watching.abort();
+    shared.close_all();
+    Ok(())
+}

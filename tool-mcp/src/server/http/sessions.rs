@@ -1,0 +1,251 @@
+//! The sessions of the revisions with `initialize`, by their
+//! `Mcp-Session-Id`, and the sessions a request has of its own; a
+//! session's standalone stream (`GET`) and its end (`DELETE`, or unused
+//! for the session timeout).
+//!
+//! Each session is the core's [`Session`](crate::server::session::Session)
+//! writing to [`Routes`], with a clone of the server of its own (its own
+//! log level); a session a request has of its own (revision 2026-07-28, or
+//! any request of a stateless server) ends with the request.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hyper::StatusCode;
+use hyper::header::{self, HeaderMap, HeaderValue};
+use serde_json::Map;
+use tool_runtime::CancellationToken;
+
+use super::HttpOptions;
+use super::body::{self, Reply};
+use super::conn::{Connections, now_ms};
+use super::headers::{self, SESSION_ID};
+use super::routes::{Events, Holder, HttpSession, Routes, Standalone};
+use crate::server::McpServer;
+use crate::server::session::{Session, lock};
+
+/// What every connection's requests are served with.
+pub(in crate::server) struct Shared {
+    /// The server each session serves a clone of.
+    server: McpServer,
+    pub(super) options: HttpOptions,
+    pub(super) shutdown: CancellationToken,
+    sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
+    /// The connections open, for the watchdog of their timeouts.
+    pub(super) connections: Connections,
+}
+
+impl Shared {
+    /// What `server` is served with as `options` say, until `shutdown`.
+    pub(super) fn new(
+        server: McpServer,
+        options: HttpOptions,
+        shutdown: CancellationToken,
+    ) -> Self {
+        Self {
+            server,
+            options,
+            shutdown,
+            sessions: Mutex::new(HashMap::new()),
+            connections: Connections::default(),
+        }
+    }
+
+    /// The session of id `id`, if it is open.
+    pub(super) fn find(&self, id: &str) -> Option<Arc<HttpSession>> {
+        lock(&self.sessions).get(id).cloned()
+    }
+
+    /// Whether another session may open.
+    pub(super) fn has_room(&self) -> bool {
+        lock(&self.sessions).len() < self.options.max_sessions
+    }
+
+    /// A new session, not yet registered: `initialize` sets it up.
+    pub(super) fn new_session(&self) -> Arc<HttpSession> {
+        Session::new(self.server.clone(), Routes::new())
+    }
+
+    /// A session for one request: set up as if `initialize` had come, with
+    /// a client of no capabilities, when `initialized` (a stateless
+    /// server's requests of the revisions with sessions).
+    pub(super) fn own_session(&self, initialized: bool) -> Arc<HttpSession> {
+        let session = self.new_session();
+        if initialized {
+            *lock(&session.client) = Some(Map::new());
+        }
+        session
+    }
+
+    /// Registers `session`, set up, under a new id: the id, or `None` when
+    /// there are as many sessions as the server allows.
+    pub(super) fn register(&self, session: Arc<HttpSession>) -> Option<String> {
+        let mut sessions = lock(&self.sessions);
+        if sessions.len() >= self.options.max_sessions {
+            return None;
+        }
+        let id = new_id();
+        sessions.insert(id.clone(), session);
+        Some(id)
+    }
+
+    /// Ends the session of id `id`: whether there was one.
+    fn end(&self, id: &str) -> bool {
+        let session = lock(&self.sessions).remove(id);
+        session.map(end).is_some()
+    }
+
+    /// Ends every session (the server shuts down).
+    pub(super) fn close_all(&self) {
+        let sessions: Vec<_> = lock(&self.sessions)
+            .drain()
+            .map(|(_, session)| session)
+            .collect();
+        sessions.into_iter().for_each(end);
+    }
+}
+
+/// Ends `session`: its responses close, its calls get the core's time to
+/// finish (their answers go nowhere), then are cancelled.
+fn end(session: Arc<HttpSession>) {
+    session.output.close_all();
+    tokio::spawn(async move { session.close().await });
+}
+
+/// A session id: 128 random bits, in hex.
+fn new_id() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system gives random bytes");
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Ends the sessions unused for the session timeout, until the server
+/// shuts down (the task is aborted).
+pub(super) async fn sweep(shared: Arc<Shared>) {
+    let timeout = shared.options.session_timeout;
+    let every = (timeout / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
+    let limit = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+    loop {
+        tokio::time::sleep(every).await;
+        let now = now_ms();
+        let expired: Vec<String> = lock(&shared.sessions)
+            .iter()
+            .filter(|(_, session)| {
+                let routes = &session.output;
+                !routes.in_use() && now.saturating_sub(routes.last_used()) >= limit
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in expired {
+            tracing::debug!(session = %id, "ending an MCP session unused for the session timeout");
+            shared.end(&id);
+        }
+    }
+}
+
+/// A `405 Method Not Allowed` naming the methods the endpoint has.
+pub(super) fn not_allowed(stateless: bool) -> Reply {
+    let mut reply = body::text(
+        StatusCode::METHOD_NOT_ALLOWED,
+        if stateless {
+            "method not allowed: a stateless MCP server has POST only"
+        } else {
+            "method not allowed: the MCP endpoint has POST, GET and DELETE"
+        },
+    );
+    let allow = if stateless {
+        "POST"
+    } else {
+        "GET, POST, DELETE"
+    };
+    reply
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
+    reply
+}
+
+/// The session a request without a session id should have named.
+fn session_required() -> Reply {
+    body::text(
+        StatusCode::BAD_REQUEST,
+        "bad request: the Mcp-Session-Id header is missing (initialize opens a session)",
+    )
+}
+
+/// `404 Not Found` for a session id the server does not know (never
+/// given, ended, or timed out): the client starts a new session.
+pub(super) fn unknown_session() -> Reply {
+    body::text(
+        StatusCode::NOT_FOUND,
+        "not found: no such MCP session (it ended, or was never opened); initialize a new one",
+    )
+}
+
+/// The session a `GET` or `DELETE` names, or the answer to give instead.
+fn named_session(
+    shared: &Shared,
+    headers: &HeaderMap,
+) -> Result<(String, Arc<HttpSession>), Reply> {
+    if shared.options.stateless {
+        return Err(not_allowed(true));
+    }
+    let Some(id) = headers.get(SESSION_ID).and_then(|id| id.to_str().ok()) else {
+        // A client of revision 2026-07-28 has no session to name.
+        return Err(if headers::has_standard_headers(headers) {
+            not_allowed(false)
+        } else {
+            session_required()
+        });
+    };
+    let session = shared.find(id).ok_or_else(unknown_session)?;
+    if let Some(version) = headers::protocol_version(headers)
+        && !headers::is_known(version)
+    {
+        return Err(body::text(
+            StatusCode::BAD_REQUEST,
+            format!("bad request: unsupported MCP-Protocol-Version {version:?}"),
+        ));
+    }
+    Ok((id.to_owned(), session))
+}
+
+/// `GET`: the session's standalone stream, where its own messages go (a
+/// change to the tools).
+pub(super) fn get(shared: &Shared, headers: &HeaderMap) -> Reply {
+    if !headers::accepts(headers, "text/event-stream") {
+        return body::text(
+            StatusCode::NOT_ACCEPTABLE,
+            "not acceptable: the standalone stream is text/event-stream",
+        );
+    }
+    let (_, session) = match named_session(shared, headers) {
+        Ok(named) => named,
+        Err(reply) => return reply,
+    };
+    session.output.touch();
+    match Standalone::open(&session) {
+        Some((stream, receiver)) => {
+            let holder = Holder::Standalone { _stream: stream };
+            body::events(Events::new(None, receiver, None, holder))
+        }
+        None => body::text(
+            StatusCode::CONFLICT,
+            "conflict: the session's standalone stream is open already",
+        ),
+    }
+}
+
+/// `DELETE`: the session ends.
+pub(super) fn delete(shared: &Shared, headers: &HeaderMap) -> Reply {
+    match named_session(shared, headers) {
+        Ok((id, _)) => {
+            if shared.end(&id) {
+                body::empty(StatusCode::OK)
+            } else {
+                unknown_session()
+            }
+        }
+        Err(reply) => reply,
+    }
+}
