@@ -758,31 +758,46 @@ describe('TypeScript SDK client and conformance-server over streamable HTTP', { 
 });
 
 // The SDK's v2 client (`@modelcontextprotocol/client`, which speaks the
-// 2026-07-28 revision) over stdio, pinned to that revision, in `auto` mode
-// (a `server/discover` probe) and in `legacy` mode (`initialize`): the era
-// it lands on, the list (compared with the registry's rendering), a call,
-// a call the registry refuses (an error result), an unknown tool (a
-// JSON-RPC error), and the list again.
+// 2026-07-28 revision) over stdio and over streamable HTTP, pinned to that
+// revision, in `auto` mode (a `server/discover` probe) and in `legacy` mode
+// (`initialize`): the era it lands on, the list (compared with the
+// registry's rendering), a call, a call the registry refuses (an error
+// result), an unknown tool (a JSON-RPC error), and the list again.
 const clientV2 = (path) =>
   import(pathToFileURL(join(nodeModules, '@modelcontextprotocol', 'client', 'dist', path)).href);
 const v2 = await clientV2('index.mjs');
 const { StdioClientTransport: StdioClientTransportV2 } = await clientV2('stdio.mjs');
 
-for (const [label, mode, era] of [
+const transportsV2 = {
+  stdio: async () => ({
+    transport: new StdioClientTransportV2({ command: TOOLBOX, args: ['serve'], env: serverEnv, stderr: 'inherit' }),
+    stop: async () => {},
+  }),
+  'streamable HTTP': async () => {
+    const server = await startHttpServer();
+    return { transport: new v2.StreamableHTTPClientTransport(server.url), stop: server.stop };
+  },
+};
+
+const modesV2 = [
   ['pinned to 2026-07-28', { pin: '2026-07-28' }, 'modern'],
   ['in auto mode', 'auto', 'modern'],
   ['in legacy mode', 'legacy', 'legacy'],
-]) {
-  describe(`TypeScript SDK v2 client over stdio ${label}`, { timeout: TIMEOUT }, () => {
+];
+
+for (const [kind, makeTransport] of Object.entries(transportsV2)) for (const [label, mode, era] of modesV2) {
+  describe(`TypeScript SDK v2 client over ${kind} ${label}`, { timeout: TIMEOUT }, () => {
     let client;
+    let stop;
     before(async () => {
+      const made = await makeTransport();
+      stop = made.stop;
       client = new v2.Client({ name: 'toolbox-tests', version: '1.0.0' }, { versionNegotiation: { mode } });
-      await client.connect(
-        new StdioClientTransportV2({ command: TOOLBOX, args: ['serve'], env: serverEnv, stderr: 'inherit' }),
-      );
+      await client.connect(made.transport);
     });
     after(async () => {
       await client?.close();
+      await stop?.();
     });
 
     test(`connects in the ${era} era and lists the registry's tools`, async () => {
