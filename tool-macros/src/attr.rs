@@ -65,6 +65,9 @@ pub struct ParamArgs {
     pub one_of: Option<OneOf>,
     /// `validate = path::to_fn`: a custom check `fn(&T) -> Result<(), E>`.
     pub validate: Option<syn::ExprPath>,
+    /// `header` or `header = "Name"`: MCP clients also send the value as
+    /// the HTTP header `Mcp-Param-{Name}`.
+    pub header: Option<SpannedValue<HeaderArg>>,
 }
 
 impl Fields for ToolArgs {
@@ -131,12 +134,14 @@ impl Fields for ParamArgs {
         "pattern",
         "one_of",
         "validate",
+        "header",
     ];
 
     fn read(&mut self, name: &str, meta: &syn::Meta) -> meta::Result<()> {
         match name {
             "description" => self.description = FromMeta::from_meta(meta)?,
             "default" => self.default = FromMeta::from_meta(meta)?,
+            "header" => self.header = FromMeta::from_meta(meta)?,
             "rename" => self.rename = FromMeta::from_meta(meta)?,
             "inject" => self.inject = FromMeta::from_meta(meta)?,
             "range" => self.range = FromMeta::from_meta(meta)?,
@@ -329,6 +334,25 @@ impl FromMeta for OneOf {
             values,
             span: expr.span(),
         })
+    }
+}
+
+/// The value of a parameter's `header` key.
+#[derive(Clone, Debug)]
+pub enum HeaderArg {
+    /// `#[tool(header)]`: the header's name is made from the parameter's.
+    Derived,
+    /// `#[tool(header = "Region")]`: the name as written.
+    Named(String),
+}
+
+impl FromMeta for HeaderArg {
+    fn from_word() -> meta::Result<Self> {
+        Ok(HeaderArg::Derived)
+    }
+
+    fn from_string(value: &str) -> meta::Result<Self> {
+        Ok(HeaderArg::Named(value.to_owned()))
     }
 }
 

@@ -221,6 +221,19 @@ pub struct ArgParam {
     pub default: Option<DefaultValue>,
     /// Checks beyond its type.
     pub constraints: ParamConstraints,
+    /// `header`: MCP clients also send the value as an HTTP header.
+    pub header: Option<Header>,
+}
+
+/// A parameter's `#[tool(header)]`: its value also travels as the HTTP
+/// header `Mcp-Param-{name}` on MCP's streamable HTTP transport.
+pub struct Header {
+    /// The `{name}`: as written in `header = "..."` (spanned at the
+    /// string), or made from the parameter's schema name (spanned at the
+    /// `header` key).
+    pub name: Sp<String>,
+    /// Whether `header = "..."` gave the name.
+    pub written: bool,
 }
 
 impl ArgParam {

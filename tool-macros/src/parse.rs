@@ -14,13 +14,13 @@ use quote::{ToTokens, format_ident};
 use syn::spanned::Spanned;
 use syn::{FnArg, GenericArgument, Pat, PathArguments, ReturnType, Type};
 
-use crate::attr::{DefaultValue, ParamArgs, ToolArgs, written_keys};
+use crate::attr::{DefaultValue, HeaderArg, ParamArgs, ToolArgs, written_keys};
 use crate::docs::{self, FnDocs};
 use crate::errors::Errors;
 use crate::item::{ImplBlock, MaybeFn};
 use crate::model::{
-    ArgParam, Binding, FnShape, Output, Param, ParamConstraints, ParamKind, Receiver, ReceiverForm,
-    Sp, ToolFn, ToolOptions, Toolset,
+    ArgParam, Binding, FnShape, Header, Output, Param, ParamConstraints, ParamKind, Receiver,
+    ReceiverForm, Sp, ToolFn, ToolOptions, Toolset,
 };
 
 /// Types the runtime injects, recognised by the last segment of their path.
@@ -302,11 +302,22 @@ fn param(
         if let Some(text) = &own {
             documented.push(format!("* `{rust_name}` - {}", text.replace('\n', " ")));
         }
-        ParamKind::Arg(ArgParam {
-            name: match &args.rename {
-                Some(rename) => rename.clone(),
-                None => Sp::new(rust_name.clone(), ident.span()),
+        let name = match &args.rename {
+            Some(rename) => rename.clone(),
+            None => Sp::new(rust_name.clone(), ident.span()),
+        };
+        let header = args.header.as_ref().map(|header| match &**header {
+            HeaderArg::Named(written) => Header {
+                name: Sp::new(written.clone(), header.span()),
+                written: true,
             },
+            HeaderArg::Derived => Header {
+                name: Sp::new(header_name(&name), header.span()),
+                written: false,
+            },
+        });
+        ParamKind::Arg(ArgParam {
+            name,
             renamed: args.rename.is_some(),
             description: own
                 .or_else(|| fn_docs.arguments.get(&rust_name).cloned())
@@ -321,6 +332,7 @@ fn param(
                 one_of: args.one_of,
                 validate: args.validate,
             },
+            header,
         })
     };
     Some(Param {
@@ -461,6 +473,24 @@ fn type_prefix(ty: &Type) -> String {
     last_segment(ty)
         .map(|s| s.ident.to_string())
         .unwrap_or_default()
+}
+
+/// The header name a bare `#[tool(header)]` gives a parameter named
+/// `name` in the schema: each word capitalised, joined with `-`, as HTTP
+/// headers are usually written (`tenant_id` → `Tenant-Id`; a `-` rather
+/// than a `_`, which some proxies drop headers for).
+fn header_name(name: &str) -> String {
+    name.split(['_', '-'])
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// `weather_forecast` → `WeatherForecast`.
@@ -642,6 +672,38 @@ mod tests {
             panic!("not a stream")
         };
         assert!(matches!(*item, Output::Opaque(_)));
+    }
+
+    #[test]
+    fn reads_headers() {
+        let (tool, errors) = model(
+            TokenStream::new(),
+            parse_quote! {
+                fn f(
+                    #[tool(header)] tenant_id: String,
+                    #[tool(header = "Zone", rename = "z")] zone: Option<u8>,
+                    plain: bool,
+                ) {}
+            },
+        );
+        assert_eq!(errors, "");
+        let headers: Vec<Option<(&str, bool)>> = tool
+            .args()
+            .map(|(_, _, arg)| arg.header.as_ref().map(|h| (h.name.as_str(), h.written)))
+            .collect();
+        assert_eq!(
+            headers,
+            [Some(("Tenant-Id", false)), Some(("Zone", true)), None]
+        );
+    }
+
+    #[test]
+    fn header_names_from_parameter_names() {
+        assert_eq!(header_name("region"), "Region");
+        assert_eq!(header_name("tenant_id"), "Tenant-Id");
+        assert_eq!(header_name("x-api-version"), "X-Api-Version");
+        assert_eq!(header_name("__a__b"), "A-B");
+        assert_eq!(header_name("_"), "");
     }
 
     #[test]

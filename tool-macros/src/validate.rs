@@ -11,7 +11,8 @@ use syn::{PathArguments, Type};
 use crate::attr::OneOfValue;
 use crate::errors::Errors;
 use crate::model::{
-    ArgParam, Binding, Output, Param, ParamKind, ReceiverForm, Sp, ToolFn, ToolOptions, Toolset,
+    ArgParam, Binding, Header, Output, Param, ParamKind, ReceiverForm, Sp, ToolFn, ToolOptions,
+    Toolset,
 };
 
 /// Checks a `#[toolset]` block and each of its tools.
@@ -44,6 +45,7 @@ pub fn tool(tool: &ToolFn, errors: &mut Errors) {
         self::param(param, &mut context, errors);
     }
     unique_param_names(tool, errors);
+    unique_headers(tool, errors);
     tool_name(&tool.name, errors);
     if tool.description.trim().is_empty() {
         errors.push(
@@ -139,6 +141,7 @@ const ARG_ONLY_KEYS: &[&str] = &[
     "pattern",
     "one_of",
     "validate",
+    "header",
 ];
 
 /// One parameter; `context` is the first `ToolContext` parameter seen.
@@ -238,6 +241,125 @@ fn argument(param: &Param, arg: &ArgParam, errors: &mut Errors) {
     }
     if let Some(pattern) = &constraints.pattern {
         check_pattern(pattern, errors);
+    }
+    if let Some(header) = &arg.header {
+        self::header(param, arg, header, errors);
+    }
+}
+
+/// `#[tool(header)]`: MCP allows header parameters of a string, integer or
+/// boolean type only, each named with an HTTP token. The type is judged as
+/// written: `String`, `bool`, the integer types, or an `Option` of one.
+/// Anything else (a struct, an enum, a type alias, a float) is refused,
+/// since the schema it stands for cannot be seen from here.
+fn header(param: &Param, arg: &ArgParam, header: &Header, errors: &mut Errors) {
+    let at = param
+        .key_span("header")
+        .unwrap_or_else(|| header.name.span());
+    let ty = arg.option_inner.as_ref().unwrap_or(&param.ty);
+    let rust_name = &arg.rust_name;
+    // A borrowed type is reported on its own (`owned_param_type`).
+    if first_reference(&param.ty).is_none() {
+        let written = type_text(ty);
+        let problem = match TypeKind::of(ty) {
+            TypeKind::Integer | TypeKind::Text | TypeKind::Bool => None,
+            TypeKind::Float => Some(format!(
+                "`header` cannot go on `{rust_name}`, a floating-point number (`{written}`): MCP \
+                 allows header parameters of type string, integer or boolean only. Take an \
+                 integer (in a smaller unit) or a `String`, or remove `header`"
+            )),
+            kind @ (TypeKind::List | TypeKind::Map) => Some(format!(
+                "`header` cannot go on `{rust_name}`, {} (`{written}`): a header carries one \
+                 string, integer or boolean. Remove `header`, or give the value to send as a \
+                 header a parameter of its own (`String`, an integer type or `bool`)",
+                kind.noun()
+            )),
+            TypeKind::Unknown => Some(format!(
+                "`header` needs a parameter whose type is written as `String`, `bool` or an \
+                 integer type (`u32`, `i64`, ...), or an `Option` of one, and `{rust_name}` is \
+                 `{written}`: MCP allows header parameters of type string, integer or boolean \
+                 only, and the macro cannot see what another type (a struct, an enum, a type \
+                 alias) stands for. Write the primitive type, such as `{rust_name}: String`, or \
+                 remove `header`"
+            )),
+        };
+        if let Some(problem) = problem {
+            errors.push(at, problem);
+            return;
+        }
+    }
+    let name = header.name.as_str();
+    if header.written {
+        let prefix = "Mcp-Param-";
+        if name.len() > prefix.len()
+            && name.is_char_boundary(prefix.len())
+            && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+        {
+            errors.push(
+                header.name.span(),
+                format!(
+                    "write the header's name without `{prefix}`, which the client adds: \
+                     header = \"{}\"",
+                    &name[prefix.len()..]
+                ),
+            );
+        } else if let Some(problem) = header_name_problem(name) {
+            errors.push(
+                header.name.span(),
+                format!(
+                    "invalid header name \"{name}\": {problem}. A header name is letters, \
+                     digits and `-` (or any of !#$%&'*+.^_`|~), as in header = \"Region\""
+                ),
+            );
+        }
+    } else if let Some(problem) = header_name_problem(name) {
+        errors.push(
+            at,
+            format!(
+                "the header name made from `{}` is not a valid HTTP header name \
+                 ({problem}); name the header: header = \"Name\"",
+                arg.name.as_str()
+            ),
+        );
+    }
+}
+
+/// What keeps `name` from being an HTTP token (RFC 9110's `1*tchar`).
+fn header_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("it is empty".into());
+    }
+    name.chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(*c)))
+        .map(|c| format!("{c:?} is not allowed"))
+}
+
+/// No two header parameters of a tool may share a header, ignoring case.
+fn unique_headers(tool: &ToolFn, errors: &mut Errors) {
+    let mut seen: Vec<(String, &str)> = Vec::new();
+    for (_, param, arg) in tool.args() {
+        let Some(header) = &arg.header else {
+            continue;
+        };
+        let lower = header.name.to_ascii_lowercase();
+        match seen.iter().find(|(name, _)| *name == lower) {
+            Some((_, other)) => errors.push(
+                if header.written {
+                    header.name.span()
+                } else {
+                    param
+                        .key_span("header")
+                        .unwrap_or_else(|| header.name.span())
+                },
+                format!(
+                    "`{}` also sends the header Mcp-Param-{} (header names are compared \
+                     ignoring case); give this one another name: header = \"...\"",
+                    other,
+                    header.name.as_str()
+                ),
+            ),
+            None => seen.push((lower, &arg.rust_name)),
+        }
     }
 }
 
@@ -924,6 +1046,86 @@ mod tests {
                 quote!(range(0, 1), length(1, 2), pattern = "a")
             ),
             ""
+        );
+    }
+
+    #[test]
+    fn headers_need_primitive_parameters_and_header_names() {
+        let header = |ty: Type| fit(ty, quote!(header));
+        for ty in [
+            parse_quote!(String),
+            parse_quote!(std::string::String),
+            parse_quote!(u64),
+            parse_quote!(i8),
+            parse_quote!(bool),
+            parse_quote!(Option<String>),
+            parse_quote!(Option<u32>),
+        ] {
+            assert_eq!(header(ty), "");
+        }
+        assert!(header(parse_quote!(f64)).contains("a floating-point number (`f64`)"));
+        assert!(header(parse_quote!(Option<f32>)).contains("a floating-point number (`f32`)"));
+        assert!(header(parse_quote!(Vec<String>)).contains("`x`, a list (`Vec<String>`)"));
+        assert!(header(parse_quote!(HashMap<String, u8>)).contains("a map"));
+        assert!(header(parse_quote!(Filter)).contains("`x` is `Filter`"));
+        assert!(header(parse_quote!(Option<Option<String>>)).contains("`Option<String>`"));
+        // A borrowed type is reported once, as borrowed.
+        let borrowed = header(parse_quote!(&str));
+        assert!(borrowed.contains("cannot borrow"), "{borrowed}");
+        assert!(!borrowed.contains("`header`"), "{borrowed}");
+
+        assert_eq!(
+            fit(parse_quote!(String), quote!(header = "Tenant-Id_2")),
+            ""
+        );
+        assert!(
+            fit(parse_quote!(String), quote!(header = "Has Space"))
+                .contains("invalid header name \"Has Space\": ' ' is not allowed")
+        );
+        assert!(
+            fit(parse_quote!(String), quote!(header = ""))
+                .contains("invalid header name \"\": it is empty")
+        );
+        assert!(
+            fit(parse_quote!(String), quote!(header = "mcp-param-Region"))
+                .contains("without `Mcp-Param-`, which the client adds: header = \"Region\"")
+        );
+        assert!(fit(parse_quote!(String), quote!(header = 5)).contains("Unexpected type `int`"));
+    }
+
+    #[test]
+    fn headers_are_unique_and_only_on_arguments() {
+        let error = check(
+            TokenStream::new(),
+            parse_quote! {
+                /// Doc.
+                fn f(
+                    #[tool(header)] region: String,
+                    #[tool(header = "REGION")] zone: String,
+                    #[tool(header = "Zone")] other: u8,
+                    #[tool(inject, header)] db: Db,
+                    #[tool(header)] météo: String,
+                ) {}
+            },
+        );
+        assert!(
+            error.contains(
+                "`region` also sends the header Mcp-Param-REGION (header names are compared \
+                 ignoring case)"
+            ),
+            "{error}"
+        );
+        assert!(!error.contains("Mcp-Param-Zone"), "{error}");
+        assert!(
+            error.contains("`header` has no effect on an injected parameter"),
+            "{error}"
+        );
+        assert!(
+            error.contains(
+                "the header name made from `météo` is not a valid HTTP header name ('é' is not \
+                 allowed)"
+            ),
+            "{error}"
         );
     }
 

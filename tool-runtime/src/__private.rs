@@ -137,6 +137,7 @@ pub const PARAM_DEFAULTS: ParamSpec = ParamSpec {
     required: true,
     default: None,
     constraints: Constraints::NONE,
+    header: None,
     schema_fn: |_| unreachable!("every generated parameter sets its schema"),
     default_fn: None,
     check_fn: |_| unreachable!("every generated parameter sets its check"),

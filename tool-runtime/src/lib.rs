@@ -198,6 +198,7 @@ pub use elicit::Elicit;
 /// | `pattern = "regex"` | strings must match (feature `pattern`) |
 /// | `one_of = [...]` | the allowed values |
 /// | `validate = path` | a custom `fn(&T) -> Result<(), E>` |
+/// | `header`, `header = "Name"` | MCP clients also send it as the HTTP header `Mcp-Param-{Name}` (a string, integer or boolean) |
 pub use tool_runtime_macros::tool;
 
 /// Makes the `#[tool]` methods of an impl block tools bound to a shared

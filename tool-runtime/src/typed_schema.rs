@@ -8,7 +8,7 @@ use std::any::Any;
 use serde_json::{Map, Value};
 use tool_runtime_core::__private::{annotate, boolean_schema};
 use tool_runtime_core::ParamSpec;
-use tool_runtime_core::schema::normalize;
+use tool_runtime_core::schema::{headers, normalize};
 
 /// The schema generator settings every tool schema is built with.
 fn generator() -> schemars::SchemaGenerator {
@@ -45,6 +45,9 @@ pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
                 object.insert("default".into(), default);
             }
             annotate(&param.constraints, object);
+            if let Some(header) = param.header {
+                object.insert(headers::KEYWORD.into(), header.into());
+            }
         }
         properties.insert(param.name.to_owned(), schema);
         if param.required {

@@ -124,9 +124,14 @@ fn param_spec(index: usize, param: &Param, arg: &ArgParam) -> TokenStream {
         let constraints = constraints(&arg.constraints, schema_ty);
         quote!(constraints: #constraints,)
     });
+    let header = arg.header.as_ref().map(|header| {
+        let name = header.name.as_str();
+        quote!(header: ::core::option::Option::Some(#name),)
+    });
     // `..` only when some field is left to its default (see `spec`).
-    let defaults = (required.is_none() || default.is_none() || constraints.is_none())
-        .then(|| quote!(..__tool_rt::PARAM_DEFAULTS));
+    let defaults =
+        (required.is_none() || default.is_none() || constraints.is_none() || header.is_none())
+            .then(|| quote!(..__tool_rt::PARAM_DEFAULTS));
     quote! {
         __tool_rt::ParamSpec {
             name: #name,
@@ -134,6 +139,7 @@ fn param_spec(index: usize, param: &Param, arg: &ArgParam) -> TokenStream {
             #required
             #default
             #constraints
+            #header
             schema_fn: |__tool_generator| __tool_rt::Kind::<#schema_ty>::NEW.arg_schema(__tool_generator),
             check_fn: |__tool_value| __tool_rt::Kind::<#schema_ty>::NEW.arg_check(__tool_value),
             #defaults

@@ -24,6 +24,14 @@
 //! for older clients); images, audio, embedded resources and resource links
 //! become MCP's `image`, `audio`, `resource` and `resource_link` blocks.
 //! `isError` is always stated.
+//!
+//! A parameter marked `#[tool(header)]` (or a property of a run-time
+//! tool's schema with `x-mcp-header`) keeps its `x-mcp-header` keyword in
+//! `inputSchema`: a client on the streamable HTTP transport of revision
+//! 2026-07-28 then also sends its value as an `Mcp-Param-{name}` header,
+//! which the server checks with [`headers::check_headers`].
+
+pub mod headers;
 
 use serde_json::{Map, Value, json};
 

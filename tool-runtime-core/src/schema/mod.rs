@@ -42,6 +42,7 @@ use serde_json::{Map, Value};
 
 #[cfg(feature = "compat")]
 pub mod compat;
+pub mod headers;
 // Public as `tool_runtime::strict`, where its documentation is.
 #[doc(hidden)]
 pub mod strict;

@@ -314,6 +314,13 @@ pub struct ParamSpec {
     /// Checks beyond the type (`range`, `length`, `pattern`, `one_of`,
     /// `validate`).
     pub constraints: crate::spec::constraints::Constraints,
+    /// The name under which an MCP client also sends the parameter's value
+    /// as an HTTP header (`#[tool(header)]`, `#[tool(header = "Region")]`):
+    /// the `{name}` of `Mcp-Param-{name}`. It becomes the property's
+    /// `x-mcp-header` keyword in the input schema, which
+    /// `providers::mcp::headers::check_headers` checks a call's headers
+    /// against. `None` for an ordinary parameter.
+    pub header: Option<&'static str>,
     /// The parameter's JSON Schema (for `Option<T>`, the schema of `T`),
     /// made with the `schemars` generator a tool's whole schema is built
     /// with (given as `Any`: this crate does not depend on `schemars`).

@@ -39,6 +39,11 @@ enum Handler {
 /// each naming its field, in the words `#[tool]` functions use. A schema
 /// that is not valid JSON Schema is an error when the tool is built.
 ///
+/// A property of the schema may carry MCP's `x-mcp-header` keyword, which
+/// makes it a header parameter (see
+/// [`schema::headers`](crate::schema::headers)); `build` refuses a schema
+/// whose keywords break MCP's rules for it.
+///
 /// ```
 /// use serde_json::{json, Value};
 /// use tool_runtime::{DynamicTool, Registry, ToolContext, ToolError, ToolUse};
@@ -299,7 +304,11 @@ impl DynamicToolBuilder {
     /// Fails when the name is not 1 to 64 letters, digits, `_` or `-`, when
     /// a schema is not valid JSON Schema (2020-12 unless it names another
     /// draft in `$schema`), when the input schema does not describe an
-    /// object, or when no handler was given.
+    /// object, when its `x-mcp-header` keywords break MCP's rules (see
+    /// [`schema::headers`](crate::schema::headers): a header name that is
+    /// not an HTTP token or is repeated, on a property that is not a
+    /// string, integer or boolean reached through `properties` alone), or
+    /// when no handler was given.
     pub fn build(self) -> Result<DynamicTool, DynamicToolError> {
         let mut spec = self.spec;
         let name = spec.name.to_string();
@@ -331,6 +340,10 @@ impl DynamicToolBuilder {
         }
         let validator = jsonschema::validator_for(&input)
             .map_err(|problem| error("input", problem.to_string()))?;
+        if let Err(problems) = crate::schema::headers::header_params(&input) {
+            let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            return Err(error("input", problems.join("; ")));
+        }
         if let Some(mut output) = self.output_schema {
             crate::schema::normalize(&mut output);
             jsonschema::validator_for(&output)
@@ -358,8 +371,9 @@ pub enum DynamicToolError {
         /// The name, quoted and cut short.
         name: String,
     },
-    /// A schema is not valid JSON Schema, or the input schema does not
-    /// describe an object.
+    /// A schema is not valid JSON Schema, the input schema does not
+    /// describe an object, or its `x-mcp-header` keywords break MCP's
+    /// rules.
     InvalidSchema {
         /// The tool.
         tool: String,
