@@ -109,6 +109,33 @@ fn text(answer: &Value) -> &str {
 }
 
 #[tokio::test]
+async fn the_custom_header_tool_declares_its_header_parameter() {
+    let mut server = Server::start();
+    let (listed, _) = server.request("tools/list", json!({})).await;
+    let tool = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "test_custom_headers")
+        .expect("test_custom_headers is listed")
+        .clone();
+    // What http-custom-header-server-validation looks for: a top-level
+    // string property with `x-mcp-header`.
+    assert_eq!(
+        tool["inputSchema"]["properties"]["region"],
+        json!({"type": "string", "description": "The region to run in", "x-mcp-header": "Region"})
+    );
+    // Over stdio there are no headers: the call runs.
+    let answer = server
+        .call(
+            "test_custom_headers",
+            json!({"arguments": {"region": "Hello"}}),
+        )
+        .await;
+    assert_eq!(text(&answer), "region: Hello");
+}
+
+#[tokio::test]
 async fn the_stateless_diagnostic_tools_behave_as_server_stateless_expects() {
     let mut server = Server::start();
     let (listed, _) = server.request("tools/list", json!({})).await;

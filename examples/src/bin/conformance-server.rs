@@ -304,6 +304,19 @@ fn test_trigger_tool_change() -> Result<String, ToolError> {
     Ok(format!("added {TOGGLED}"))
 }
 
+/// Says the region it runs in. `region` is a header parameter (MCP's
+/// `x-mcp-header`): a client over streamable HTTP also sends it as the
+/// header `Mcp-Param-Region`, which must agree with the argument
+/// (scenario `http-custom-header-server-validation`).
+#[tool]
+fn test_custom_headers(
+    /// The region to run in
+    #[tool(header = "Region")]
+    region: String,
+) -> String {
+    format!("region: {region}")
+}
+
 /// The tool `test_trigger_tool_change` adds and removes.
 const TOGGLED: &str = "test_toggled_tool";
 
@@ -512,6 +525,7 @@ fn registry() -> Registry {
         .tool(TestStreamingElicitationTool)
         .tool(TestLoggingToolTool)
         .tool(TestTriggerToolChangeTool)
+        .tool(TestCustomHeadersTool)
         .tool(TestInputRequiredResultElicitationTool)
         .tool(TestInputRequiredResultSamplingTool)
         .tool(TestInputRequiredResultListRootsTool)
