@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
-# pinned in tests/mcp/package.json) against the `conformance-server` example
-# over streamable HTTP: every server scenario, with the known failures of
-# tests/mcp/conformance-baseline.yml (one line of reason each). Fails on any
-# other failure and on a baseline entry that starts passing.
+# pinned in tests/mcp/package.json; it needs Node 22+, which
+# tests/mcp/node.sh provides) against the `conformance-server` example over
+# streamable HTTP: the scenarios each protocol revision requires
+# (`--requirements 2025-11-25`, then `--requirements 2026-07-28`), with the
+# known failures of tests/mcp/conformance-REVISION.yml (one line of reason
+# each). Fails on any other failure and on a listed scenario that starts
+# passing; runs both revisions either way.
 #
 #   tests/mcp/conformance.sh
 #   CONFORMANCE_SERVER=target/debug/conformance-server tests/mcp/conformance.sh
+#   tests/mcp/conformance.sh 2026-07-28      # one revision
 #
-# Results of each scenario (checks.json) go to target/conformance.
+# Results of each scenario (checks.json) go to target/conformance/REVISION.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -41,10 +45,18 @@ done
 
 out=target/conformance
 rm -rf "$out"
-echo "== MCP conformance suite $(grep -o '"version": "[^"]*"' "$MCP_NODE_MODULES/@modelcontextprotocol/conformance/package.json") against conformance-server"
-PATH="$(dirname "$MCP_NODE"):$PATH" "$MCP_NODE_MODULES/.bin/conformance" server \
-  --url "http://127.0.0.1:$port/mcp" \
-  --suite all \
-  --expected-failures tests/mcp/conformance-baseline.yml \
-  --output-dir "$out" \
-  | grep -v '^Running client scenario\|^Results saved to\|^=== Running scenario\|^$'
+version="$(grep -o '"version": "[^"]*"' "$MCP_NODE_MODULES/@modelcontextprotocol/conformance/package.json")"
+status=0
+revisions=("$@")
+[ "${#revisions[@]}" -gt 0 ] || revisions=(2025-11-25 2026-07-28)
+for revision in "${revisions[@]}"; do
+  echo "== MCP conformance suite $version, --requirements $revision, against conformance-server"
+  PATH="$(dirname "$MCP_NODE"):$PATH" "$MCP_NODE_MODULES/.bin/conformance" server \
+    --url "http://127.0.0.1:$port/mcp" \
+    --requirements "$revision" \
+    --expected-failures "tests/mcp/conformance-$revision.yml" \
+    --output-dir "$out/$revision" \
+    | grep -v '^Running client scenario\|^Results saved to\|^=== Running scenario\|^$' \
+    || status=$?
+done
+exit "$status"

@@ -324,6 +324,18 @@ impl<O: Outbox> Session<O> {
             "prompts/list" | "resources/list" | "resources/templates/list" => {
                 self.list_none(&id, method).await;
             }
+            // There are none to read: every URI is unknown (SEP-2164).
+            "resources/read" => {
+                let uri = params
+                    .as_ref()
+                    .and_then(|params| params.get("uri"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                let error =
+                    RpcError::invalid_params("resource not found: the server has no resources")
+                        .with_data(json!({"uri": uri}));
+                self.refuse(&id, error).await;
+            }
             _ => self.refuse(&id, revision::not_in_stateless(method)).await,
         }
     }
