@@ -1,0 +1,301 @@
+//! Unit tests of the checks, through parsing as the macro does.
+
+use super::constraints::TypeKind;
+use super::params::owned_param_type;
+use super::*;
+use crate::item::MaybeFn;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::parse_quote;
+
+/// Every message parsing and validating `item` gives, one a line.
+fn check(args: TokenStream, item: MaybeFn) -> String {
+    let mut errors = Errors::new();
+    let tool = crate::parse::tool(args, &item, None, &mut errors);
+    super::tool(&tool, &mut errors);
+    match errors.finish() {
+        Ok(()) => String::new(),
+        Err(error) => error
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// The messages for one parameter `x: ty` with `#[tool(keys)]`.
+fn fit(ty: Type, keys: TokenStream) -> String {
+    check(
+        TokenStream::new(),
+        parse_quote! {
+            /// Doc.
+            fn f(#[tool(#keys)] x: #ty) {}
+        },
+    )
+}
+
+#[test]
+fn reports_every_error_at_once() {
+    let error = check(
+        quote!(nme = "x"),
+        parse_quote! {
+            const unsafe fn f<T>((a, b): (i32, i32), x: impl Fn()) {}
+        },
+    );
+    for expected in [
+        "nme",
+        "const fn",
+        "unsafe fn",
+        "generic",
+        "plain name",
+        "impl Trait",
+        "no description",
+    ] {
+        assert!(
+            error.contains(expected),
+            "{expected:?} missing from {error}"
+        );
+    }
+}
+
+#[test]
+fn option_with_default_is_an_error() {
+    let error = fit(parse_quote!(Option<u8>), quote!(default = 1));
+    assert!(error.contains("already defaults to `None`"), "{error}");
+}
+
+#[test]
+fn rejects_bad_timeouts_and_blocking_async() {
+    let error = check(
+        quote!(timeout = "soon", blocking),
+        parse_quote! {
+            /// Doc.
+            async fn f() {}
+        },
+    );
+    assert!(error.contains("cannot read the timeout"), "{error}");
+    assert!(
+        error.contains("`blocking` is for sync functions"),
+        "{error}"
+    );
+}
+
+#[test]
+fn keys_on_injected_parameters_are_errors() {
+    let error = check(
+        TokenStream::new(),
+        parse_quote! {
+            /// Doc.
+            fn f(
+                #[tool(inject, rename = "d")] db: Db,
+                #[tool(descripton = "x")] a: &ToolContext,
+                b: &ToolContext,
+            ) {}
+        },
+    );
+    assert!(error.contains("`rename` has no effect"), "{error}");
+    // A misspelt key is reported once, when the keys are read.
+    assert!(!error.contains("`descripton` has no effect"), "{error}");
+    assert!(error.contains("at most one `ToolContext`"), "{error}");
+}
+
+#[test]
+fn receivers_depend_on_the_binding() {
+    let error = check(
+        TokenStream::new(),
+        parse_quote! {
+            /// Doc.
+            fn f(&self) {}
+        },
+    );
+    assert!(error.contains("cannot take `self`"), "{error}");
+}
+
+#[test]
+fn classifies_types_as_written() {
+    assert_eq!(TypeKind::of(&parse_quote!(u32)), TypeKind::Integer);
+    assert_eq!(TypeKind::of(&parse_quote!(f64)), TypeKind::Float);
+    assert_eq!(
+        TypeKind::of(&parse_quote!(std::string::String)),
+        TypeKind::Text
+    );
+    assert_eq!(TypeKind::of(&parse_quote!(Vec<u8>)), TypeKind::List);
+    assert_eq!(TypeKind::of(&parse_quote!([u8; 4])), TypeKind::List);
+    assert_eq!(
+        TypeKind::of(&parse_quote!(HashMap<String, u8>)),
+        TypeKind::Map
+    );
+    assert_eq!(TypeKind::of(&parse_quote!(Celsius)), TypeKind::Unknown);
+    assert_eq!(TypeKind::of(&parse_quote!(Vec)), TypeKind::Unknown);
+}
+
+#[test]
+fn constraints_must_fit_the_type() {
+    assert!(fit(parse_quote!(String), quote!(range(1, 5))).contains("`range` bounds a number"));
+    assert!(fit(parse_quote!(u8), quote!(length(max = 5))).contains("Use `range(...)`"));
+    assert!(
+        fit(parse_quote!(Vec<String>), quote!(pattern = "a")).contains("`pattern` matches strings")
+    );
+    assert!(fit(parse_quote!(u32), quote!(one_of = ["a"])).contains("allows a string (\"a\")"));
+    assert!(fit(parse_quote!(String), quote!(one_of = [1])).contains("one_of = [\"a\", \"b\"]"));
+    assert!(fit(parse_quote!(Vec<u8>), quote!(one_of = [1])).contains("single values"));
+    assert!(
+        fit(parse_quote!(HashMap<String, u8>), quote!(length(max = 2))).contains("Remove `length`")
+    );
+    assert!(fit(parse_quote!(u8), quote!(range(5, 1))).contains("swap them"));
+    assert!(fit(parse_quote!(String), quote!(length(max = 1.5))).contains("whole number"));
+    assert!(fit(parse_quote!(String), quote!(pattern = "(")).contains("not a valid regular"));
+    assert!(fit(parse_quote!(String), quote!(pattern = r"^\p{L}+$")).contains("do not support"));
+    // What fits, and what the macro cannot judge, passes.
+    assert_eq!(
+        fit(parse_quote!(f64), quote!(range(0, 1), one_of = [0, 0.5])),
+        ""
+    );
+    assert_eq!(
+        fit(
+            parse_quote!(String),
+            quote!(length(1, 5), pattern = "^a", one_of = ["a"])
+        ),
+        ""
+    );
+    assert_eq!(fit(parse_quote!(Vec<u8>), quote!(length(max = 3))), "");
+    assert_eq!(
+        fit(
+            parse_quote!(Meters),
+            quote!(range(0, 1), length(1, 2), pattern = "a")
+        ),
+        ""
+    );
+}
+
+#[test]
+fn headers_need_primitive_parameters_and_header_names() {
+    let header = |ty: Type| fit(ty, quote!(header));
+    for ty in [
+        parse_quote!(String),
+        parse_quote!(std::string::String),
+        parse_quote!(u64),
+        parse_quote!(i8),
+        parse_quote!(bool),
+        parse_quote!(Option<String>),
+        parse_quote!(Option<u32>),
+    ] {
+        assert_eq!(header(ty), "");
+    }
+    assert!(header(parse_quote!(f64)).contains("a floating-point number (`f64`)"));
+    assert!(header(parse_quote!(Option<f32>)).contains("a floating-point number (`f32`)"));
+    assert!(header(parse_quote!(Vec<String>)).contains("`x`, a list (`Vec<String>`)"));
+    assert!(header(parse_quote!(HashMap<String, u8>)).contains("a map"));
+    assert!(header(parse_quote!(Filter)).contains("`x` is `Filter`"));
+    assert!(header(parse_quote!(Option<Option<String>>)).contains("`Option<String>`"));
+    // A borrowed type is reported once, as borrowed.
+    let borrowed = header(parse_quote!(&str));
+    assert!(borrowed.contains("cannot borrow"), "{borrowed}");
+    assert!(!borrowed.contains("`header`"), "{borrowed}");
+
+    assert_eq!(
+        fit(parse_quote!(String), quote!(header = "Tenant-Id_2")),
+        ""
+    );
+    assert!(
+        fit(parse_quote!(String), quote!(header = "Has Space"))
+            .contains("invalid header name \"Has Space\": ' ' is not allowed")
+    );
+    assert!(
+        fit(parse_quote!(String), quote!(header = ""))
+            .contains("invalid header name \"\": it is empty")
+    );
+    assert!(
+        fit(parse_quote!(String), quote!(header = "mcp-param-Region"))
+            .contains("without `Mcp-Param-`, which the client adds: header = \"Region\"")
+    );
+    assert!(fit(parse_quote!(String), quote!(header = 5)).contains("Unexpected type `int`"));
+}
+
+#[test]
+fn headers_are_unique_and_only_on_arguments() {
+    let error = check(
+        TokenStream::new(),
+        parse_quote! {
+            /// Doc.
+            fn f(
+                #[tool(header)] region: String,
+                #[tool(header = "REGION")] zone: String,
+                #[tool(header = "Zone")] other: u8,
+                #[tool(inject, header)] db: Db,
+                #[tool(header)] météo: String,
+            ) {}
+        },
+    );
+    assert!(
+        error.contains(
+            "`region` also sends the header Mcp-Param-REGION (header names are compared \
+             ignoring case)"
+        ),
+        "{error}"
+    );
+    assert!(!error.contains("Mcp-Param-Zone"), "{error}");
+    assert!(
+        error.contains("`header` has no effect on an injected parameter"),
+        "{error}"
+    );
+    assert!(
+        error.contains(
+            "the header name made from `météo` is not a valid HTTP header name ('é' is not \
+             allowed)"
+        ),
+        "{error}"
+    );
+}
+
+#[test]
+fn borrowed_types_suggest_owned_ones() {
+    let check = |ty: Type| {
+        let mut errors = Errors::new();
+        owned_param_type(&ty, &mut errors);
+        errors
+            .finish()
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    assert!(check(parse_quote!(&str)).contains("Write `String` instead of `&str`"));
+    assert!(check(parse_quote!(&'a [u32])).contains("Write `Vec<u32>` instead of `&'a [u32]`"));
+    assert!(check(parse_quote!(Option<&Point>)).contains("Write `Point` instead of `&Point`"));
+    assert_eq!(check(parse_quote!(Vec<String>)), "");
+}
+
+#[test]
+fn aliases_are_checked() {
+    let error = check(
+        quote!(
+            alias = "get",
+            alias = "tools.get",
+            alias = "get page",
+            alias = "fetch",
+            alias = "get",
+            alias = ""
+        ),
+        parse_quote! {
+            /// Doc.
+            fn fetch() {}
+        },
+    );
+    assert!(
+        error.contains("invalid alias \"get page\": ' ' is not allowed"),
+        "{error}"
+    );
+    assert!(error.contains("is the tool's own name"), "{error}");
+    assert!(error.contains("given twice"), "{error}");
+    assert!(error.contains("invalid alias \"\": it is empty"), "{error}");
+    assert!(!error.contains("tools.get"), "{error}");
+}
+
+#[test]
+fn names() {
+    assert!(name_problem("get_weather-2").is_none());
+    assert!(name_problem("").is_some());
+    assert!(name_problem("has space").unwrap().contains("' '"));
+    assert!(name_problem(&"x".repeat(65)).unwrap().contains("65"));
+    assert!(name_problem("météo").is_some());
+}
