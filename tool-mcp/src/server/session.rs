@@ -39,7 +39,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
-use tool_runtime::{CancellationToken, LogLevel};
+use tool_runtime::{CancellationToken, LogLevel, ToolUse};
 
 use super::output::Outbox;
 use super::revision::{self, Caching, Era, RequestMeta};
@@ -520,42 +520,66 @@ impl<O: Outbox> Session<O> {
         }
         let session = Arc::clone(self);
         let span = super::call_span(&call.id, &call.name, call.meta.as_ref());
-        let id = call.id.clone();
-        let run = async move {
-            // No longer in flight when it ends, or is dropped unfinished.
-            let _finished = Finished {
-                session: &*session,
-                key: &key,
-            };
-            match era {
-                Era::Session => session.run_session_call(call, &cancelled).await,
-                // Boxed: its rounds' state is more than twice a session
-                // call's, which every call would carry otherwise.
-                Era::Stateless(meta) => {
-                    Box::pin(session.run_stateless_call(call, meta, &cancelled)).await;
-                }
+        // Each era's work a future of its own: a session call's, which most
+        // calls are, does not carry the larger state of the stateless
+        // revision's rounds.
+        match era {
+            Era::Session => {
+                let mut call = call;
+                let progress_token = call.progress_token();
+                let tool_use = call.tool_use();
+                let id = call.id;
+                let request = id.clone();
+                let work = async move {
+                    // No longer in flight when it ends, or is dropped
+                    // unfinished.
+                    let _finished = Finished {
+                        session: &*session,
+                        key: &key,
+                    };
+                    session
+                        .run_session_call(&id, tool_use, progress_token, &cancelled)
+                        .await;
+                };
+                self.output
+                    .run(&request, tracing::Instrument::instrument(work, span));
             }
-        };
-        self.output
-            .run(&id, tracing::Instrument::instrument(run, span));
+            Era::Stateless(meta) => {
+                let id = call.id.clone();
+                let work = async move {
+                    let _finished = Finished {
+                        session: &*session,
+                        key: &key,
+                    };
+                    session.run_stateless_call(call, meta, &cancelled).await;
+                };
+                self.output
+                    .run(&id, tracing::Instrument::instrument(work, span));
+            }
+        }
     }
 
-    /// Runs a call of a session's revision: the tools' requests to the
-    /// client go to it as requests of the server's.
-    async fn run_session_call(self: &Arc<Self>, mut call: Call, cancelled: &CancellationToken) {
-        let progress_token = call.progress_token();
-        let tool_use = call.tool_use();
+    /// Runs call `id` of a session's revision, `tool_use` with the
+    /// request's `progress_token`: the tools' requests to the client go to
+    /// it as requests of the server's.
+    async fn run_session_call(
+        self: &Arc<Self>,
+        id: &Id,
+        tool_use: ToolUse,
+        progress_token: Option<Value>,
+        cancelled: &CancellationToken,
+    ) {
         let server = &self.server;
         // The call's own client: its requests to the client belong to it
         // (over streamable HTTP they go out on the call's response).
         let client = super::requests::SessionClient {
             session: Arc::downgrade(self),
-            call: call.id.clone(),
+            call: id.clone(),
         };
         let context = &server.context.clone().with_client(Arc::new(client));
         let notify = CallNotify {
             session: &**self,
-            request: &call.id,
+            request: id,
             log_level: Some(server.log_level()),
         };
         let outcome = server
@@ -568,7 +592,7 @@ impl<O: Outbox> Session<O> {
             )
             .await;
         if !cancelled.is_cancelled() {
-            self.answer(answer_line(&call.id, &outcome), &call.id).await;
+            self.answer(answer_line(id, &outcome), id).await;
         }
     }
 

@@ -112,7 +112,7 @@ async fn post(shared: &Arc<Shared>, request: Request<Incoming>) -> Reply {
         Some(call) => Posted::call(call),
         None => match Posted::read(&body) {
             Ok(posted) => posted,
-            Err(reply) => return reply,
+            Err(reply) => return *reply,
         },
     };
     posted.dispatch(shared, headers, &body).await
@@ -176,14 +176,10 @@ impl<'a> Posted<'a> {
 
     /// The message `body` holds, or the answer to give when it holds none
     /// the server can take: `400 Bad Request` with a JSON-RPC error.
-    fn read(body: &'a [u8]) -> Result<Self, Reply> {
+    fn read(body: &'a [u8]) -> Result<Self, Box<Reply>> {
         let refuse = |code: i64, message: &str| {
-            Err(body::rpc_error(
-                StatusCode::BAD_REQUEST,
-                None,
-                code,
-                message,
-            ))
+            let reply = body::rpc_error(StatusCode::BAD_REQUEST, None, code, message);
+            Err(Box::new(reply))
         };
         let raw: Raw<'a> = match serde_json::from_slice(body) {
             Ok(raw) => raw,
@@ -438,7 +434,7 @@ impl Call<'_> {
             return in_flight(&self.id);
         };
         posted.deliver(&session, self.body).await;
-        let driver = session.output.take_driver(&self.id.key());
+        let driver = receiver.take_driver();
         let (first, driver) = tokio::select! {
             first = first_message(&receiver, driver) => first,
             () = shared.shutdown.cancelled() => (None, None),

@@ -59,19 +59,44 @@ pub(super) struct Queue {
 }
 
 struct QueueState {
-    messages: VecDeque<Out>,
+    /// The first message waiting, held without an allocation (most routes
+    /// carry one message, their answer), and those after it.
+    first: Option<Out>,
+    more: VecDeque<Out>,
     reader: Option<Waker>,
     /// No more messages come (the route closed, or its response went).
     closed: bool,
+    /// The work of the route's call, until its response takes it.
+    driver: Option<Driver>,
+}
+
+impl QueueState {
+    fn len(&self) -> usize {
+        usize::from(self.first.is_some()) + self.more.len()
+    }
+
+    fn push(&mut self, out: Out) {
+        if self.first.is_none() && self.more.is_empty() {
+            self.first = Some(out);
+        } else {
+            self.more.push_back(out);
+        }
+    }
+
+    fn pop(&mut self) -> Option<Out> {
+        self.first.take().or_else(|| self.more.pop_front())
+    }
 }
 
 impl Queue {
     fn new() -> Arc<Self> {
         Arc::new(Self {
             state: Mutex::new(QueueState {
-                messages: VecDeque::new(),
+                first: None,
+                more: VecDeque::new(),
                 reader: None,
                 closed: false,
+                driver: None,
             }),
             room: Notify::new(),
         })
@@ -89,8 +114,8 @@ impl Queue {
                 if state.closed {
                     return;
                 }
-                (state.messages.len() < ROUTE_MESSAGES).then(|| {
-                    state.messages.extend(out.take());
+                (state.len() < ROUTE_MESSAGES).then(|| {
+                    state.push(out.take().expect("added once"));
                     state.reader.take()
                 })
             };
@@ -121,7 +146,7 @@ impl Queue {
     /// The next message; `None` once the queue is closed and empty.
     pub(super) fn poll_recv(&self, cx: &mut Context<'_>) -> Poll<Option<Out>> {
         let mut state = lock(&self.state);
-        if let Some(out) = state.messages.pop_front() {
+        if let Some(out) = state.pop() {
             drop(state);
             self.room.notify_one();
             return Poll::Ready(Some(out));
@@ -136,6 +161,11 @@ impl Queue {
         Poll::Pending
     }
 
+    /// The work of the route's call, for its response to drive.
+    pub(super) fn take_driver(&self) -> Option<Driver> {
+        lock(&self.state).driver.take()
+    }
+
     /// The next message; `None` once the queue is closed and empty.
     pub(super) async fn recv(&self) -> Option<Out> {
         std::future::poll_fn(|cx| self.poll_recv(cx)).await
@@ -148,8 +178,6 @@ pub(super) type Driver = Pin<Box<dyn Future<Output = ()> + Send>>;
 /// A request's route.
 struct Entry {
     queue: Arc<Queue>,
-    /// The request's work, until its response takes it.
-    driver: Option<Driver>,
 }
 
 /// An HTTP session's routes: one per request in flight, and the standalone
@@ -190,16 +218,9 @@ impl Routes {
         let queue = Queue::new();
         let entry = Entry {
             queue: Arc::clone(&queue),
-            driver: None,
         };
         routes.insert(key.to_owned(), entry);
         Some(queue)
-    }
-
-    /// The work the core handed to the route of the request whose id has
-    /// `key`, for its response to drive.
-    pub(super) fn take_driver(&self, key: &str) -> Option<Driver> {
-        lock(&self.by_request).get_mut(key)?.driver.take()
     }
 
     /// Closes the route of the request whose id has `key`, if it is open:
@@ -272,14 +293,19 @@ impl Outbox for Routes {
     where
         F: Future<Output = ()> + Send + 'static,
     {
-        let mut routes = lock(&self.by_request);
-        match routes.get_mut(&*request.key()) {
-            Some(entry) if entry.driver.is_none() => entry.driver = Some(Box::pin(call)),
-            // No response to drive it (never so for a call a POST carried).
-            _ => {
-                drop(routes);
-                tokio::spawn(call);
+        let queue = lock(&self.by_request)
+            .get(&*request.key())
+            .map(|entry| Arc::clone(&entry.queue));
+        let mut call = Some(call);
+        if let Some(queue) = queue {
+            let mut state = lock(&queue.state);
+            if state.driver.is_none() {
+                state.driver = call.take().map(|call| Box::pin(call) as Driver);
             }
+        }
+        // No response to drive it (never so for a call a POST carried).
+        if let Some(call) = call {
+            tokio::spawn(call);
         }
     }
 }

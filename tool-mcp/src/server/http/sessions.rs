@@ -186,26 +186,26 @@ pub(super) fn unknown_session() -> Reply {
 fn named_session(
     shared: &Shared,
     headers: &HeaderMap,
-) -> Result<(String, Arc<HttpSession>), Reply> {
+) -> Result<(String, Arc<HttpSession>), Box<Reply>> {
     if shared.options.stateless {
-        return Err(not_allowed(true));
+        return Err(Box::new(not_allowed(true)));
     }
     let Some(id) = headers.get(SESSION_ID).and_then(|id| id.to_str().ok()) else {
         // A client of revision 2026-07-28 has no session to name.
-        return Err(if headers::has_standard_headers(headers) {
+        return Err(Box::new(if headers::has_standard_headers(headers) {
             not_allowed(false)
         } else {
             session_required()
-        });
+        }));
     };
-    let session = shared.find(id).ok_or_else(unknown_session)?;
+    let session = shared.find(id).ok_or_else(|| Box::new(unknown_session()))?;
     if let Some(version) = headers::protocol_version(headers)
         && !headers::is_known(version)
     {
-        return Err(body::text(
+        return Err(Box::new(body::text(
             StatusCode::BAD_REQUEST,
             format!("bad request: unsupported MCP-Protocol-Version {version:?}"),
-        ));
+        )));
     }
     Ok((id.to_owned(), session))
 }
@@ -221,7 +221,7 @@ pub(super) fn get(shared: &Shared, headers: &HeaderMap) -> Reply {
     }
     let (_, session) = match named_session(shared, headers) {
         Ok(named) => named,
-        Err(reply) => return reply,
+        Err(reply) => return *reply,
     };
     session.output.touch();
     match Standalone::open(&session) {
@@ -246,6 +246,6 @@ pub(super) fn delete(shared: &Shared, headers: &HeaderMap) -> Reply {
                 unknown_session()
             }
         }
-        Err(reply) => reply,
+        Err(reply) => *reply,
     }
 }
