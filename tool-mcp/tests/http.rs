@@ -72,12 +72,23 @@ async fn ask(ctx: &ToolContext) -> Result<String, ToolError> {
     Ok(format!("{} / {name}", sampled.text().unwrap_or_default()))
 }
 
+/// Says where it runs; `region` is a header parameter.
+#[tool]
+fn locate(
+    /// The region to run in
+    #[tool(header = "Region")]
+    region: String,
+) -> String {
+    format!("in {region}")
+}
+
 fn registry() -> Registry {
     Registry::builder()
         .tool(AddTool)
         .tool(StepsTool)
         .tool(HoldTool)
         .tool(AskTool)
+        .tool(LocateTool)
         .build()
         .unwrap()
 }
@@ -378,7 +389,7 @@ async fn a_session_is_served_with_json_answers_and_ids_as_written() {
         .iter()
         .map(|tool| tool["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["add", "ask", "hold", "steps"]);
+    assert_eq!(names, ["add", "ask", "hold", "locate", "steps"]);
     // An id beyond 64 bits comes back digit for digit.
     let big = "123456789012345678901234567890";
     let body = format!(
@@ -872,6 +883,29 @@ async fn revision_2026_07_28_is_served_without_sessions_with_its_header_checks()
         .await;
     assert_eq!(unreadable.status, 400);
     assert_eq!(unreadable.message()["error"]["code"], -32602);
+
+    // A header parameter's header must agree with the argument.
+    let mut located = call(json!(6), "locate", json!({"region": "eu-west"}));
+    located["params"]["_meta"] = modern_meta();
+    let mut headers = modern_headers("tools/call", Some("locate"));
+    headers.push(("Mcp-Param-Region", "eu-west"));
+    let agreed = server.send("POST", &headers, Some(&located)).await;
+    assert_eq!(agreed.status, 200, "{}", agreed.body);
+    assert_eq!(
+        agreed.message()["result"]["content"][0]["text"],
+        "in eu-west"
+    );
+    headers.pop();
+    let missing = server.send("POST", &headers, Some(&located)).await;
+    assert_eq!(missing.status, 400, "{}", missing.body);
+    assert_eq!(missing.message()["error"]["code"], -32020);
+    headers.push(("Mcp-Param-Region", "us-east"));
+    let moved = server.send("POST", &headers, Some(&located)).await;
+    assert_eq!(moved.status, 400, "{}", moved.body);
+    assert_eq!(
+        moved.message()["error"]["data"]["header"],
+        "Mcp-Param-Region"
+    );
 
     // A subscription streams the changes to the tools.
     let listen = json!({"jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen", "params": {

@@ -17,9 +17,10 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use tool_runtime::providers::mcp::headers::check_headers;
 
 use super::body::{self, Reply};
-use super::headers::{self, Message, SESSION_ID};
+use super::headers::{self, HEADER_MISMATCH, Message, SESSION_ID};
 use super::routes::{Events, Holder, HttpSession, Out, Route, first_message};
 use super::sessions::{self, Shared};
 use super::{MCP_PATH, guard};
@@ -255,6 +256,42 @@ impl<'a> Posted<'a> {
         }
     }
 
+    /// The refusal of a `tools/call` whose header parameters' headers
+    /// (`Mcp-Param-*`, revision 2026-07-28) disagree with its arguments:
+    /// `400` and `-32020`, before the tool runs. `None` for anything else,
+    /// a tool the registry does not have included (the call is answered
+    /// for that).
+    fn check_header_params(&self, shared: &Shared, headers: &HeaderMap) -> Option<Reply> {
+        let (name, arguments) = match &self.call {
+            Some(call) => (
+                call.name.as_str(),
+                Value::Object(call.arguments.clone().unwrap_or_default()),
+            ),
+            None if self.method.as_deref() == Some("tools/call") => {
+                let params = self.params.as_ref()?;
+                let name = params.get("name")?.as_str()?;
+                let arguments = params
+                    .get("arguments")
+                    .cloned()
+                    .unwrap_or_else(|| Value::Object(Map::new()));
+                (name, arguments)
+            }
+            None => return None,
+        };
+        let registry = shared.registry();
+        let tool = registry.resolve(name)?;
+        let mismatch =
+            check_headers(tool.spec(), &arguments, |header| headers.get(header)).err()?;
+        let error = mismatch.json_rpc_error();
+        let line = wire::error_line(
+            self.id().unwrap_or(&Id::null()),
+            HEADER_MISMATCH,
+            error["message"].as_str().unwrap_or("header mismatch"),
+            error.get("data").cloned(),
+        );
+        Some(body::json(StatusCode::BAD_REQUEST, line))
+    }
+
     /// Checks the message against the request's headers, then hands it to
     /// the session it belongs to.
     async fn dispatch(mut self, shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Reply {
@@ -286,6 +323,9 @@ impl<'a> Posted<'a> {
                 StatusCode::BAD_REQUEST,
                 format!("bad request: unsupported MCP-Protocol-Version {version:?}"),
             );
+        }
+        if modern && let Some(refusal) = self.check_header_params(shared, headers) {
+            return refusal;
         }
         let session = match session_id {
             Some(id) if !shared.options.stateless => match shared.find(id) {

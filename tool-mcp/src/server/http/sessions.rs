@@ -57,6 +57,11 @@ impl Shared {
         lock(&self.sessions).get(id).cloned()
     }
 
+    /// The registry served, as it is now.
+    pub(super) fn registry(&self) -> Arc<tool_runtime::Registry> {
+        self.server.registry()
+    }
+
     /// Whether another session may open.
     pub(super) fn has_room(&self) -> bool {
         lock(&self.sessions).len() < self.options.max_sessions
