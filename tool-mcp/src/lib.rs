@@ -1,9 +1,9 @@
 //! The Model Context Protocol for `tool-runtime`: a
 //! [`Registry`](tool_runtime::Registry) of tools
 //! served to any MCP client (Claude Desktop, an IDE, an agent framework,
-//! the MCP inspector). Over stdio the server speaks the protocol itself;
-//! streamable HTTP and the client are built on `rmcp`, the official Rust
-//! SDK.
+//! the MCP inspector). The server speaks the protocol itself, over stdio
+//! and streamable HTTP alike (one protocol core); the client is built on
+//! `rmcp`, the official Rust SDK.
 //!
 //! [`server::McpServer`] answers `tools/list` and `tools/call` for a
 //! registry: calls go through
@@ -122,19 +122,20 @@
 //!
 //! # Features
 //!
-//! - `http` (default): [`McpServer::serve_http`](server::McpServer::serve_http)
-//!   and [`server::MCP_PATH`], with hyper. Without it
-//!   (`default-features = false`) the server speaks stdio and byte streams
-//!   only, and neither rmcp nor hyper is compiled or linked.
+//! - `http` (default): [`McpServer::serve_http`](server::McpServer::serve_http),
+//!   [`server::HttpOptions`] and [`server::MCP_PATH`], with hyper (no rmcp).
+//!   Without it (`default-features = false`) the server speaks stdio and
+//!   byte streams only, and hyper is not compiled or linked.
 //! - `client` (default): the [`client`] module, an MCP client built on
 //!   `rmcp`'s, with its child-process and streamable HTTP transports
 //!   (reqwest, with rustls on ring: no system OpenSSL).
 //!
 //! # Versions
 //!
-//! This crate follows `rmcp`: a release of `rmcp` that breaks its API is a
-//! breaking release of this crate, not of `tool-runtime`. [`rmcp`] is
-//! re-exported at the version used, for its transports and protocol types.
+//! This crate's client follows `rmcp`: a release of `rmcp` that breaks its
+//! API is a breaking release of this crate, not of `tool-runtime`. With the
+//! `client` feature, `rmcp` is re-exported (`tool_mcp::rmcp`) at the
+//! version used, for its transports and protocol types.
 
 #![warn(missing_docs)]
 

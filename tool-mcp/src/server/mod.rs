@@ -5,8 +5,12 @@
 //! [`McpServer`] serves stdio ([`serve_stdio`](McpServer::serve_stdio)),
 //! any byte stream pair ([`serve_io`](McpServer::serve_io)) and, with the
 //! `http` feature (on by default), streamable HTTP
-//! ([`serve_http`](McpServer::serve_http)). The command line of `tool-cli`
-//! serves with `serve` and `serve --http`; the guide is `docs/mcp.md`.
+//! ([`serve_http`](McpServer::serve_http)), all on one protocol core: a
+//! session decodes, negotiates the revision, dispatches and shapes the
+//! answers, and the transport only routes what it sends (each request's
+//! messages to the POST that carried it, over HTTP). The command line of
+//! `tool-cli` serves with `serve` and `serve --http`; the guide is
+//! `docs/mcp.md`.
 //!
 //! What the server does:
 //!
@@ -369,11 +373,20 @@ impl McpServer {
     /// [`MCP_PATH`] (`/mcp`; other paths get 404), until `shutdown` is
     /// cancelled. Needs the `http` feature (on by default).
     ///
+    /// Both eras are served: a client of the revisions with `initialize`
+    /// gets a session (`Mcp-Session-Id`), a request of revision 2026-07-28
+    /// is served on its own. A request's answer comes back on its POST (one
+    /// JSON document, or an event stream when notifications or requests to
+    /// the client come first); a session's tool changes on its `GET`
+    /// stream.
+    ///
     /// Requests must name a loopback host (`localhost`, `127.0.0.1` or
-    /// `[::1]`) in their `Host` header, which guards a local server
-    /// against DNS rebinding; bind the listener to a loopback address.
-    /// Each client gets a session (`Mcp-Session-Id`); to serve without
-    /// sessions, behind a load balancer, see
+    /// `[::1]`) in their `Host` header, and a browser's `Origin` must be a
+    /// loopback origin, which guards a local server against DNS rebinding
+    /// and cross-origin pages; bind the listener to a loopback address.
+    /// Connections, timeouts, bodies and sessions are bounded by the
+    /// defaults of [`HttpOptions`]; to change them, or to serve without
+    /// sessions behind a load balancer, see
     /// [`serve_http_with`](Self::serve_http_with).
     #[cfg(feature = "http")]
     pub async fn serve_http(
@@ -386,9 +399,10 @@ impl McpServer {
     }
 
     /// Serves MCP clients over streamable HTTP as
-    /// [`serve_http`](Self::serve_http) does, with `options`: with
-    /// [`HttpOptions::stateless`], no sessions, so that several instances
-    /// of the server can answer one client's requests in turn.
+    /// [`serve_http`](Self::serve_http) does, with `options`: its limits
+    /// (connections, timeouts, body size, hosts and origins, sessions), and,
+    /// with [`HttpOptions::stateless`], no sessions, so that several
+    /// instances of the server can answer one client's requests in turn.
     #[cfg(feature = "http")]
     pub async fn serve_http_with(
         self,

@@ -68,6 +68,8 @@ struct QueueState {
     closed: bool,
     /// The work of the route's call, until its response takes it.
     driver: Option<Driver>,
+    /// Senders waiting for room (told through `Queue::room` only then).
+    waiting: usize,
 }
 
 impl QueueState {
@@ -97,6 +99,7 @@ impl Queue {
                 reader: None,
                 closed: false,
                 driver: None,
+                waiting: 0,
             }),
             room: Notify::new(),
         })
@@ -108,25 +111,33 @@ impl Queue {
         loop {
             let room = self.room.notified();
             let mut room = std::pin::pin!(room);
-            room.as_mut().enable();
-            let added = {
+            let reader = {
                 let mut state = lock(&self.state);
                 if state.closed {
                     return;
                 }
-                (state.len() < ROUTE_MESSAGES).then(|| {
+                if state.len() < ROUTE_MESSAGES {
                     state.push(out.take().expect("added once"));
-                    state.reader.take()
-                })
+                    Some(state.reader.take())
+                } else {
+                    // Registered before the lock goes, so that the room a
+                    // reader makes after it is not missed.
+                    room.as_mut().enable();
+                    state.waiting += 1;
+                    None
+                }
             };
-            match added {
+            match reader {
                 Some(reader) => {
                     if let Some(reader) = reader {
                         reader.wake();
                     }
                     return;
                 }
-                None => room.await,
+                None => {
+                    let _waited = Waited(self);
+                    room.await;
+                }
             }
         }
     }
@@ -136,19 +147,25 @@ impl Queue {
         let mut state = lock(&self.state);
         state.closed = true;
         let reader = state.reader.take();
+        let waiting = state.waiting > 0;
         drop(state);
         if let Some(reader) = reader {
             reader.wake();
         }
-        self.room.notify_waiters();
+        if waiting {
+            self.room.notify_waiters();
+        }
     }
 
     /// The next message; `None` once the queue is closed and empty.
     pub(super) fn poll_recv(&self, cx: &mut Context<'_>) -> Poll<Option<Out>> {
         let mut state = lock(&self.state);
         if let Some(out) = state.pop() {
+            let waiting = state.waiting > 0;
             drop(state);
-            self.room.notify_one();
+            if waiting {
+                self.room.notify_one();
+            }
             return Poll::Ready(Some(out));
         }
         if state.closed {
@@ -169,6 +186,15 @@ impl Queue {
     /// The next message; `None` once the queue is closed and empty.
     pub(super) async fn recv(&self) -> Option<Out> {
         std::future::poll_fn(|cx| self.poll_recv(cx)).await
+    }
+}
+
+/// A sender waiting for room in a queue, counted until it stops waiting.
+struct Waited<'a>(&'a Queue);
+
+impl Drop for Waited<'_> {
+    fn drop(&mut self) {
+        lock(&self.0.state).waiting -= 1;
     }
 }
 
@@ -211,16 +237,16 @@ impl Routes {
     /// Opens the route of the request whose id has `key`: `None` when one is
     /// open already (a request of that id is in flight).
     fn open_route(&self, key: &str) -> Option<Arc<Queue>> {
-        let mut routes = lock(&self.by_request);
-        if routes.contains_key(key) {
-            return None;
+        match lock(&self.by_request).entry(key.to_owned()) {
+            std::collections::hash_map::Entry::Occupied(_) => None,
+            std::collections::hash_map::Entry::Vacant(vacant) => {
+                let queue = Queue::new();
+                vacant.insert(Entry {
+                    queue: Arc::clone(&queue),
+                });
+                Some(queue)
+            }
         }
-        let queue = Queue::new();
-        let entry = Entry {
-            queue: Arc::clone(&queue),
-        };
-        routes.insert(key.to_owned(), entry);
-        Some(queue)
     }
 
     /// Closes the route of the request whose id has `key`, if it is open:
@@ -354,8 +380,8 @@ impl Route {
         own_session: bool,
     ) -> Option<(Self, Arc<Queue>)> {
         let receiver = session.output.open_route(&id.key())?;
+        // In use while open; its end marks the session used.
         session.output.open.fetch_add(1, Ordering::Relaxed);
-        session.output.touch();
         let route = Route {
             session: Arc::clone(session),
             id: id.clone(),
