@@ -32,6 +32,14 @@ pub(super) trait Outbox: Send + Sync + 'static {
         self.send(line, Some(request))
     }
 
+    /// Whether messages go where their request says (each request's to a
+    /// stream of its own): then each call gets a client of its own, so that
+    /// its requests to the client belong to it. A byte stream writes every
+    /// message in turn, and its calls share one client.
+    fn routes_by_request(&self) -> bool {
+        false
+    }
+
     /// Runs `call`, the work of `request` (a `tools/call`), which sends its
     /// answer when done: on a task of its own, so that calls overlap, unless
     /// the transport drives it itself (streamable HTTP: on the connection

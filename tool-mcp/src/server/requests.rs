@@ -40,19 +40,22 @@ impl<O: Outbox> Session<O> {
         let _ = waiting.send(answer);
     }
 
-    /// Sends the client request `method` for call `call` and waits for its
-    /// answer: the result, or the error's message.
-    async fn request(&self, call: &Id, method: &str, params: Value) -> Result<Value, String> {
+    /// Sends the client request `method` for call `call` (when the output
+    /// routes by request) and waits for its answer: the result, or the
+    /// error's message.
+    async fn request(
+        &self,
+        call: Option<&Id>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, String> {
         let id = self.next_request.fetch_add(1, Ordering::Relaxed);
         let (answer, answered) = oneshot::channel();
         lock(&self.pending).insert(id, answer);
         // Forgotten if the tool stops waiting.
         let _forget = Forget(self, id);
-        self.send(
-            wire::request_line(&Id::from_u64(id), method, params),
-            Some(call),
-        )
-        .await;
+        self.send(wire::request_line(&Id::from_u64(id), method, params), call)
+            .await;
         answered
             .await
             .map_err(|_| "the session ended before the client answered".to_owned())?
@@ -80,13 +83,13 @@ impl<O: Outbox> Drop for Forget<'_, O> {
     }
 }
 
-/// The client of a session as one call sees it, answering the call's
-/// sampling, elicitation and roots requests. Weak: the session outlives
-/// none of its calls' contexts.
+/// The client of a session, answering its calls' sampling, elicitation
+/// and roots requests: one call's (whose requests then belong to it), or
+/// every call's. Weak: the session holds the contexts that hold it.
 pub(super) struct SessionClient<O: Outbox> {
     pub(super) session: Weak<Session<O>>,
-    /// The call whose requests these are.
-    pub(super) call: Id,
+    /// The call whose requests these are, if one.
+    pub(super) call: Option<Id>,
 }
 
 impl<O: Outbox> SessionClient<O> {
@@ -104,7 +107,7 @@ impl<O: Outbox> ClientRequests for SessionClient<O> {
             session.require("sampling")?;
             let result = session
                 .request(
-                    &self.call,
+                    self.call.as_ref(),
                     "sampling/createMessage",
                     peer::sampling_params(&request),
                 )
@@ -121,7 +124,7 @@ impl<O: Outbox> ClientRequests for SessionClient<O> {
             peer::check_elicitation_schema(&request.requested_schema)?;
             let result = session
                 .request(
-                    &self.call,
+                    self.call.as_ref(),
                     "elicitation/create",
                     peer::elicitation_params(&request),
                 )
@@ -136,7 +139,7 @@ impl<O: Outbox> ClientRequests for SessionClient<O> {
             let session = self.session()?;
             session.require("roots")?;
             let result = session
-                .request(&self.call, "roots/list", json!({}))
+                .request(self.call.as_ref(), "roots/list", json!({}))
                 .await
                 .map_err(|error| peer::failed("roots", error))?;
             peer::roots_answer(&result)

@@ -33,13 +33,13 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
-use tool_runtime::{CancellationToken, LogLevel, ToolUse};
+use tool_runtime::{CancellationToken, LogLevel, ToolContext, ToolUse};
 
 use super::output::Outbox;
 use super::revision::{self, Caching, Era, RequestMeta};
@@ -73,6 +73,10 @@ pub(super) struct Session<O: Outbox> {
     pub(super) listens: Mutex<HashMap<String, Id>>,
     /// Cancelled when the session ends.
     pub(super) closed: CancellationToken,
+    /// The context of the session's calls, made on the first, when its
+    /// output does not route by request (a byte stream): one client for
+    /// every call.
+    context: OnceLock<ToolContext>,
 }
 
 /// The requests in flight.
@@ -113,6 +117,7 @@ impl<O: Outbox> Session<O> {
             watching: AtomicBool::new(false),
             listens: Mutex::new(HashMap::new()),
             closed: CancellationToken::new(),
+            context: OnceLock::new(),
         })
     }
 
@@ -570,13 +575,23 @@ impl<O: Outbox> Session<O> {
         cancelled: &CancellationToken,
     ) {
         let server = &self.server;
-        // The call's own client: its requests to the client belong to it
-        // (over streamable HTTP they go out on the call's response).
-        let client = super::requests::SessionClient {
-            session: Arc::downgrade(self),
-            call: id.clone(),
+        let client = |call| {
+            let client = super::requests::SessionClient {
+                session: Arc::downgrade(self),
+                call,
+            };
+            server.context.clone().with_client(Arc::new(client))
         };
-        let context = &server.context.clone().with_client(Arc::new(client));
+        // Over a transport that routes by request, the call has a client of
+        // its own, whose requests belong to the call (over streamable HTTP
+        // they go out on the call's response); else the session's serves.
+        let own;
+        let context = if self.output.routes_by_request() {
+            own = client(Some(id.clone()));
+            &own
+        } else {
+            self.context.get_or_init(|| client(None))
+        };
         let notify = CallNotify {
             session: &**self,
             request: id,

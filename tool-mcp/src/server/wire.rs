@@ -364,6 +364,7 @@ pub(super) fn error_line(id: &Id, code: i64, message: &str, data: Option<Value>)
 /// [`error_line`] writes it (`{"jsonrpc":"2.0","id":ID,"error":{"code":N`);
 /// `None` for any other message. An id is a string or a number, so what
 /// follows it is read without parsing the rest of the line.
+#[cfg(feature = "http")]
 pub(super) fn error_code(line: &[u8]) -> Option<i64> {
     let rest = line.strip_prefix(br#"{"jsonrpc":"2.0","id":"#)?;
     let id = scan_value(rest, 0).unwrap_or(b"null");

@@ -315,6 +315,10 @@ impl Outbox for Routes {
         }
     }
 
+    fn routes_by_request(&self) -> bool {
+        true
+    }
+
     fn run<F>(&self, request: &Id, call: F)
     where
         F: Future<Output = ()> + Send + 'static,
