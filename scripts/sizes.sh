@@ -4,10 +4,11 @@
 # docs/architecture.md), not by line count. Checks every `tool-*/src/**/*.rs`
 # except files under a `tests/` folder (tests, benches and generated
 # snapshots are not library sources); prints each file over the limit with
-# its length and exits 1 if there is one.
+# its length. Then scripts/fn_sizes.py does the same for functions: none
+# over FN_MAX lines (default 150). Exits 1 if either finds one.
 #
 #   scripts/sizes.sh
-#   MAX=600 scripts/sizes.sh
+#   MAX=600 FN_MAX=120 scripts/sizes.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAX="${MAX:-800}"
@@ -21,8 +22,13 @@ while IFS= read -r -d '' file; do
   fi
 done < <(find tool-*/src -name '*.rs' -not -path '*/tests/*' -print0 | sort -z)
 
+status=0
 if ((offenders > 0)); then
   printf '%d library file(s) over %d lines: split each by concept\n' "$offenders" "$MAX" >&2
-  exit 1
+  status=1
+else
+  echo "every library file is at most $MAX lines"
 fi
-echo "every library file is at most $MAX lines"
+
+MAX="${FN_MAX:-150}" python3 scripts/fn_sizes.py || status=1
+exit "$status"
