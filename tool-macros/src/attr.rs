@@ -6,7 +6,6 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 
 use crate::meta::{self, Error, Fields, Flag, FromMeta, NestedMeta, SpannedValue};
-use crate::model::Sp;
 
 /// `#[tool(...)]` on the function.
 #[derive(Default)]
@@ -438,7 +437,7 @@ fn tidy_tokens(text: &str) -> String {
 /// each spanned at its name: the identifier that starts each item of the
 /// list (`default` in `default = 3`, `range` in `range(1, 5)`), so an error
 /// about a key can point at it (a bare `default` carries no span of its own).
-pub fn written_keys(attrs: &[syn::Attribute]) -> Vec<Sp<String>> {
+pub fn written_keys(attrs: &[syn::Attribute]) -> Vec<SpannedValue<String>> {
     let mut keys = Vec::new();
     for attr in attrs.iter().filter(|attr| attr.path().is_ident("tool")) {
         let syn::Meta::List(list) = &attr.meta else {
@@ -448,7 +447,7 @@ pub fn written_keys(attrs: &[syn::Attribute]) -> Vec<Sp<String>> {
         for token in list.tokens.clone() {
             match token {
                 proc_macro2::TokenTree::Ident(ident) if at_item_start => {
-                    keys.push(Sp::new(ident.to_string(), ident.span()));
+                    keys.push(SpannedValue::new(ident.to_string(), ident.span()));
                     at_item_start = false;
                 }
                 proc_macro2::TokenTree::Punct(punct) if punct.as_char() == ',' => {

@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 use syn::{PathArguments, Type};
 
-use super::type_text;
+use super::types::type_text;
 use crate::attr::OneOfValue;
 use crate::errors::Errors;
 use crate::model::{ArgParam, Param, Sp};

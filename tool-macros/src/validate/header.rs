@@ -1,8 +1,7 @@
 //! Header parameters (`#[tool(header)]`): the types and names MCP allows.
 
 use super::constraints::TypeKind;
-use super::params::first_reference;
-use super::type_text;
+use super::types::{first_reference, type_text};
 use crate::errors::Errors;
 use crate::model::{ArgParam, Header, Param, ToolFn};
 

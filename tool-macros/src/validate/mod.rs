@@ -5,9 +5,6 @@
 
 use std::collections::HashSet;
 
-use quote::ToTokens;
-use syn::Type;
-
 use crate::errors::Errors;
 use crate::model::{Binding, Output, Param, ReceiverForm, Sp, ToolFn, ToolOptions, Toolset};
 use header::unique_headers;
@@ -17,6 +14,7 @@ mod header;
 mod params;
 #[cfg(test)]
 mod tests;
+mod types;
 
 /// Checks a `#[toolset]` block and each of its tools.
 pub fn toolset(set: &Toolset, errors: &mut Errors) {
@@ -294,20 +292,4 @@ fn alias_problem(alias: &str) -> Option<String> {
         .chars()
         .find(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '`' | '*'))
         .map(|c| format!("{c:?} is not allowed"))
-}
-
-/// A type as the user would write it.
-fn type_text(ty: &Type) -> String {
-    ty.to_token_stream()
-        .to_string()
-        .replace(" <", "<")
-        .replace("< ", "<")
-        .replace(" >", ">")
-        .replace(" ,", ",")
-        .replace("& ", "&")
-        .replace(" :: ", "::")
-        .replace(":: ", "::")
-        .replace("[ ", "[")
-        .replace(" ]", "]")
-        .replace(" ;", ";")
 }

@@ -1,11 +1,12 @@
 //! A tool's parameters: where each comes from, what a model-supplied one
 //! may be, and the types that cannot be decoded from JSON.
 
-use syn::{PathArguments, Type};
+use syn::Type;
 
 use super::constraints::{TypeKind, check_pattern, constraints_fit_type};
 use super::header::header;
-use super::{param_name, type_text};
+use super::param_name;
+use super::types::{find_type, first_reference, type_text};
 use crate::errors::Errors;
 use crate::model::{ArgParam, Param, ParamKind};
 
@@ -130,79 +131,6 @@ pub(super) fn contains_impl_trait(ty: &Type) -> bool {
     find_type(ty, &mut |ty| matches!(ty, Type::ImplTrait(_))).is_some()
 }
 
-/// The first type inside `ty` (itself included, outer before inner, left
-/// to right) for which `found` holds.
-pub(super) fn find_type<'a>(
-    ty: &'a Type,
-    found: &mut impl FnMut(&'a Type) -> bool,
-) -> Option<&'a Type> {
-    if found(ty) {
-        return Some(ty);
-    }
-    match ty {
-        Type::Array(array) => find_type(&array.elem, found),
-        Type::Group(group) => find_type(&group.elem, found),
-        Type::Paren(paren) => find_type(&paren.elem, found),
-        Type::Ptr(ptr) => find_type(&ptr.elem, found),
-        Type::Reference(reference) => find_type(&reference.elem, found),
-        Type::Slice(slice) => find_type(&slice.elem, found),
-        Type::Tuple(tuple) => tuple.elems.iter().find_map(|ty| find_type(ty, found)),
-        Type::Path(path) => path
-            .qself
-            .iter()
-            .find_map(|qself| find_type(&qself.ty, found))
-            .or_else(|| find_in_path(&path.path, found)),
-        Type::ImplTrait(bounds) => find_in_bounds(bounds.bounds.iter(), found),
-        Type::TraitObject(bounds) => find_in_bounds(bounds.bounds.iter(), found),
-        Type::FnPtr(bare) => bare
-            .inputs
-            .iter()
-            .find_map(|arg| find_type(&arg.ty, found))
-            .or_else(|| match &bare.output {
-                syn::ReturnType::Type(_, ty) => find_type(ty, found),
-                syn::ReturnType::Default => None,
-            }),
-        _ => None,
-    }
-}
-
-pub(super) fn find_in_path<'a>(
-    path: &'a syn::Path,
-    found: &mut impl FnMut(&'a Type) -> bool,
-) -> Option<&'a Type> {
-    path.segments
-        .iter()
-        .find_map(|segment| match &segment.arguments {
-            PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
-                syn::GenericArgument::Type(ty) => find_type(ty, found),
-                syn::GenericArgument::AssocType(assoc) => find_type(&assoc.ty, found),
-                syn::GenericArgument::Constraint(constraint) => {
-                    find_in_bounds(constraint.bounds.iter(), found)
-                }
-                _ => None,
-            }),
-            PathArguments::Parenthesized(args) => args
-                .inputs
-                .iter()
-                .find_map(|arg| find_type(&arg.ty, found))
-                .or_else(|| match &args.output {
-                    syn::ReturnType::Type(_, ty) => find_type(ty, found),
-                    syn::ReturnType::Default => None,
-                }),
-            PathArguments::None => None,
-        })
-}
-
-pub(super) fn find_in_bounds<'a>(
-    mut bounds: impl Iterator<Item = &'a syn::TypeParamBound>,
-    found: &mut impl FnMut(&'a Type) -> bool,
-) -> Option<&'a Type> {
-    bounds.find_map(|bound| match bound {
-        syn::TypeParamBound::Trait(bound) => find_in_path(&bound.path, found),
-        _ => None,
-    })
-}
-
 /// A parameter type that borrows (`&str`, `&[T]`, `&T`) cannot be decoded
 /// from the model's arguments, which the call owns only for its duration.
 /// Reports the first reference in `ty`, suggesting the owned type.
@@ -235,11 +163,4 @@ pub(super) fn owned_param_type(ty: &Type, errors: &mut Errors) {
             type_text(&Type::Reference(reference.clone()))
         ),
     );
-}
-
-pub(super) fn first_reference(ty: &Type) -> Option<&syn::TypeReference> {
-    match find_type(ty, &mut |ty| matches!(ty, Type::Reference(_)))? {
-        Type::Reference(reference) => Some(reference),
-        _ => None,
-    }
 }

@@ -6,7 +6,7 @@ use super::*;
 use crate::item::MaybeFn;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::parse_quote;
+use syn::{Type, parse_quote};
 
 /// Every message parsing and validating `item` gives, one a line.
 fn check(args: TokenStream, item: MaybeFn) -> String {
