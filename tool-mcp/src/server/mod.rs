@@ -74,7 +74,6 @@ mod mrtr;
 mod otel;
 mod output;
 mod peer;
-mod requests;
 mod revision;
 mod session;
 mod state;

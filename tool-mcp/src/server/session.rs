@@ -49,6 +49,8 @@ use super::wire::{
 };
 use super::{CallError, Called, McpServer, Notify};
 
+mod requests;
+
 /// How long calls still running when the input ends may take to finish and
 /// be answered; then they are cancelled.
 const DRAIN: Duration = Duration::from_secs(5);
@@ -576,7 +578,7 @@ impl<O: Outbox> Session<O> {
     ) {
         let server = &self.server;
         let client = |call| {
-            let client = super::requests::SessionClient {
+            let client = requests::SessionClient {
                 session: Arc::downgrade(self),
                 call,
             };

@@ -12,7 +12,7 @@ use hyper::body::{Frame, SizeHint};
 use hyper::header::{self, HeaderValue};
 use hyper::{Response, StatusCode};
 
-use super::conn::Busy;
+use super::activity::Busy;
 use super::routes::Events;
 use crate::server::wire::{self, Id};
 

@@ -20,6 +20,7 @@
 //! bounded body, and `Host` and `Origin` checked before any of it is read
 //! ([`guard`]).
 
+mod activity;
 mod body;
 mod conn;
 mod guard;

@@ -26,7 +26,7 @@ use bytes::Bytes;
 use tokio::sync::Notify;
 use tokio::time::Sleep;
 
-use super::conn::now_ms;
+use super::activity::now_ms;
 use crate::server::output::Outbox;
 use crate::server::session::{Session, lock};
 use crate::server::wire::Id;

@@ -18,8 +18,8 @@ use serde_json::Map;
 use tool_runtime::CancellationToken;
 
 use super::HttpOptions;
+use super::activity::{Connections, now_ms};
 use super::body::{self, Reply};
-use super::conn::{Connections, now_ms};
 use super::headers::{self, SESSION_ID};
 use super::routes::{Events, Holder, HttpSession, Routes, Standalone};
 use crate::server::McpServer;

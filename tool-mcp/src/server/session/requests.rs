@@ -14,10 +14,10 @@ use tool_runtime::{
     SamplingResponse, ToolError,
 };
 
-use super::output::Outbox;
-use super::peer;
-use super::session::{Session, lock};
-use super::wire::{self, Id};
+use super::{Session, lock};
+use crate::server::output::Outbox;
+use crate::server::peer;
+use crate::server::wire::{self, Id};
 
 impl<O: Outbox> Session<O> {
     /// A response of the client's to one of the server's requests.
