@@ -68,7 +68,10 @@ async fn main() {
             json!({"guests": 40, "time": "7pm", "name": "Ada"}),
         ),
     ] {
-        let result = live.invoke(ToolUse::new("call", name, args), &ctx).await;
+        let result = live
+            .snapshot()
+            .invoke(ToolUse::new("call", name, args), &ctx)
+            .await;
         println!("{name}: {}", result.text_content());
     }
 
@@ -88,6 +91,7 @@ async fn main() {
     let names: Vec<String> = live.snapshot().names().map(str::to_owned).collect();
     println!("tools now: {}", names.join(", "));
     let result = live
+        .snapshot()
         .invoke(
             ToolUse::new("call", "farewell", json!({"name": "Ada"})),
             &ctx,

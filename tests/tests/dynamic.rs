@@ -385,6 +385,7 @@ async fn a_live_registry_gains_and_loses_tools_while_calls_run() {
                         ("echo", json!({"text": format!("{caller}-{i}")}))
                     };
                     let result = live
+                        .snapshot()
                         .invoke(ToolUse::new(i.to_string(), name, args), &ctx)
                         .await;
                     if name == "ping" {

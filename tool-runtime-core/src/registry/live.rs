@@ -2,23 +2,17 @@
 //! (feature `live`), and the registry with tools added and removed that
 //! each change builds.
 
-use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
-use serde_json::Value;
 use tokio::sync::watch;
 
 use super::assemble::strict_problems;
 use super::builder::StrictArguments;
 use super::config;
 use super::{Registry, RegistryError};
-use crate::context::ToolContext;
-use crate::events::ToolCallStream;
 #[cfg(feature = "search")]
 use crate::search::SearchTool;
-use crate::spec::error::ToolError;
-use crate::spec::result::{ToolResult, ToolUse};
 use crate::tool::{Tool, ToolRef};
 
 /// A registry whose tools can be added, removed and replaced while it
@@ -37,6 +31,13 @@ use crate::tool::{Tool, ToolRef};
 ///
 /// Clones share the same tools: hand one to the server and keep one to
 /// change them.
+///
+/// A live registry has no call methods of its own: what only it does is
+/// change, count and announce changes. Everything else is the registry's:
+/// [`snapshot`](Self::snapshot) gives the registry as it is now, on which
+/// any [`Registry`] method is called (`invoke`, `stream`, `invoke_all`,
+/// `call_json`, the lookups and the renderings), and several calls on one
+/// snapshot see one set of tools.
 ///
 /// ```
 /// use serde_json::json;
@@ -63,11 +64,14 @@ use crate::tool::{Tool, ToolRef};
 /// assert_eq!(live.snapshot().names().collect::<Vec<_>>(), ["say_bye", "say_hi"]);
 ///
 /// let ctx = ToolContext::new();
-/// let result = live.invoke(ToolUse::new("1", "say_bye", json!({})), &ctx).await;
+/// let result = live.snapshot().invoke(ToolUse::new("1", "say_bye", json!({})), &ctx).await;
 /// assert_eq!(result.text_content(), "bye");
 ///
+/// let before = live.snapshot();
 /// assert!(live.remove("say_hi"));
-/// assert!(live.invoke(ToolUse::new("2", "say_hi", json!({})), &ctx).await.is_error());
+/// assert!(live.snapshot().invoke(ToolUse::new("2", "say_hi", json!({})), &ctx).await.is_error());
+/// // A snapshot taken before keeps its tools.
+/// assert_eq!(before.invoke(ToolUse::new("3", "say_hi", json!({})), &ctx).await.text_content(), "hi");
 /// # });
 /// ```
 #[derive(Clone)]
@@ -96,8 +100,10 @@ impl LiveRegistry {
         }
     }
 
-    /// The registry as it is now. It does not change: a later change makes
-    /// a new registry and leaves this one as it was.
+    /// The registry as it is now, to call, list or render: loaded without
+    /// a lock (an `arc-swap` load). It does not change: a later change
+    /// makes a new registry and leaves this one as it was, so a call made
+    /// on it runs with the tools it holds.
     pub fn snapshot(&self) -> Arc<Registry> {
         self.shared.current.load_full()
     }
@@ -177,40 +183,6 @@ impl LiveRegistry {
     fn publish(&self, next: Registry) {
         self.shared.current.store(Arc::new(next));
         self.shared.changes.send_modify(|version| *version += 1);
-    }
-
-    /// Runs one tool use on the registry as it is now; see
-    /// [`Registry::invoke`].
-    pub fn invoke(
-        &self,
-        tool_use: ToolUse,
-        ctx: &ToolContext,
-    ) -> impl Future<Output = ToolResult> + Send + 'static + use<> {
-        self.shared.current.load().invoke(tool_use, ctx)
-    }
-
-    /// Runs one tool use and reads it as it runs; see [`Registry::stream`].
-    pub fn stream(&self, tool_use: ToolUse, ctx: &ToolContext) -> ToolCallStream {
-        self.shared.current.load().stream(tool_use, ctx)
-    }
-
-    /// Runs several tool uses on one snapshot; see [`Registry::invoke_all`].
-    pub async fn invoke_all(
-        &self,
-        tool_uses: impl IntoIterator<Item = ToolUse>,
-        ctx: &ToolContext,
-    ) -> Vec<ToolResult> {
-        self.snapshot().invoke_all(tool_uses, ctx).await
-    }
-
-    /// Calls a tool directly; see [`Registry::call_json`].
-    pub async fn call_json(
-        &self,
-        name: &str,
-        input: Value,
-        ctx: &ToolContext,
-    ) -> Result<Value, ToolError> {
-        self.snapshot().call_json(name, input, ctx).await
     }
 }
 
