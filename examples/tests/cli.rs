@@ -11,6 +11,11 @@ use serde_json::{Value, json};
 
 const TOOLBOX: &str = env!("CARGO_BIN_EXE_toolbox");
 
+#[path = "cli/own_client.rs"]
+mod own_client;
+#[path = "cli/serve_http.rs"]
+mod serve_http;
+
 /// The command, with no `TOOL_*` configuration from the caller's
 /// environment (the `search` tool is left out unless its key is set).
 fn toolbox(args: &[&str]) -> Command {

@@ -103,6 +103,26 @@ pub(crate) struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, requires = "http")]
     pub(crate) stateless: bool,
+    /// With --http: a web origin (scheme://host[:port]) whose browser
+    /// requests are served, besides the loopback ones; repeat for more.
+    /// Requests from any other `Origin` are answered 403.
+    #[cfg(feature = "http")]
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
+    pub(crate) allow_origins: Vec<String>,
+    /// With --http: a host name (or host:port) accepted in the `Host`
+    /// header, besides the loopback ones, say behind a proxy that keeps
+    /// the client's `Host`; repeat for more. Others are answered 403.
+    #[cfg(feature = "http")]
+    #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
+    pub(crate) allow_hosts: Vec<String>,
+    /// With --http: the most connections served at once (default 1024).
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_connections: Option<u32>,
+    /// With --http: the most sessions open at once (default 4096).
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_sessions: Option<u32>,
 }
 
 pub(crate) fn parse_provider(name: &str) -> Result<Provider, String> {

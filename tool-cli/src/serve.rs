@@ -31,8 +31,7 @@ pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitC
 async fn serve_on(server: McpServer, args: ServeArgs) -> ExitCode {
     #[cfg(feature = "http")]
     if let Some(address) = args.http {
-        let options = tool_mcp::server::HttpOptions::new().stateless(args.stateless);
-        return serve_http(server, address, options).await;
+        return serve_http(server, address, http_options(&args)).await;
     }
     let _ = args;
     match server.serve_stdio().await {
@@ -42,6 +41,23 @@ async fn serve_on(server: McpServer, args: ServeArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The HTTP server's settings from the command line: each limit not
+/// named keeps its default.
+#[cfg(feature = "http")]
+fn http_options(args: &ServeArgs) -> tool_mcp::server::HttpOptions {
+    let mut options = tool_mcp::server::HttpOptions::new()
+        .stateless(args.stateless)
+        .allowed_origins(args.allow_origins.iter().cloned())
+        .allowed_hosts(args.allow_hosts.iter().cloned());
+    if let Some(connections) = args.max_connections {
+        options = options.max_connections(connections as usize);
+    }
+    if let Some(sessions) = args.max_sessions {
+        options = options.max_sessions(sessions as usize);
+    }
+    options
 }
 
 /// Serves `server` over streamable HTTP on `address`, which must be a

@@ -1262,3 +1262,63 @@ async fn over_http_an_answer_over_the_limit_fails_its_call_at_once() {
     assert_eq!(text(echoed.expect("the echo answers")), "Echo: short");
     client.close().await;
 }
+
+// ------------------------------------------------ the stateless revision
+
+/// Says hello.
+#[tool(register = false)]
+fn hello() -> &'static str {
+    "hello"
+}
+
+/// In the 2026-07-28 revision (`server/discover`, no session), a change of
+/// the server's tools reaches the client through the `subscriptions/listen`
+/// request it keeps open, over stdio's sibling transport, streamable HTTP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_discovering_client_follows_tool_changes_through_a_subscription() {
+    use tool_mcp::client::McpProtocol;
+    use tool_mcp::server::McpServer;
+
+    let live = LiveRegistry::new(Registry::builder().tool(RemoteTool).build().unwrap());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    let serving = tokio::spawn(McpServer::new(live.clone()).serve_http(listener, shutdown.clone()));
+
+    let options = McpClientOptions::default().with_protocol(McpProtocol::Discover);
+    let client = McpClient::connect_with("modern", McpServerConfig::http(&url), options)
+        .await
+        .expect("connects with server/discover");
+    assert_eq!(client.protocol_version().as_deref(), Some("2026-07-28"));
+    let mut tools = client.watch_tools();
+    tools.borrow_and_update();
+
+    live.insert(HelloTool).unwrap();
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while !tools
+            .borrow_and_update()
+            .iter()
+            .any(|tool| tool.name == "hello")
+        {
+            tools.changed().await.unwrap();
+        }
+    })
+    .await
+    .expect("the new tool reaches the client");
+    let output = client.call("hello", json!({}), &ToolContext::new()).await;
+    assert_eq!(text(output.unwrap()), "hello");
+
+    // Subscribed by now: a later change comes as a notification.
+    assert!(live.remove("hello"));
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while tools.borrow_and_update().iter().any(|tool| tool.name == "hello") {
+            tools.changed().await.unwrap();
+        }
+    })
+    .await
+    .expect("the removal reaches the client");
+
+    client.close().await;
+    shutdown.cancel();
+    serving.await.unwrap().unwrap();
+}

@@ -8,13 +8,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use rmcp::ClientHandler;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientCapabilities,
     ClientConfig, ClientRequest, Implementation, ProgressNotificationParam, ProgressToken,
     ProtocolVersion, RequestId, ServerResult,
 };
+use rmcp::service::serve_client_with_lifecycle_and_ct;
 use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
-use rmcp::{ClientHandler, ServiceExt};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
@@ -106,6 +107,12 @@ impl Shared {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(id)
+    }
+
+    /// The server said its tool list changed: the client lists it again.
+    pub(crate) fn tool_list_changed(&self) {
+        tracing::debug!(server = %self.server, "the server's tool list changed");
+        self.list_changed.notify_one();
     }
 
     /// The tools of the last listing left out for the limits.
@@ -218,8 +225,7 @@ impl ClientHandler for Shared {
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        tracing::debug!(server = %self.server, "the server's tool list changed");
-        self.list_changed.notify_one();
+        self.tool_list_changed();
     }
 
     fn get_info(&self) -> ClientConfig {
@@ -448,7 +454,12 @@ pub(crate) async fn connect(
             let config = http_config(shared, url, headers)
                 .map_err(|message| fail(McpClientErrorKind::Config, message))?;
             let transport = rmcp::transport::StreamableHttpClientTransport::from_config(config);
-            let serving = Arc::clone(shared).serve_with_ct(transport, close.clone());
+            let serving = serve_client_with_lifecycle_and_ct(
+                Arc::clone(shared),
+                transport,
+                options.protocol.lifecycle(),
+                close.clone(),
+            );
             let service = match tokio::time::timeout_at(deadline, serving).await {
                 Ok(Ok(service)) => service,
                 Ok(Err(error)) => {
@@ -498,6 +509,15 @@ pub(crate) async fn connect(
             ));
         }
     };
+    if super::protocol::is_stateless(service.peer()) {
+        let changes = Arc::clone(shared);
+        super::protocol::follow_tool_changes(
+            service.peer().clone(),
+            shared.server.clone(),
+            close.clone(),
+            move || changes.tool_list_changed(),
+        );
+    }
     Ok(Connection {
         service,
         pid,
@@ -521,7 +541,12 @@ async fn start_stdio(
         .map_err(|error| format!("could not start `{}`: {error}", config.describe()))?;
     // The stderr reader runs on by itself; only a failed start reads it.
     let stderr = stderr.map(|stderr| StderrTail::start(&shared.server, stderr));
-    let serving = Arc::clone(shared).serve_with_ct(transport, close.clone());
+    let serving = serve_client_with_lifecycle_and_ct(
+        Arc::clone(shared),
+        transport,
+        options.protocol.lifecycle(),
+        close.clone(),
+    );
     match tokio::time::timeout_at(deadline, serving).await {
         Ok(Ok(service)) => Ok((service, pid)),
         Ok(Err(error)) => {

@@ -59,6 +59,7 @@ mod error;
 mod import;
 mod limits;
 mod listing;
+mod protocol;
 mod stdio;
 mod supervisor;
 mod sync;
@@ -77,6 +78,7 @@ pub use convert::McpTool;
 pub use error::{McpClientError, McpClientErrorKind};
 pub use import::{Import, ImportOptions, LeftOut};
 pub use limits::{MAX_MESSAGE_DEPTH, McpLimits};
+pub use protocol::McpProtocol;
 
 use connection::{CallEnd, Live, Shared, State, Status};
 use supervisor::Supervisor;
@@ -100,6 +102,9 @@ pub struct McpClientOptions {
     /// The longest wait between attempts to restart a server. 5 s by
     /// default. A connection that stays up 10 s starts the waits over.
     pub restart_backoff_max: Duration,
+    /// Which revision of MCP the client speaks: the `initialize` handshake
+    /// by default (see [`McpProtocol`]).
+    pub protocol: McpProtocol,
 }
 
 impl Default for McpClientOptions {
@@ -110,6 +115,7 @@ impl Default for McpClientOptions {
             limits: McpLimits::default(),
             restart_backoff_min: Duration::from_millis(100),
             restart_backoff_max: Duration::from_secs(5),
+            protocol: McpProtocol::Initialize,
         }
     }
 }
@@ -130,6 +136,12 @@ impl McpClientOptions {
     /// Sets [`limits`](Self::limits).
     pub fn with_limits(mut self, limits: McpLimits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// Sets [`protocol`](Self::protocol).
+    pub fn with_protocol(mut self, protocol: McpProtocol) -> Self {
+        self.protocol = protocol;
         self
     }
 
@@ -252,6 +264,19 @@ impl McpClient {
     pub fn process_id(&self) -> Option<u32> {
         match &self.inner.status.borrow().state {
             State::Up(live) => live.pid,
+            _ => None,
+        }
+    }
+
+    /// The revision of MCP the server and the client agreed on, such as
+    /// `"2025-11-25"` (the `initialize` handshake) or `"2026-07-28"`
+    /// (`server/discover`), while the connection is up.
+    pub fn protocol_version(&self) -> Option<String> {
+        match &self.inner.status.borrow().state {
+            State::Up(live) => live
+                .peer
+                .peer_info()
+                .map(|info| info.protocol_version.to_string()),
             _ => None,
         }
     }

@@ -1,0 +1,135 @@
+//! `toolbox serve --http`'s settings on the command line: the web origins
+//! and host names served besides the loopback ones, and the connection
+//! and session caps, checked with raw HTTP requests.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+
+use super::toolbox;
+
+/// `toolbox serve --http` on a port of its choosing, and its endpoint.
+pub(crate) struct HttpServer {
+    child: Child,
+    /// The endpoint, `http://127.0.0.1:PORT/mcp`.
+    pub(crate) url: String,
+}
+
+impl HttpServer {
+    /// Starts it with `flags` after `serve --http 127.0.0.1:0`.
+    pub(crate) fn start(flags: &[&str]) -> Self {
+        let mut args = vec!["serve", "--http", "127.0.0.1:0"];
+        args.extend_from_slice(flags);
+        let mut child = toolbox(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("toolbox starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let mut lines = BufReader::new(stderr).lines();
+        let url = loop {
+            let line = lines
+                .next()
+                .expect("toolbox says where it serves")
+                .expect("stderr is UTF-8");
+            if let Some((_, url)) = line.split_once(" at ") {
+                break url.trim().to_owned();
+            }
+        };
+        // The rest of stderr is drained, so the server never blocks on it.
+        std::thread::spawn(move || lines.for_each(drop));
+        HttpServer { child, url }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The status code of a POST of `initialize` to `url`, with `headers`.
+fn post_status(url: &str, headers: &[(&str, &str)]) -> u16 {
+    let address = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split_once('/'))
+        .map(|(address, _)| address)
+        .expect("an http URL");
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    let mut stream = TcpStream::connect(address).expect("the server accepts");
+    stream
+        .write_all(request.as_bytes())
+        .expect("the request is sent");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("an HTTP status line: {answer:?}"))
+}
+
+#[test]
+fn serve_http_takes_origins_and_hosts_from_the_command_line() {
+    let plain = HttpServer::start(&[]);
+    assert_eq!(
+        post_status(&plain.url, &[("Origin", "https://app.example")]),
+        403
+    );
+    assert_eq!(
+        post_status(&plain.url, &[("Origin", "http://localhost:5173")]),
+        200
+    );
+    assert_eq!(post_status(&plain.url, &[]), 200);
+
+    let open = HttpServer::start(&[
+        "--allow-origin",
+        "https://app.example",
+        "--allow-host",
+        "mcp.example",
+    ]);
+    assert_eq!(
+        post_status(&open.url, &[("Origin", "https://app.example")]),
+        200
+    );
+    assert_eq!(
+        post_status(&open.url, &[("Origin", "https://other.example")]),
+        403
+    );
+}
+
+#[test]
+fn serve_http_limits_are_checked_on_the_command_line() {
+    let capped = HttpServer::start(&["--max-sessions", "1"]);
+    assert_eq!(post_status(&capped.url, &[]), 200);
+    assert_eq!(
+        post_status(&capped.url, &[]),
+        503,
+        "a second session is one too many"
+    );
+
+    let output = toolbox(&["serve", "--http", "127.0.0.1:0", "--max-connections", "0"])
+        .output()
+        .expect("toolbox runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--max-connections"), "{stderr}");
+    let output = toolbox(&["serve", "--max-sessions", "8"])
+        .output()
+        .expect("toolbox runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--http"), "{stderr}");
+}
