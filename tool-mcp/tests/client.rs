@@ -812,6 +812,7 @@ async fn a_live_registry_follows_the_servers_tool_list() {
         .expect("imports");
     assert!(live.snapshot().contains("py_add"));
     let kept = live
+        .snapshot()
         .invoke(
             ToolUse::new("0", "py_divide", json!({})),
             &ToolContext::new(),
@@ -824,7 +825,7 @@ async fn a_live_registry_follows_the_servers_tool_list() {
     // The server adds a tool and says so: the registry gets it.
     let ctx = ToolContext::new();
     let call = ToolUse::new("1", "py_register_tool", json!({"name": "fresh"}));
-    let result = live.invoke(call, &ctx).await;
+    let result = live.snapshot().invoke(call, &ctx).await;
     assert_eq!(result.text_content(), "registered fresh");
     tokio::time::timeout(Duration::from_secs(10), async {
         while !live.snapshot().contains("py_fresh") {
@@ -834,6 +835,7 @@ async fn a_live_registry_follows_the_servers_tool_list() {
     .await
     .expect("the registry gets the new tool");
     let result = live
+        .snapshot()
         .invoke(ToolUse::new("2", "py_fresh", json!({})), &ctx)
         .await;
     assert_eq!(result.text_content(), "I am fresh");
