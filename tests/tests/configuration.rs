@@ -299,11 +299,119 @@ async fn a_good_registry_file_builds_the_registry() {
     assert!(result.is_success(), "{result:?}");
 }
 
+/// `docs/registry-file.schema.json` is the schema of the files tool-cli
+/// reads, assembled from the sections it knows; `UPDATE_REGISTRY_SCHEMA=1
+/// cargo test -p tests --test configuration` writes it again.
 #[test]
 fn the_published_file_schema_is_current() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/registry-file.schema.json");
+    let current = tool_cli::registry_file_schema();
+    if std::env::var_os("UPDATE_REGISTRY_SCHEMA").is_some() {
+        let text = serde_json::to_string_pretty(&current).unwrap() + "\n";
+        std::fs::write(&path, text).unwrap();
+    }
     let published: serde_json::Value =
-        serde_json::from_str(include_str!("../../docs/registry-file.schema.json")).unwrap();
-    assert_eq!(published, tool_runtime::manifest::schema());
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(
+        published == current,
+        "docs/registry-file.schema.json is not current: write it again with \
+         UPDATE_REGISTRY_SCHEMA=1 cargo test -p tests --test configuration"
+    );
+}
+
+/// What the published schema says of `text`, a registry file: the
+/// instance paths of its mistakes.
+fn schema_errors(text: &str) -> Vec<String> {
+    let schema = tool_cli::registry_file_schema();
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    let document = tool_runtime::manifest::Document::parse(text).unwrap();
+    validator
+        .iter_errors(document.value())
+        .map(|error| format!("{}: {error}", error.instance_path()))
+        .collect()
+}
+
+#[test]
+fn the_sample_registry_files_fit_the_schema() {
+    jsonschema::draft202012::meta::validate(&tool_cli::registry_file_schema()).unwrap();
+    for file in [
+        include_str!("../../examples/search/tools.yaml"),
+        include_str!("../../examples/http_tools/tools.yaml"),
+        include_str!("../../examples/proxy/tools.yaml"),
+    ] {
+        assert_eq!(schema_errors(file), Vec::<String>::new(), "{file}");
+    }
+    // Each form of each section, with its settings.
+    let every_form = "\
+tools: [echo, {name: search, aliases: [find], config: {max_results: 3}}]
+mcp_servers:
+  local: {type: stdio, command: npx, args: [-y, server], env: {KEY: v}, prefix: l_, max_tools: 5}
+  remote: {type: streamable-http, url: 'http://127.0.0.1:3001/mcp', headers: {A: b}, connect_timeout_ms: 100}
+http_tools:
+  - name: get_item
+    description: Fetches one item.
+    method: post
+    url: https://api.example.com/items/{id}
+    parameters:
+      - id: {type: string, required: true, enum: [a, b], default: a}
+      - n: integer
+    query: {limit: 10, id: '{id}'}
+    headers: {X-Flag: true}
+    body: {id: '{id}', list: [1, null]}
+    max_redirects: 0
+  - name: schema_form
+    description: Takes a JSON Schema.
+    url: https://api.example.com/
+    parameters: {type: object, properties: {q: {type: string}}}
+    query: [q]
+openapi:
+  petstore: {document: petstore.json, base_url: 'https://p.example.com', include: [pet], auth: {key: x}, timeout_ms: 5}
+";
+    assert_eq!(schema_errors(every_form), Vec::<String>::new());
+}
+
+#[test]
+fn the_schema_refuses_unknown_keys() {
+    for (text, place) in [
+        ("tools: []\ntool: []\n", ""),
+        ("tools: [{name: a, alias: [b]}]\n", "/tools/0"),
+        (
+            "mcp_servers: {s: {command: npx, url: 'http://x'}}\n",
+            "/mcp_servers/s",
+        ),
+        (
+            "mcp_servers: {s: {command: npx, prefx: p}}\n",
+            "/mcp_servers/s",
+        ),
+        (
+            "http_tools: [{name: a, description: b, url: 'http://x', timeout: 5}]\n",
+            "/http_tools/0",
+        ),
+        (
+            "http_tools: [{name: a, description: b, url: 'http://x', parameters: [{q: {kind: string}}]}]\n",
+            "/http_tools/0/parameters",
+        ),
+        (
+            "openapi: {p: {document: d.json, base: 'http://x'}}\n",
+            "/openapi/p",
+        ),
+        ("openapi: {'bad name': {document: d.json}}\n", "/openapi"),
+        (
+            "mcp_servers: {s: {command: npx, max_schema_depth: 65}}\n",
+            "/mcp_servers/s",
+        ),
+        (
+            "mcp_servers: {s: {command: npx, prefix: null}}\n",
+            "/mcp_servers/s",
+        ),
+    ] {
+        let errors = schema_errors(text);
+        assert!(
+            !errors.is_empty() && errors.iter().all(|error| error.starts_with(place)),
+            "{text}: {errors:?}"
+        );
+    }
 }
 
 #[test]

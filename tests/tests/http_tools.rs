@@ -169,7 +169,8 @@ fn fixtures() -> PathBuf {
 
 /// The tools of a registry file's text, `${VAR}` read from `env`.
 fn load(text: &str, env: &[(&str, &str)]) -> (Manifest, Loaded) {
-    let manifest = Manifest::parse("tools.yaml", text).expect("valid YAML");
+    let manifest =
+        Manifest::parse_with("tools.yaml", text, http_tools::SECTIONS).expect("valid YAML");
     let env: Vec<(String, String)> = env
         .iter()
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -757,9 +758,10 @@ fn an_operation_without_an_id_is_named_from_its_method_and_path() {
          - {name: id, in: path, required: true, schema: {type: [integer, 'null']}}\n",
     )
     .unwrap();
-    let manifest = Manifest::parse(
+    let manifest = Manifest::parse_with(
         "tools.yaml",
         "openapi:\n  notes:\n    document: notes.yaml\n    base_url: http://127.0.0.1:9/api\n",
+        http_tools::SECTIONS,
     )
     .unwrap();
     let loaded = http_tools::load_with(&manifest, &LoadOptions::new().base_dir(dir.path()));
@@ -889,7 +891,7 @@ fn the_example_registry_file_loads_and_fits_the_published_schema() {
         .collect();
     assert_eq!(errors, Vec::<String>::new());
 
-    let manifest = Manifest::parse("tools.yaml", &text).unwrap();
+    let manifest = Manifest::parse_with("tools.yaml", &text, http_tools::SECTIONS).unwrap();
     let options = LoadOptions::new()
         .env(|name| {
             ["GITHUB_TOKEN", "PETSTORE_KEY"]
@@ -1302,7 +1304,7 @@ fn a_document_from_a_file_needs_base_url() {
     )
     .unwrap();
     let load_in_dir = |text: &str| {
-        let manifest = Manifest::parse("tools.yaml", text).unwrap();
+        let manifest = Manifest::parse_with("tools.yaml", text, http_tools::SECTIONS).unwrap();
         let options = LoadOptions::new()
             .env(|name| (name == "VENDOR_KEY").then(|| VENDOR_KEY.to_owned()))
             .base_dir(dir.path());

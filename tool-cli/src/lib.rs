@@ -154,8 +154,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
-#[cfg(not(all(feature = "mcp-client", feature = "http-tools")))]
-use tool_runtime::manifest::ManifestProblem;
 use tool_runtime::manifest::{Manifest, ManifestError};
 use tool_runtime::names;
 use tool_runtime::{Registry, RegistryProblem, ToolSpec};
@@ -168,7 +166,10 @@ mod inspect;
 mod output;
 #[cfg(feature = "mcp-client")]
 mod proxy;
+mod sections;
 mod serve;
+
+pub use sections::{registry_file_schema, registry_sections};
 
 /// The exit code of a tool that ran and returned an error result.
 pub const EXIT_TOOL_ERROR: u8 = 1;
@@ -309,7 +310,7 @@ where
 /// message listing every mistake in it (its `mcp_servers`, `http_tools`
 /// and `openapi` entries included).
 fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
-    let manifest = Manifest::from_path(path)
+    let manifest = Manifest::from_path_with(path, &sections::read_with())
         .map_err(|error| usage_error(format!("bad registry file: {error}")))?;
     let mut problems = Vec::new();
     let builder = Registry::builder().catalog_of(program);
@@ -326,26 +327,6 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
         problems.extend(loaded.problems.iter().cloned());
         (loaded.builder(builder), loaded.origins(), loaded.targets())
     };
-    #[cfg(not(feature = "http-tools"))]
-    {
-        let sections = manifest
-            .http_tools()
-            .iter()
-            .map(|entry| (entry.location, format!("HTTP tool \"{}\"", entry.name)))
-            .chain(
-                manifest
-                    .openapi()
-                    .iter()
-                    .map(|entry| (entry.location, format!("OpenAPI \"{}\"", entry.name))),
-            );
-        problems.extend(sections.map(|(location, what)| ManifestProblem {
-            location: Some(location),
-            message: format!(
-                "{what}: this program is built without tool-cli's `http-tools` feature, \
-                 so it cannot make tools of HTTP requests"
-            ),
-        }));
-    }
     let registry = match manifest.build_with(builder) {
         Ok(registry) => Some(registry),
         Err(error) => {
@@ -360,15 +341,6 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
         problems.extend(more);
         remotes
     };
-    #[cfg(not(feature = "mcp-client"))]
-    problems.extend(manifest.mcp_servers().iter().map(|entry| ManifestProblem {
-        location: Some(entry.location),
-        message: format!(
-            "MCP server \"{}\": this program is built without tool-cli's `mcp-client` \
-             feature, so it cannot reach MCP servers",
-            entry.name
-        ),
-    }));
     match registry {
         Some(registry) if problems.is_empty() => {
             #[cfg_attr(not(feature = "mcp-client"), allow(unused_mut))]

@@ -26,7 +26,8 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::task::JoinHandle;
 use tool_mcp::client::{
-    ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits, McpServerConfig,
+    ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits,
+    McpServerConfig, McpServers,
 };
 use tool_runtime::manifest::{Location, Manifest, ManifestProblem};
 use tool_runtime::{DynamicTool, LiveRegistry, Registry, Tool};
@@ -65,7 +66,7 @@ pub(crate) struct Remote {
 pub(crate) fn servers(manifest: &Manifest, text: &str) -> (Vec<Remote>, Vec<ManifestProblem>) {
     let mut remotes = Vec::new();
     let mut problems = Vec::new();
-    for entry in manifest.mcp_servers() {
+    for entry in manifest.section::<McpServers>().into_iter().flatten() {
         let name = &entry.name;
         let pointer = format!("/mcp_servers/{name}");
         let name_at = key_location(text, entry.location, name).unwrap_or(entry.location);

@@ -4,13 +4,13 @@
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
-use tool_runtime::manifest::{HttpToolEntry, pointer_token};
+use tool_runtime::manifest::pointer_token;
 use ureq::http;
 
 use super::template::{Env, JsonTemplate, Part, Template, valid_parameter_name};
 use super::{
-    Body, Context, Endpoint, LIMIT_KEYS, Loaded, LoadedTool, Problems, QueryParam, ToolShape,
-    guard_for, limits, make_tool, read_env,
+    Body, Context, Endpoint, HttpToolEntry, LIMIT_KEYS, Loaded, LoadedTool, Problems, QueryParam,
+    ToolShape, guard_for, limits, make_tool, read_env,
 };
 
 /// The keys an entry may have.

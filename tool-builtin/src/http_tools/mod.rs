@@ -34,22 +34,24 @@
 //! taken from the environment (`${VAR}`) is read at load and never shown:
 //! not in errors, not in results, not in `Debug` output.
 //!
-//! [`load`] reads both sections of a [`Manifest`]; every mistake comes
-//! back at once, each with its line and column, like the file's other
-//! mistakes:
+//! The sections are [`HttpTools`] and [`OpenApi`] ([`SECTIONS`] holds
+//! both): a [`Manifest`] parsed with them
+//! ([`Manifest::parse_with`], [`Manifest::from_path_with`]) has their
+//! entries, and [`load`] makes them tools; every mistake comes back at
+//! once, each with its line and column, like the file's other mistakes:
 //!
 //! ```
 //! use tool_builtin::http_tools;
 //! use tool_runtime::manifest::Manifest;
 //!
-//! let manifest = Manifest::parse("tools.yaml", r#"
+//! let manifest = Manifest::parse_with("tools.yaml", r#"
 //! http_tools:
 //!   - name: get_item
 //!     description: Fetches one item.
 //!     url: https://api.example.com/items/{idd}
 //!     parameters:
 //!       - id: {type: string, required: true}
-//! "#).unwrap();
+//! "#, http_tools::SECTIONS).unwrap();
 //! let loaded = http_tools::load(&manifest);
 //! assert_eq!(
 //!     loaded.error(&manifest).unwrap().to_string(),
@@ -93,7 +95,10 @@ impl Guard {
 mod declared;
 mod openapi;
 mod schema;
+mod section;
 mod template;
+
+pub use section::{HttpToolEntry, HttpTools, OpenApi, OpenApiEntry, SECTIONS};
 
 use template::{Env, JsonTemplate, Template, encode_segment, text_of};
 
@@ -208,8 +213,9 @@ impl LoadOptions {
     }
 }
 
-/// The tools of `manifest`'s `http_tools` and `openapi` sections, with
-/// values from the environment and documents' paths relative to the file.
+/// The tools of `manifest`'s `http_tools` and `openapi` sections (read
+/// when it was parsed with [`HttpTools`] and [`OpenApi`]), with values
+/// from the environment and documents' paths relative to the file.
 pub fn load(manifest: &Manifest) -> Loaded {
     load_with(manifest, &LoadOptions::default())
 }
@@ -228,10 +234,10 @@ pub fn load_with(manifest: &Manifest, options: &LoadOptions) -> Loaded {
         env: options.env.as_ref(),
         base_dir: &base_dir,
     };
-    for entry in manifest.http_tools() {
+    for entry in manifest.section::<HttpTools>().into_iter().flatten() {
         declared::load(&context, entry, &mut loaded);
     }
-    for entry in manifest.openapi() {
+    for entry in manifest.section::<OpenApi>().into_iter().flatten() {
         openapi::load(&context, entry, &mut loaded);
     }
     check_names(manifest, &mut loaded);

@@ -60,6 +60,7 @@ mod import;
 mod limits;
 mod listing;
 mod protocol;
+mod section;
 mod stdio;
 mod supervisor;
 mod sync;
@@ -79,6 +80,7 @@ pub use error::{McpClientError, McpClientErrorKind};
 pub use import::{Import, ImportOptions, LeftOut};
 pub use limits::{MAX_MESSAGE_DEPTH, McpLimits};
 pub use protocol::McpProtocol;
+pub use section::{McpServerEntry, McpServers};
 
 use connection::{CallEnd, Live, Shared, State, Status};
 use supervisor::Supervisor;

@@ -25,12 +25,12 @@ mod schemas;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use tool_runtime::manifest::{ManifestProblem, OpenApiEntry, pointer_token};
+use tool_runtime::manifest::{ManifestProblem, pointer_token};
 
 use super::template::{Env, Template};
 use super::{
-    Context, Endpoint, Guard, LIMIT_KEYS, Loaded, LoadedTool, Problems, ToolShape, guard_for,
-    limits, make_tool, read_env,
+    Context, Endpoint, Guard, LIMIT_KEYS, Loaded, LoadedTool, OpenApiEntry, Problems, ToolShape,
+    guard_for, limits, make_tool, read_env,
 };
 use crate::http::HttpConfig;
 use document::Reader;

@@ -17,14 +17,14 @@ pub(super) struct Locations {
 }
 
 /// A YAML or JSON document read with the line and column of every value
-/// and key, for files a registry file points at (an OpenAPI document), so
-/// that their mistakes can be reported where they are.
+/// and key, for files a registry file points at (an API description a
+/// section names), so that their mistakes can be reported where they are.
 ///
 /// ```
 /// use tool_runtime::manifest::{Document, Location};
 ///
-/// let document = Document::parse("openapi: 3.1.0\npaths:\n  /pets/{id}:\n    get: {}\n").unwrap();
-/// assert_eq!(document.value()["openapi"], "3.1.0");
+/// let document = Document::parse("version: 3.1.0\npaths:\n  /pets/{id}:\n    get: {}\n").unwrap();
+/// assert_eq!(document.value()["version"], "3.1.0");
 /// // Pointers are RFC 6901: `/` in a key is written `~1`.
 /// assert_eq!(document.location_of("/paths/~1pets~1{id}/get"), Some(Location { line: 4, column: 10 }));
 /// assert_eq!(document.key_location_of("/paths/~1pets~1{id}/get"), Some(Location { line: 4, column: 5 }));

@@ -9,50 +9,34 @@
 //!     aliases: [web_search]     # more names for it
 //!     config:                   # validated against its configuration schema
 //!       max_results: 5
-//! mcp_servers:                  # MCP servers whose tools are offered too
-//!   everything:                 # in the shape MCP hosts use
-//!     command: npx
-//!     args: ["-y", "@modelcontextprotocol/server-everything"]
-//!     prefix: everything_       # optional: a prefix for the tools' names
-//!   remote:
-//!     url: http://127.0.0.1:3001/mcp
-//!     headers: {Authorization: Bearer secret}
-//! http_tools:                   # tools that are one HTTP request each
-//!   - name: get_item
-//!     description: Fetches one item.
-//!     url: https://api.example.com/items/{id}
-//!     parameters:
-//!       - id: {type: string, required: true}
-//! openapi:                      # a tool per operation of an OpenAPI document
-//!   petstore:
-//!     document: petstore.json
-//!     base_url: https://petstore.example.com/v2   # where its requests go
 //! ```
 //!
-//! The runtime reads `mcp_servers`, `http_tools` and `openapi` as data
-//! ([`Manifest::mcp_servers`], [`Manifest::http_tools`],
-//! [`Manifest::openapi`]); an MCP client (tool-mcp's, which tool-cli uses)
-//! connects to the servers, and tool-builtin's `http_tools` module (feature
-//! `http-tools`) turns the other two into tools. Each reports a mistake in
-//! an entry at its line and column through [`Manifest::location_of`] and
+//! The file may have more sections, which other crates provide: each is a
+//! [`Section`], which reads its value with the line and column of every
+//! part ([`SectionReader`]) and gives typed entries. A program names the
+//! sections it reads ([`Manifest::parse_with`], [`Manifest::from_path_with`])
+//! and gets their entries back with [`Manifest::section`]; any other key is
+//! a mistake. The crates that make something of a section report a mistake
+//! in an entry at its line and column through [`Manifest::location_of`] and
 //! [`Manifest::key_location_of`].
 //!
 //! Every mistake (a tool no linked crate has, a tool listed twice, an alias
 //! that collides, a bad configuration field, an unknown key) is reported at
 //! once, each with its line and column. The file's own JSON Schema is
-//! [`schema()`], published as `docs/registry-file.schema.json`.
+//! [`schema()`], or [`schema_with`] the sections a program reads.
 
-// The file's reading (`document`), its mistakes (`problem`), one file per
-// section with its entries, how they are read and their JSON Schema, and
-// the schema of the whole file. This file holds `Manifest`'s API.
+// The file's reading (`document`), its mistakes (`problem`), the `tools`
+// section (`tools`), the seam for the sections other crates provide
+// (`section`), and the schema of the whole file. This file holds
+// `Manifest`'s API.
 mod document;
-mod http_tools;
-mod mcp_servers;
-mod openapi;
 mod problem;
 mod schema;
 mod section;
 mod tools;
+
+use std::any::{Any, TypeId};
+use std::sync::Arc;
 
 use marked_yaml::types::MarkedScalarNode;
 
@@ -61,11 +45,9 @@ use document::{Locations, parse_yaml};
 use problem::problem;
 
 pub use document::{Document, Location, pointer_token};
-pub use http_tools::HttpToolEntry;
-pub use mcp_servers::McpServerEntry;
-pub use openapi::OpenApiEntry;
 pub use problem::{ManifestError, ManifestProblem};
-pub use schema::schema;
+pub use schema::{schema, schema_with};
+pub use section::{AnySection, Key, Node, Section, SectionReader};
 
 /// A parsed registry file.
 #[derive(Debug, Clone)]
@@ -76,20 +58,38 @@ pub struct Manifest {
     locations: Locations,
     /// Mistakes found while reading, reported with those found at build.
     problems: Vec<ManifestProblem>,
-    /// The `mcp_servers` section, in file order.
-    servers: Vec<McpServerEntry>,
-    /// The `http_tools` section, in file order.
-    http_tools: Vec<HttpToolEntry>,
-    /// The `openapi` section, in file order.
-    openapi: Vec<OpenApiEntry>,
+    /// What the given sections read, in the order they were given.
+    sections: Vec<SectionEntries>,
 }
 
-/// The sections a registry file may have, besides `$schema`.
-const SECTIONS: [&str; 4] = ["tools", "mcp_servers", "http_tools", "openapi"];
+/// The entries one section read, by the section's type.
+#[derive(Clone)]
+struct SectionEntries {
+    section: TypeId,
+    key: &'static str,
+    entries: Arc<dyn Any + Send + Sync>,
+}
+
+impl std::fmt::Debug for SectionEntries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SectionEntries")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
 
 impl Manifest {
-    /// Reads a registry file from disk.
+    /// Reads a registry file from disk: its `tools` (see
+    /// [`from_path_with`](Self::from_path_with) for more sections).
     pub fn from_path(path: impl AsRef<std::path::Path>) -> Result<Self, ManifestError> {
+        Self::from_path_with(path, &[])
+    }
+
+    /// Reads a registry file from disk with `sections` besides `tools`.
+    pub fn from_path_with(
+        path: impl AsRef<std::path::Path>,
+        sections: &[&dyn AnySection],
+    ) -> Result<Self, ManifestError> {
         let path = path.as_ref();
         let source = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|error| ManifestError {
@@ -99,11 +99,30 @@ impl Manifest {
                 message: format!("cannot read the file: {error}"),
             }],
         })?;
-        Self::parse(&source, &text)
+        Self::parse_with(&source, &text, sections)
     }
 
-    /// Parses a registry file's text; `source` names it in messages.
+    /// Parses a registry file's text; `source` names it in messages. The
+    /// file has `tools` (and optionally `$schema`) alone: see
+    /// [`parse_with`](Self::parse_with) for more sections.
     pub fn parse(source: &str, text: &str) -> Result<Self, ManifestError> {
+        Self::parse_with(source, text, &[])
+    }
+
+    /// Parses a registry file's text with `sections` besides `tools`,
+    /// which other crates provide; `source` names it in messages. A key no
+    /// section has is a mistake, at its line and column. When two sections
+    /// have one key, the first reads it.
+    ///
+    /// The result is an error only when the text cannot be read as a
+    /// mapping; the mistakes inside it are kept ([`problems`](Self::problems))
+    /// and reported at [`build`](Self::build), with the ones only the
+    /// registry can find.
+    pub fn parse_with(
+        source: &str,
+        text: &str,
+        sections: &[&dyn AnySection],
+    ) -> Result<Self, ManifestError> {
         let fail = |problems: Vec<ManifestProblem>| ManifestError {
             source: source.to_owned(),
             problems,
@@ -122,26 +141,32 @@ impl Manifest {
         };
         let mut problems = Vec::new();
         let mut locations = Locations::default();
-        unknown_sections(root.iter().map(|(key, _)| key), &mut problems);
-        let http_tools =
-            http_tools::read(root.get_node("http_tools"), &mut locations, &mut problems);
-        let openapi = openapi::read(root.get_node("openapi"), &mut locations, &mut problems);
-        let servers =
-            mcp_servers::read(root.get_node("mcp_servers"), &mut locations, &mut problems);
-        let others = SECTIONS
-            .iter()
-            .any(|section| root.get_node(section).is_some());
-        let entries = tools::read(root, others, &mut locations, &mut problems);
-        // Mistakes inside entries are kept and reported at build, with the
-        // ones only the registry can find, so a file shows all at once.
+        unknown_sections(root.iter().map(|(key, _)| key), sections, &mut problems);
+        let mut read = Vec::new();
+        for (index, section) in sections.iter().enumerate() {
+            let key = section.key();
+            let first = sections[..index].iter().all(|other| other.key() != key);
+            let Some(node) = root.get_node(key).filter(|_| first && key != "tools") else {
+                continue;
+            };
+            let mut reader = SectionReader {
+                locations: &mut locations,
+                problems: &mut problems,
+            };
+            let entries = section.read_any(Node::new(node), &mut reader);
+            read.push(SectionEntries {
+                section: section.section_type(),
+                key,
+                entries: Arc::from(entries),
+            });
+        }
+        let entries = tools::read(root, !read.is_empty(), &mut locations, &mut problems);
         Ok(Manifest {
             source: source.to_owned(),
             entries,
             locations,
             problems,
-            servers,
-            http_tools,
-            openapi,
+            sections: read,
         })
     }
 
@@ -150,30 +175,26 @@ impl Manifest {
         &self.problems
     }
 
-    /// The file's `mcp_servers` entries, in file order.
-    pub fn mcp_servers(&self) -> &[McpServerEntry] {
-        &self.servers
-    }
-
-    /// The file's `http_tools` entries, in file order.
-    pub fn http_tools(&self) -> &[HttpToolEntry] {
-        &self.http_tools
-    }
-
-    /// The file's `openapi` entries, in file order.
-    pub fn openapi(&self) -> &[OpenApiEntry] {
-        &self.openapi
+    /// What the section `S` read: `None` when the file does not have it,
+    /// or when `S` was not among the sections the file was parsed with.
+    pub fn section<S: Section>(&self) -> Option<&S::Entries> {
+        self.sections
+            .iter()
+            .find(|read| read.section == TypeId::of::<S>())
+            .and_then(|read| read.entries.downcast_ref())
     }
 
     /// Where the value at `pointer` was written: a JSON pointer (RFC 6901)
-    /// into the file as JSON, such as `/mcp_servers/everything/args/0` or
-    /// `/tools/2/config/max_results`.
+    /// into the file as JSON, such as `/tools/2/config/max_results`. A
+    /// section records the places of the values it reads
+    /// ([`SectionReader::to_json`]).
     pub fn location_of(&self, pointer: &str) -> Option<Location> {
         self.locations.values.get(pointer).copied()
     }
 
-    /// Where the key of the value at `pointer` was written (`/http_tools/0/url`
-    /// gives where `url:` is), for a mistake in the key itself.
+    /// Where the key of the value at `pointer` was written
+    /// (`/tools/2/config/max_results` gives where `max_results:` is), for a
+    /// mistake in the key itself.
     pub fn key_location_of(&self, pointer: &str) -> Option<Location> {
         self.locations.keys.get(pointer).copied()
     }
@@ -227,25 +248,44 @@ impl Manifest {
     }
 }
 
-/// A problem for each top-level key that is not a section (or `$schema`),
-/// with the section it is closest to.
+/// A problem for each top-level key that is not `tools`, `$schema` or one
+/// of `sections`, with the key it is closest to.
 fn unknown_sections<'a>(
     keys: impl Iterator<Item = &'a MarkedScalarNode>,
+    sections: &[&dyn AnySection],
     problems: &mut Vec<ManifestProblem>,
 ) {
+    let known = || std::iter::once("tools").chain(sections.iter().map(|s| s.key()));
     for key in keys {
-        if !SECTIONS.contains(&key.as_str()) && key.as_str() != "$schema" {
-            let suggestion = crate::names::closest(key.as_str(), SECTIONS.into_iter())
-                .map(|s| format!("did you mean \"{s}\"? "))
-                .unwrap_or_default();
-            problems.push(problem(
-                key.span().start(),
-                format!(
-                    "unknown key \"{}\"; {suggestion}the file has a `tools` list, an `mcp_servers` mapping, an `http_tools` list and an `openapi` mapping (and optionally `$schema`)",
-                    crate::quote::name(key.as_str())
-                ),
-            ));
+        if known().any(|known| known == key.as_str()) || key.as_str() == "$schema" {
+            continue;
         }
+        let suggestion = crate::names::closest(key.as_str(), known())
+            .map(|s| format!("did you mean \"{s}\"? "))
+            .unwrap_or_default();
+        problems.push(problem(
+            key.span().start(),
+            format!(
+                "unknown key \"{}\"; {suggestion}the file has {} (and optionally `$schema`)",
+                crate::quote::name(key.as_str()),
+                described(sections),
+            ),
+        ));
+    }
+}
+
+/// The file's sections in words: "a `tools` list, a `greetings` mapping
+/// and ...".
+fn described(sections: &[&dyn AnySection]) -> String {
+    let mut parts: Vec<&str> = vec!["a `tools` list"];
+    for section in sections {
+        if !parts.contains(&section.description()) {
+            parts.push(section.description());
+        }
+    }
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.join(""),
     }
 }
 

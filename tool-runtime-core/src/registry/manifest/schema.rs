@@ -1,31 +1,72 @@
-//! The JSON Schema of a registry file, assembled from its sections'
-//! schemas; published as `docs/registry-file.schema.json`.
+//! The JSON Schema of a registry file, assembled from the schema of
+//! `tools` and those of the sections a program reads.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use super::{http_tools, mcp_servers, openapi, tools};
+use super::section::AnySection;
+use super::tools;
 
-/// The JSON Schema of a registry file.
+/// The JSON Schema of a registry file that has `tools` alone (and
+/// optionally `$schema`).
 pub fn schema() -> Value {
-    json!({
+    schema_with(&[])
+}
+
+/// The JSON Schema of a registry file read with `sections`, each with its
+/// own schema ([`Section::schema`](super::Section::schema)): the file has
+/// `tools`, any of the sections, or both; no other key.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_runtime::manifest::schema;
+///
+/// let schema = schema();
+/// assert_eq!(schema["required"], json!(["tools"]));
+/// assert_eq!(schema["additionalProperties"], json!(false));
+/// ```
+pub fn schema_with(sections: &[&dyn AnySection]) -> Value {
+    let mut properties = Map::new();
+    properties.insert(
+        "$schema".to_owned(),
+        json!({"type": "string", "description": "The schema this file follows, for editors."}),
+    );
+    let mut keys = Vec::new();
+    for section in sections {
+        let key = section.key();
+        if key != "tools" && key != "$schema" && !keys.contains(&key) {
+            properties.insert(key.to_owned(), section.schema());
+            keys.push(key);
+        }
+    }
+    properties.insert("tools".to_owned(), tools::schema());
+    let mut description =
+        "Which linked #[tool]s to enable, their aliases and their configuration".to_owned();
+    if !keys.is_empty() {
+        let described: Vec<&str> = sections.iter().map(|s| s.description()).collect();
+        description.push_str("; and the sections other crates provide: ");
+        description.push_str(&described.join(", "));
+    }
+    description.push('.');
+    let mut schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://tool-runtime.invalid/registry-file.schema.json",
         "title": "Tool registry file",
-        "description": "Which linked #[tool]s to enable, their aliases and their configuration; the MCP servers whose tools are offered too; tools that are HTTP requests, declared one by one or generated from OpenAPI documents.",
+        "description": description,
         "type": "object",
-        "properties": {
-            "$schema": {"type": "string", "description": "The schema this file follows, for editors."},
-            "mcp_servers": mcp_servers::schema(),
-            "http_tools": http_tools::schema(),
-            "openapi": openapi::schema(),
-            "tools": tools::schema()
-        },
-        "anyOf": [
-            {"required": ["tools"]},
-            {"required": ["mcp_servers"]},
-            {"required": ["http_tools"]},
-            {"required": ["openapi"]}
-        ],
-        "additionalProperties": false
-    })
+        "properties": properties,
+    });
+    let required = if keys.is_empty() {
+        ("required", json!(["tools"]))
+    } else {
+        let any: Vec<Value> = std::iter::once("tools")
+            .chain(keys)
+            .map(|key| json!({"required": [key]}))
+            .collect();
+        ("anyOf", Value::Array(any))
+    };
+    if let Some(object) = schema.as_object_mut() {
+        object.insert(required.0.to_owned(), required.1);
+        object.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+    schema
 }

@@ -1,0 +1,103 @@
+//! The sections of a registry file `--registry` reads besides `tools`:
+//! `mcp_servers` (feature `mcp-client`, tool-mcp's reader), `http_tools`
+//! and `openapi` (feature `http-tools`, tool-builtin's readers); a section
+//! whose feature is off is refused at its line and column, naming the
+//! feature. The file's JSON Schema is assembled from the same sections.
+
+use serde_json::Value;
+use tool_runtime::manifest::{AnySection, Node, Section, SectionReader, schema_with};
+
+/// The sections of a registry file the command line reads besides `tools`,
+/// in the order the messages list them: those of the features this build
+/// has ([`tool_mcp::client::McpServers`] with `mcp-client`,
+/// [`tool_builtin::http_tools::HttpTools`] and
+/// [`tool_builtin::http_tools::OpenApi`] with `http-tools`).
+pub fn registry_sections() -> Vec<&'static dyn AnySection> {
+    vec![
+        #[cfg(feature = "mcp-client")]
+        &tool_mcp::client::McpServers,
+        #[cfg(feature = "http-tools")]
+        &tool_builtin::http_tools::HttpTools,
+        #[cfg(feature = "http-tools")]
+        &tool_builtin::http_tools::OpenApi,
+    ]
+}
+
+/// The JSON Schema of the registry files the command line reads:
+/// `tools` and [`registry_sections`]. With the default features it is the
+/// one published as `docs/registry-file.schema.json`.
+///
+/// ```
+/// let schema = tool_cli::registry_file_schema();
+/// assert!(schema["properties"]["tools"].is_object());
+/// assert_eq!(schema["additionalProperties"], false);
+/// ```
+pub fn registry_file_schema() -> Value {
+    schema_with(&registry_sections())
+}
+
+/// The sections `--registry` reads: [`registry_sections`], and one that
+/// refuses each section whose feature this build does not have.
+pub(crate) fn read_with() -> Vec<&'static dyn AnySection> {
+    #[cfg_attr(all(feature = "mcp-client", feature = "http-tools"), allow(unused_mut))]
+    let mut sections = registry_sections();
+    #[cfg(not(feature = "mcp-client"))]
+    sections.push(&Refused {
+        key: "mcp_servers",
+        description: "an `mcp_servers` mapping",
+        feature: "mcp-client",
+        reason: "so it cannot reach MCP servers",
+    });
+    #[cfg(not(feature = "http-tools"))]
+    sections.extend([
+        &Refused {
+            key: "http_tools",
+            description: "an `http_tools` list",
+            feature: "http-tools",
+            reason: "so it cannot make tools of HTTP requests",
+        } as &dyn AnySection,
+        &Refused {
+            key: "openapi",
+            description: "an `openapi` mapping",
+            feature: "http-tools",
+            reason: "so it cannot make tools of HTTP requests",
+        },
+    ]);
+    sections
+}
+
+/// A section this build cannot use: the file that has it is refused, the
+/// message naming the feature that reads it.
+#[cfg_attr(all(feature = "mcp-client", feature = "http-tools"), allow(dead_code))]
+struct Refused {
+    key: &'static str,
+    description: &'static str,
+    feature: &'static str,
+    reason: &'static str,
+}
+
+impl Section for Refused {
+    type Entries = ();
+
+    fn key(&self) -> &'static str {
+        self.key
+    }
+
+    fn description(&self) -> &'static str {
+        self.description
+    }
+
+    fn schema(&self) -> Value {
+        Value::Bool(false)
+    }
+
+    fn read(&self, node: Node<'_>, reader: &mut SectionReader<'_>) {
+        reader.problem(
+            Some(node.location()),
+            format!(
+                "`{}`: this program is built without tool-cli's `{}` feature, {}",
+                self.key, self.feature, self.reason
+            ),
+        );
+    }
+}

@@ -1,0 +1,358 @@
+//! The `mcp_servers` section of a registry file: MCP servers whose tools a
+//! program offers beside its own ([`McpServers`], [`McpServerEntry`]), and
+//! the section's JSON Schema, derived from the entries' form.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde_json::Value;
+use tool_runtime::manifest::{Location, Node, Section, SectionReader};
+
+/// The `mcp_servers` section of a registry file, for
+/// [`Manifest::parse_with`](tool_runtime::manifest::Manifest::parse_with):
+/// MCP servers by name, in the shape MCP hosts use, each with an optional
+/// `prefix` for its tools' names and the settings of the client that
+/// reaches it.
+///
+/// ```yaml
+/// mcp_servers:
+///   everything:
+///     command: npx
+///     args: ["-y", "@modelcontextprotocol/server-everything"]
+///     prefix: everything_
+///   remote:
+///     url: http://127.0.0.1:3001/mcp
+///     headers: {Authorization: Bearer secret}
+///     connect_timeout_ms: 5000
+/// ```
+///
+/// Reading checks each entry's name and shape; the rest of an entry (the
+/// server's [`McpServerConfig`](super::McpServerConfig), its settings) is
+/// kept as written, with the place of every value
+/// ([`Manifest::location_of`](tool_runtime::manifest::Manifest::location_of)
+/// at `/mcp_servers/NAME/KEY`), for the program that reaches the servers
+/// to check and report.
+///
+/// ```
+/// use tool_mcp::client::McpServers;
+/// use tool_runtime::manifest::Manifest;
+///
+/// let text = "mcp_servers:\n  everything:\n    command: npx\n    prefix: everything_\n";
+/// let manifest = Manifest::parse_with("tools.yaml", text, &[&McpServers]).unwrap();
+/// let servers = manifest.section::<McpServers>().unwrap();
+/// assert_eq!(servers[0].name, "everything");
+/// assert_eq!(servers[0].prefix.as_deref(), Some("everything_"));
+/// assert_eq!(servers[0].config, serde_json::json!({"command": "npx"}));
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct McpServers;
+
+/// One entry of a registry file's `mcp_servers` section: an MCP server
+/// whose tools the registry offers beside its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpServerEntry {
+    /// The server's name: its key in `mcp_servers`.
+    pub name: String,
+    /// How to reach it, as written, less `prefix`: `{command, args, env}`
+    /// for a server to spawn, `{url, headers}` for one reached over
+    /// streamable HTTP, with the client's settings (`connect_timeout_ms`,
+    /// the [`McpLimits`](super::McpLimits) keys).
+    pub config: Value,
+    /// A prefix for the names of the server's tools (`prefix:`), if any.
+    pub prefix: Option<String>,
+    /// Where the entry starts.
+    pub location: Location,
+}
+
+impl Section for McpServers {
+    type Entries = Vec<McpServerEntry>;
+
+    fn key(&self) -> &'static str {
+        "mcp_servers"
+    }
+
+    fn description(&self) -> &'static str {
+        "an `mcp_servers` mapping"
+    }
+
+    fn schema(&self) -> Value {
+        schema_of::<ServersForm>()
+    }
+
+    fn read(&self, node: Node<'_>, reader: &mut SectionReader<'_>) -> Vec<McpServerEntry> {
+        let Some(servers) = node.entries() else {
+            reader.problem(
+                Some(node.location()),
+                "`mcp_servers` must be a mapping from each server's name to how to reach it",
+            );
+            return Vec::new();
+        };
+        servers
+            .filter_map(|(name, server)| read_server(name.as_str(), server, reader))
+            .collect()
+    }
+}
+
+/// One server's entry, when its name is valid and it is a mapping.
+fn read_server(
+    name: &str,
+    node: Node<'_>,
+    reader: &mut SectionReader<'_>,
+) -> Option<McpServerEntry> {
+    let at = node.location();
+    if !valid_name(name) {
+        reader.problem(
+            Some(at),
+            format!(
+                "MCP server \"{}\": a server's name is 1 to 64 letters, digits, `_` or `-`",
+                tool_runtime::quote::name(name)
+            ),
+        );
+        return None;
+    }
+    if !node.is_mapping() {
+        reader.problem(
+            Some(at),
+            format!(
+                "MCP server \"{name}\" must be a mapping: `command` (with `args`, `env`) \
+                 or `url` (with `headers`)"
+            ),
+        );
+        return None;
+    }
+    let pointer = format!("/mcp_servers/{name}");
+    let mut config = reader.to_json(node, &pointer);
+    let prefix = match config.as_object_mut().and_then(|c| c.remove("prefix")) {
+        None => None,
+        Some(Value::String(prefix)) => Some(prefix),
+        Some(_) => {
+            let location = reader.location_of(&format!("{pointer}/prefix"));
+            reader.problem(location, format!("MCP server \"{name}\": `prefix` is text"));
+            None
+        }
+    };
+    Some(McpServerEntry {
+        name: name.to_owned(),
+        config,
+        prefix,
+        location: at,
+    })
+}
+
+/// Whether `name` is 1 to 64 letters, digits, `_` or `-`.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The JSON Schema of `T`, a form of a section's value, to stand in the
+/// registry file's schema: subschemas inline, no `$schema` or `title`,
+/// descriptions on one line; an optional key may be left out, not written
+/// `null`.
+fn schema_of<T: JsonSchema>() -> Value {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    settings.meta_schema = None;
+    settings
+        .transforms
+        .push(Box::new(schemars::transform::RecursiveTransform(tidy)));
+    let mut schema = settings.into_generator().into_root_schema_for::<T>();
+    schema.remove("title");
+    schema.to_value()
+}
+
+/// `schema` without the `null` an `Option` adds (to `type`, to `enum`, or
+/// as a choice of `anyOf`), its description on one line.
+fn tidy(schema: &mut schemars::Schema) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::String(description)) = object.get_mut("description") {
+        *description = description.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    if let Some(Value::Array(types)) = object.get_mut("type") {
+        types.retain(|kind| kind != "null");
+        if let [single] = types.as_slice() {
+            let single = single.clone();
+            object.insert("type".to_owned(), single);
+        }
+    }
+    if let Some(Value::Array(values)) = object.get_mut("enum") {
+        values.retain(|value| !value.is_null());
+    }
+    if let Some(Value::Array(choices)) = object.get_mut("anyOf") {
+        choices.retain(|choice| choice.get("type").is_none_or(|kind| kind != "null"));
+        if let [Value::Object(single)] = choices.as_slice() {
+            let single = single.clone();
+            object.remove("anyOf");
+            for (key, value) in single {
+                object.entry(key).or_insert(value);
+            }
+        }
+    }
+}
+
+// The section's form, for its schema: each doc comment is a description.
+
+/// MCP servers whose tools the registry offers too, by name, in the shape
+/// MCP hosts use.
+#[derive(JsonSchema)]
+#[schemars(extend("propertyNames" = {"pattern": "^[a-zA-Z0-9_-]{1,64}$"}))]
+#[allow(
+    dead_code,
+    reason = "a form for the schema: entries are read from the YAML"
+)]
+struct ServersForm(BTreeMap<String, ServerForm>);
+
+/// How to reach one MCP server.
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(
+    dead_code,
+    reason = "a form for the schema: entries are read from the YAML"
+)]
+enum ServerForm {
+    /// A server to spawn, speaking MCP on its stdin and stdout.
+    Stdio(StdioForm),
+    /// A server reached over streamable HTTP.
+    Http(HttpForm),
+}
+
+/// A server to spawn, speaking MCP on its stdin and stdout.
+#[derive(JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[allow(
+    dead_code,
+    reason = "a form for the schema: entries are read from the YAML"
+)]
+struct StdioForm {
+    /// The transport, `stdio` when `command` is given.
+    #[schemars(rename = "type")]
+    kind: Option<StdioKind>,
+    /// The program to run.
+    command: String,
+    /// Its arguments.
+    args: Option<Vec<String>>,
+    /// Environment variables set for it.
+    env: Option<BTreeMap<String, String>>,
+    /// A prefix for the names of its tools.
+    prefix: Option<String>,
+    #[schemars(flatten)]
+    settings: SettingsForm,
+}
+
+/// A server reached over streamable HTTP.
+#[derive(JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[allow(
+    dead_code,
+    reason = "a form for the schema: entries are read from the YAML"
+)]
+struct HttpForm {
+    /// The transport, streamable HTTP when `url` is given.
+    #[schemars(rename = "type")]
+    kind: Option<HttpKind>,
+    /// The endpoint, such as http://127.0.0.1:3001/mcp.
+    url: String,
+    /// HTTP headers sent with every request.
+    headers: Option<BTreeMap<String, String>>,
+    /// A prefix for the names of its tools.
+    prefix: Option<String>,
+    #[schemars(flatten)]
+    settings: SettingsForm,
+}
+
+/// The transport of a server to spawn.
+#[derive(JsonSchema)]
+#[schemars(rename_all = "lowercase")]
+#[allow(
+    dead_code,
+    reason = "a form for the schema: entries are read from the YAML"
+)]
+enum StdioKind {
+    Stdio,
+}
+
+/// The transport of a server reached over HTTP, as MCP hosts write it.
+#[derive(JsonSchema)]
+#[allow(
+    dead_code,
+    reason = "a form for the schema: entries are read from the YAML"
+)]
+enum HttpKind {
+    #[schemars(rename = "http")]
+    Http,
+    #[schemars(rename = "streamable-http")]
+    StreamableHttp,
+    #[schemars(rename = "streamableHttp")]
+    StreamableHttpCamel,
+}
+
+/// How the client treats a server: its time limit to answer, and what it
+/// takes in from it ([`McpLimits`](super::McpLimits)).
+#[derive(JsonSchema)]
+#[allow(
+    dead_code,
+    reason = "a form for the schema: entries are read from the YAML"
+)]
+struct SettingsForm {
+    /// How long starting or reaching the server, its handshake and its
+    /// first tool listing may take, in milliseconds. `serve` does not wait
+    /// for it.
+    #[schemars(range(min = 1), default = "defaults::connect_timeout_ms")]
+    connect_timeout_ms: u64,
+    /// The most tools the server may list; a longer list is refused, paging
+    /// stops there.
+    #[schemars(range(min = 1), default = "defaults::max_tools")]
+    max_tools: usize,
+    /// The most bytes its whole tool list may take, as JSON; a larger list
+    /// is refused, paging stops there.
+    #[schemars(range(min = 1), default = "defaults::max_list_bytes")]
+    max_list_bytes: usize,
+    /// The most bytes of one tool's input or output schema, as JSON; a tool
+    /// over it is left out.
+    #[schemars(range(min = 1), default = "defaults::max_schema_bytes")]
+    max_schema_bytes: usize,
+    /// How deep one tool's input or output schema may nest; a deeper tool
+    /// is left out.
+    #[schemars(range(min = 1, max = 64), default = "defaults::max_schema_depth")]
+    max_schema_depth: usize,
+    /// The most bytes of one message from the server, such as a call's
+    /// answer or a page of its tool list; a call whose answer is larger
+    /// fails at once.
+    #[schemars(range(min = 1), default = "defaults::max_result_bytes")]
+    max_result_bytes: usize,
+}
+
+/// The settings' defaults, for the schema.
+mod defaults {
+    use super::super::{McpClientOptions, McpLimits};
+
+    pub(super) fn connect_timeout_ms() -> u64 {
+        let timeout = McpClientOptions::default().connect_timeout;
+        u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX)
+    }
+
+    pub(super) fn max_tools() -> usize {
+        McpLimits::default().max_tools
+    }
+
+    pub(super) fn max_list_bytes() -> usize {
+        McpLimits::default().max_list_bytes
+    }
+
+    pub(super) fn max_schema_bytes() -> usize {
+        McpLimits::default().max_schema_bytes
+    }
+
+    pub(super) fn max_schema_depth() -> usize {
+        McpLimits::default().max_schema_depth
+    }
+
+    pub(super) fn max_result_bytes() -> usize {
+        McpLimits::default().max_result_bytes
+    }
+}
