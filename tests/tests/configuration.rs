@@ -320,6 +320,38 @@ fn the_published_file_schema_is_current() {
     );
 }
 
+#[test]
+fn a_section_no_reader_was_given_is_an_unknown_key_at_its_place() {
+    let text = "tools: [echo]\nmcp_server:\n  a: {command: npx}\nhttp_tools: []\n";
+    let sections = tool_cli::registry_sections();
+    let manifest = Manifest::parse_with("tools.yaml", text, &sections).unwrap();
+    let problems: Vec<String> = manifest.problems().iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        problems,
+        [
+            "2:1: unknown key \"mcp_server\"; did you mean \"mcp_servers\"? the file has a `tools` list, an `mcp_servers` mapping, an `http_tools` list and an `openapi` mapping (and optionally `$schema`)"
+        ]
+    );
+    // Read with `tools` alone, the other sections are unknown keys too.
+    let manifest = Manifest::parse("tools.yaml", text).unwrap();
+    let problems: Vec<String> = manifest.problems().iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        problems,
+        [
+            "2:1: unknown key \"mcp_server\"; the file has a `tools` list (and optionally `$schema`)",
+            "4:1: unknown key \"http_tools\"; the file has a `tools` list (and optionally `$schema`)",
+        ]
+    );
+    // A file with a given section and no `tools` is fine; with neither, not.
+    let servers = Manifest::parse_with("tools.yaml", "mcp_servers: {}\n", &sections).unwrap();
+    assert!(servers.problems().is_empty(), "{:?}", servers.problems());
+    let none = Manifest::parse("tools.yaml", "mcp_servers: {}\n").unwrap();
+    assert_eq!(
+        none.problems().last().unwrap().message,
+        "missing the `tools` list"
+    );
+}
+
 /// What the published schema says of `text`, a registry file: the
 /// instance paths of its mistakes.
 fn schema_errors(text: &str) -> Vec<String> {
