@@ -1324,3 +1324,31 @@ async fn a_discovering_client_follows_tool_changes_through_a_subscription() {
     shutdown.cancel();
     serving.await.unwrap().unwrap();
 }
+
+/// `auto` asks `server/discover` first; a server of the revisions with
+/// sessions (`misbehaving_server.py`, which knows `initialize` only) refuses it, and the client falls back to the
+/// `initialize` handshake. Pinned to 2026-07-28, the same server is refused
+/// with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_falls_back_to_initialize_and_a_pinned_client_is_refused() {
+    use tool_mcp::client::McpProtocol;
+
+    let options = McpClientOptions::default().with_protocol(McpProtocol::Auto);
+    let client = McpClient::connect_with("legacy", misbehaving("deep"), options)
+        .await
+        .expect("falls back to initialize");
+    let version = client.protocol_version().expect("connected");
+    assert_ne!(version, "2026-07-28");
+    let output = client
+        .call("echo", json!({"message": "hi"}), &ToolContext::new())
+        .await;
+    assert_eq!(text(output.unwrap()), "echo: hi");
+    client.close().await;
+
+    let options = McpClientOptions::default().with_protocol(McpProtocol::Discover);
+    let error = McpClient::connect_with("legacy", misbehaving("deep"), options)
+        .await
+        .err()
+        .expect("a legacy server cannot be pinned to 2026-07-28");
+    assert_eq!(error.kind(), McpClientErrorKind::Connect, "{error}");
+}
