@@ -31,18 +31,19 @@ pub fn schema_with(sections: &[&dyn AnySection]) -> Value {
         json!({"type": "string", "description": "The schema this file follows, for editors."}),
     );
     let mut keys = Vec::new();
+    let mut described = Vec::new();
     for section in sections {
         let key = section.key();
         if key != "tools" && key != "$schema" && !keys.contains(&key) {
             properties.insert(key.to_owned(), section.schema());
             keys.push(key);
+            described.push(section.description());
         }
     }
     properties.insert("tools".to_owned(), tools::schema());
     let mut description =
         "Which linked #[tool]s to enable, their aliases and their configuration".to_owned();
-    if !keys.is_empty() {
-        let described: Vec<&str> = sections.iter().map(|s| s.description()).collect();
+    if !described.is_empty() {
         description.push_str("; and the sections other crates provide: ");
         description.push_str(&described.join(", "));
     }
