@@ -10,7 +10,7 @@
 //! says when the set passes a budget. `toolbox schema --tokens` prints the
 //! same table.
 //!
-//! A registry that defers tools (feature `search`) offers what
+//! A registry that defers tools (`RegistryBuilder::defer`) offers what
 //! [`Registry::render`] sends: the counts leave out the deferred tools,
 //! which reach the model only once a search finds them. For a provider
 //! with a tool search of its own, whose request lists them flagged
