@@ -32,6 +32,9 @@
 //!   [`ImportOptions`]: a prefix, renames, aliases, an allowlist), and
 //!   [`McpClient::sync_into`] keeps a [`LiveRegistry`](tool_runtime::LiveRegistry)
 //!   in step with the server's tool list.
+//! - From a registry file: [`McpServers`] reads its `mcp_servers` section
+//!   ([`McpServerEntry`]s, each at its line and column), for
+//!   `Manifest::parse_with`; tool-cli's proxy is built on it.
 //!
 //! ```no_run
 //! use serde_json::json;
