@@ -1808,6 +1808,43 @@ fn what_servers_say_is_escaped_and_names_alike_are_refused() {
     assert!(proxy.finish().success());
 }
 
+/// A registry file's `protocol` chooses the revision the proxy speaks with
+/// a server: `toolbox` proxies another `toolbox` in each, and a value it
+/// does not know is refused at its key.
+#[test]
+fn an_mcp_servers_protocol_chooses_the_revision() {
+    for protocol in ["\"2025-11-25\"", "\"2026-07-28\"", "auto"] {
+        let (_dir, file) = registry_file(&format!(
+            "mcp_servers:\n  inner:\n    command: {}\n    args: [serve]\n    prefix: inner_\n    protocol: {protocol}\n",
+            json!(TOOLBOX)
+        ));
+        let output = run(&[
+            "--registry",
+            &file,
+            "call",
+            "inner_calculator",
+            "--args",
+            r#"{"expression":"6*7"}"#,
+        ]);
+        assert_eq!(code(&output), 0, "{protocol}: {}", stderr(&output));
+        assert!(
+            stdout(&output).contains("42"),
+            "{protocol}: {}",
+            stdout(&output)
+        );
+    }
+    let (_dir, file) =
+        registry_file("mcp_servers:\n  one:\n    command: python3\n    protocol: 2027\n");
+    let output = run(&["--registry", &file, "list"]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    let expected = "4:5: MCP server \"one\": `protocol` is \"2025-11-25\"";
+    assert!(
+        stderr(&output).contains(&format!("{file}:{expected}")),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn an_mcp_servers_limits_are_checked_with_the_rest_of_the_file() {
     let (_dir, file) = registry_file(

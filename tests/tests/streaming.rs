@@ -2,6 +2,9 @@
 //! outputs as the tool reports them, then exactly one result; records are
 //! watchable while the tool runs and serialise to JSON.
 
+#[path = "streaming/tasks.rs"]
+mod tasks;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 

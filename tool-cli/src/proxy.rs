@@ -27,7 +27,7 @@ use serde_json::Value;
 use tokio::task::JoinHandle;
 use tool_mcp::client::{
     ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits,
-    McpServerConfig, McpServers,
+    McpProtocol, McpServerConfig, McpServers,
 };
 use tool_runtime::manifest::{Location, Manifest, ManifestProblem};
 use tool_runtime::{DynamicTool, LiveRegistry, Registry, Tool};
@@ -36,9 +36,10 @@ use tool_runtime::{DynamicTool, LiveRegistry, Registry, Tool};
 /// manifest takes out) and the settings.
 const KEYS: [&str; 6] = ["command", "args", "env", "url", "headers", "type"];
 
-/// The keys of an entry that set how the proxy treats the server: its
-/// connect timeout and its limits.
-const SETTINGS: [&str; 6] = [
+/// The keys of an entry that set how the proxy treats the server: the
+/// revision it speaks, its connect timeout and its limits.
+const SETTINGS: [&str; 7] = [
+    "protocol",
     "connect_timeout_ms",
     "max_tools",
     "max_list_bytes",
@@ -91,7 +92,8 @@ pub(crate) fn servers(manifest: &Manifest, text: &str) -> (Vec<Remote>, Vec<Mani
                     message.push_str(
                         "; a registry file's entry may also have `prefix`, \
                          `connect_timeout_ms`, `max_tools`, `max_list_bytes`, \
-                         `max_schema_bytes`, `max_schema_depth` and `max_result_bytes`",
+                         `max_schema_bytes`, `max_schema_depth`, `max_result_bytes` \
+                         and `protocol`",
                     );
                 }
                 problems.push(ManifestProblem {
@@ -132,7 +134,17 @@ fn settings(config: &mut Value) -> (McpClientOptions, Vec<(&'static str, String)
         let Some(value) = object.remove(key) else {
             continue;
         };
-        let set = if key == "connect_timeout_ms" {
+        let set = if key == "protocol" {
+            match serde_json::from_value::<McpProtocol>(value) {
+                Ok(protocol) => {
+                    options = options.with_protocol(protocol);
+                    Ok(true)
+                }
+                Err(_) => Err("`protocol` is \"2025-11-25\" (the initialize handshake, \
+                             the default), \"2026-07-28\" (server/discover) or \"auto\""
+                    .to_owned()),
+            }
+        } else if key == "connect_timeout_ms" {
             match value.as_u64().filter(|ms| *ms >= 1) {
                 Some(ms) => {
                     options = options.with_connect_timeout(Duration::from_millis(ms));

@@ -1313,7 +1313,11 @@ async fn a_discovering_client_follows_tool_changes_through_a_subscription() {
     // Subscribed by now: a later change comes as a notification.
     assert!(live.remove("hello"));
     tokio::time::timeout(Duration::from_secs(10), async {
-        while tools.borrow_and_update().iter().any(|tool| tool.name == "hello") {
+        while tools
+            .borrow_and_update()
+            .iter()
+            .any(|tool| tool.name == "hello")
+        {
             tools.changed().await.unwrap();
         }
     })
@@ -1346,9 +1350,8 @@ async fn auto_falls_back_to_initialize_and_a_pinned_client_is_refused() {
     client.close().await;
 
     let options = McpClientOptions::default().with_protocol(McpProtocol::Discover);
-    let error = McpClient::connect_with("legacy", misbehaving("deep"), options)
-        .await
-        .err()
-        .expect("a legacy server cannot be pinned to 2026-07-28");
+    let Err(error) = McpClient::connect_with("legacy", misbehaving("deep"), options).await else {
+        panic!("a legacy server cannot be pinned to 2026-07-28");
+    };
     assert_eq!(error.kind(), McpClientErrorKind::Connect, "{error}");
 }

@@ -56,6 +56,7 @@ pub mod schema;
 pub mod search;
 mod spec;
 mod stream;
+mod tasks;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 mod tool;
@@ -95,6 +96,10 @@ pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
 pub use spec::tool_spec::{ParamSpec, SchemaSource, SourceLocation, ToolAnnotations, ToolSpec};
 #[doc(no_inline)]
 pub use strict::StrictViolation;
+pub use tasks::{
+    MemoryTaskStore, StoreFuture, Task, TaskError, TaskOptions, TaskStatus, TaskStore,
+    TaskStoreError, Tasks,
+};
 /// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
 pub use tokio_util::sync::CancellationToken;
 #[cfg(feature = "dynamic")]

@@ -36,7 +36,9 @@ use tool_runtime::CancellationToken;
 /// assert_eq!(pinned, McpProtocol::Discover);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[non_exhaustive]
 pub enum McpProtocol {
     /// The `initialize` handshake, at revision 2025-11-25 or older.

@@ -299,6 +299,11 @@ enum HttpKind {
     reason = "a form for the schema: entries are read from the YAML"
 )]
 struct SettingsForm {
+    /// The revision of MCP to speak with the server: "2025-11-25" (the
+    /// initialize handshake, which every server knows), "2026-07-28"
+    /// (server/discover) or "auto" (server/discover, then initialize).
+    #[schemars(default = "defaults::protocol")]
+    protocol: super::McpProtocol,
     /// How long starting or reaching the server, its handshake and its
     /// first tool listing may take, in milliseconds. `serve` does not wait
     /// for it.
@@ -330,6 +335,10 @@ struct SettingsForm {
 /// The settings' defaults, for the schema.
 mod defaults {
     use super::super::{McpClientOptions, McpLimits};
+
+    pub(super) fn protocol() -> super::super::McpProtocol {
+        McpClientOptions::default().protocol
+    }
 
     pub(super) fn connect_timeout_ms() -> u64 {
         let timeout = McpClientOptions::default().connect_timeout;

@@ -188,7 +188,7 @@ impl ToolCallRecord {
 
 /// Milliseconds since the Unix epoch by the system clock (0 if the clock
 /// reads before 1970).
-pub(super) fn unix_millis() -> u64 {
+pub(crate) fn unix_millis() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))

@@ -1,0 +1,247 @@
+//! Calls as tasks: started at once, read later by id from any holder of
+//! the store, cancelled from any of them, bounded, and never left running
+//! forever when their process is gone.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use tool_runtime::{
+    MemoryTaskStore, Registry, Task, TaskError, TaskOptions, TaskStatus, TaskStore, TaskStoreError,
+    Tasks, ToolContext, ToolError, ToolUse, tool,
+};
+
+/// Reports half-way, then answers.
+#[tool(register = false)]
+async fn halves(ctx: &ToolContext, text: String) -> String {
+    ctx.progress(0.5, "half-way");
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    text.to_uppercase()
+}
+
+/// Waits until cancelled: the registry then drops the call, and the guard
+/// tells the test.
+#[tool(register = false)]
+async fn waits(
+    ctx: &ToolContext,
+    probe: tool_runtime::State<Arc<Probe>>,
+) -> Result<String, ToolError> {
+    let _guard = Stopped {
+        probe: Arc::clone(&probe),
+    };
+    probe.started.notify_one();
+    ctx.cancelled().await;
+    Err(ToolError::new("stopped"))
+}
+
+/// What `waits` tells the test: that it started, and that it was stopped.
+#[derive(Default)]
+struct Probe {
+    started: tokio::sync::Notify,
+    stopped: tokio::sync::Notify,
+}
+
+/// Tells the probe when the call's future is dropped.
+struct Stopped {
+    probe: Arc<Probe>,
+}
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        self.probe.stopped.notify_one();
+    }
+}
+
+fn registry(probe: &Arc<Probe>) -> Registry {
+    Registry::builder()
+        .tool(HalvesTool)
+        .tool(WaitsTool)
+        .state(Arc::clone(probe))
+        .build()
+        .unwrap()
+}
+
+fn quick() -> TaskOptions {
+    TaskOptions::default()
+        .with_poll_interval(Duration::from_millis(5))
+        .with_heartbeat(Duration::from_millis(50))
+}
+
+#[tokio::test]
+async fn a_task_starts_at_once_and_is_read_back_with_its_result() {
+    let probe = Arc::new(Probe::default());
+    let registry = registry(&probe);
+    let tasks = Tasks::in_memory().with_options(quick());
+    let call = ToolUse::new("", "halves", json!({"text": "done"}));
+    let started = registry
+        .start_task(call, &ToolContext::new(), &tasks)
+        .await
+        .unwrap();
+    assert_eq!(started.status, TaskStatus::Working);
+    assert_eq!(started.id.len(), 32);
+    assert_eq!(
+        started.record.id, started.id,
+        "a tool use without an id takes the task's"
+    );
+
+    let done = tasks.wait(&started.id).await.unwrap().expect("kept");
+    assert_eq!(done.status, TaskStatus::Completed);
+    assert_eq!(done.result().unwrap().text_content(), "DONE");
+    assert_eq!(done.record.progress, Some(0.5));
+    assert_eq!(done.status_message.as_deref(), Some("half-way"));
+    assert!(done.updated_at_ms >= done.created_at_ms);
+    assert_eq!(tasks.running(), 0);
+
+    // Wrong arguments: the task completes with the error result.
+    let call = ToolUse::new("t2", "halves", json!({"text": 5}));
+    let started = registry
+        .start_task(call, &ToolContext::new(), &tasks)
+        .await
+        .unwrap();
+    let done = tasks.wait(&started.id).await.unwrap().unwrap();
+    assert_eq!(done.status, TaskStatus::Completed);
+    assert!(done.result().unwrap().is_error());
+    assert!(done.status_message.unwrap().contains("text"));
+
+    assert_eq!(tasks.get("no-such-task").await.unwrap(), None);
+    assert!(!tasks.cancel("no-such-task").await.unwrap());
+}
+
+#[tokio::test]
+async fn another_holder_of_the_store_reads_and_cancels_a_task() {
+    let probe = Arc::new(Probe::default());
+    let registry = registry(&probe);
+    let store: Arc<dyn TaskStore> = Arc::new(MemoryTaskStore::new());
+    let starter = Tasks::shared(Arc::clone(&store)).with_options(quick());
+    let other = Tasks::shared(store);
+
+    let call = ToolUse::new("c1", "waits", json!({}));
+    let started = registry
+        .start_task(call, &ToolContext::new(), &starter)
+        .await
+        .unwrap();
+    let read = other
+        .get(&started.id)
+        .await
+        .unwrap()
+        .expect("the other holder finds it");
+    assert_eq!(read.status, TaskStatus::Working);
+    probe.started.notified().await;
+
+    assert!(other.cancel(&started.id).await.unwrap());
+    let done = starter.wait(&started.id).await.unwrap().unwrap();
+    assert_eq!(done.status, TaskStatus::Cancelled);
+    // The registry stops the call: its future is dropped.
+    tokio::time::timeout(Duration::from_secs(5), probe.stopped.notified())
+        .await
+        .expect("the call is stopped");
+    assert!(
+        !other.cancel(&started.id).await.unwrap(),
+        "an ended task is not running"
+    );
+}
+
+#[tokio::test]
+async fn tasks_are_bounded_and_forgotten_after_their_time_to_live() {
+    let probe = Arc::new(Probe::default());
+    let registry = registry(&probe);
+    let tasks = Tasks::in_memory().with_options(quick().with_max_running(1));
+    let first = registry
+        .start_task(
+            ToolUse::new("a", "waits", json!({})),
+            &ToolContext::new(),
+            &tasks,
+        )
+        .await
+        .unwrap();
+    let refused = registry
+        .start_task(
+            ToolUse::new("b", "halves", json!({"text": "x"})),
+            &ToolContext::new(),
+            &tasks,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused, TaskError::TooMany { limit: 1 });
+    assert!(refused.to_string().contains("1 tasks run already"));
+    tasks.cancel(&first.id).await.unwrap();
+    tasks.wait(&first.id).await.unwrap();
+
+    let full = Tasks::new(MemoryTaskStore::new().with_max_tasks(1)).with_options(quick());
+    registry
+        .start_task(
+            ToolUse::new("a", "halves", json!({"text": "x"})),
+            &ToolContext::new(),
+            &full,
+        )
+        .await
+        .unwrap();
+    let refused = registry
+        .start_task(
+            ToolUse::new("b", "halves", json!({"text": "y"})),
+            &ToolContext::new(),
+            &full,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused, TaskError::Store(TaskStoreError::Full { limit: 1 }));
+
+    let brief = Tasks::in_memory().with_options(quick().with_ttl(Some(Duration::from_millis(30))));
+    let started = registry
+        .start_task(
+            ToolUse::new("a", "halves", json!({"text": "x"})),
+            &ToolContext::new(),
+            &brief,
+        )
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    assert_eq!(brief.get(&started.id).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn a_task_whose_process_ended_reads_as_failed() {
+    // As a store outside the process would keep it after the process that
+    // ran the call ended: working, last heard from a minute ago.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let stale: Task = serde_json::from_value(json!({
+        "type": "task",
+        "id": "0123456789abcdef0123456789abcdef",
+        "status": "working",
+        "status_message": null,
+        "record": {
+            "type": "record", "id": "c1", "tool": "waits", "status": "in_progress",
+            "progress": null, "message": null, "trace": [],
+            "started_at_ms": now - 60_000, "ended_at_ms": null, "result": null, "error_kind": null
+        },
+        "created_at_ms": now - 60_000,
+        "updated_at_ms": now - 60_000,
+        "ttl_ms": null,
+        "poll_interval_ms": 1000,
+        "heartbeat_at_ms": now - 60_000,
+        "lost_after_ms": 15_000
+    }))
+    .unwrap();
+    let store = MemoryTaskStore::new();
+    store.create(stale).await.unwrap();
+    let tasks = Tasks::new(store);
+    let read = tasks
+        .get("0123456789abcdef0123456789abcdef")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.status, TaskStatus::Failed);
+    assert!(
+        read.status_message
+            .unwrap()
+            .contains("stopped before it finished"),
+        "the reason is given"
+    );
+    assert_eq!(
+        serde_json::to_value(TaskStatus::InputRequired).unwrap(),
+        json!("input_required")
+    );
+}

@@ -1,0 +1,186 @@
+//! Running a call as a task: the task is stored before its id is handed
+//! out, then a Tokio task runs the call, folds its progress into the
+//! stored task, says it is alive at each heartbeat, cancels the call when
+//! a holder of the store asks, and stores the end.
+
+use std::collections::hash_map::RandomState;
+use std::fmt::Write as _;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use tokio_util::sync::CancellationToken;
+
+use super::store::TaskStore;
+use super::task::Task;
+use super::{TaskError, Tasks};
+use crate::context::ToolContext;
+use crate::events::ToolEvent;
+use crate::events::record::ToolCallRecord;
+use crate::registry::Registry;
+use crate::spec::result::ToolUse;
+
+/// The shortest time between two stores of a running task's progress.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+impl Registry {
+    /// Starts `tool_use` as a task kept in `tasks`' store, and returns the
+    /// task as first stored, once any holder of the store can find it.
+    ///
+    /// The call runs on a Tokio task of its own with `ctx`'s state, client
+    /// and log level, but not its cancellation: a task outlives the request
+    /// that started it. [`Tasks::cancel`] cancels it, from any holder of
+    /// the store. A tool use without an id takes the task's.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::{tool, Registry, TaskStatus, Tasks, ToolContext, ToolUse};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), tool_runtime::TaskError> {
+    /// let registry = Registry::builder().tool(AddTool).build().unwrap();
+    /// let tasks = Tasks::in_memory();
+    /// let started = registry
+    ///     .start_task(ToolUse::new("", "add", json!({"a": 2, "b": 3})), &ToolContext::new(), &tasks)
+    ///     .await?;
+    /// assert_eq!(started.status, TaskStatus::Working);
+    ///
+    /// let done = tasks.wait(&started.id).await?.expect("the task is kept");
+    /// assert_eq!(done.status, TaskStatus::Completed);
+    /// assert_eq!(done.result().unwrap().text_content(), "5");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn start_task(
+        &self,
+        mut tool_use: ToolUse,
+        ctx: &ToolContext,
+        tasks: &Tasks,
+    ) -> Result<Task, TaskError> {
+        let slot = Slot::take(&tasks.running, tasks.options.max_running)?;
+        let id = new_id();
+        if tool_use.id.is_empty() {
+            tool_use.id = id.clone();
+        }
+        let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
+        let task = Task::started(id, record, &tasks.options);
+        tasks.store.create(task.clone()).await?;
+        let token = CancellationToken::new();
+        let call = Call {
+            registry: self.clone(),
+            store: Arc::clone(&tasks.store),
+            ctx: ctx.clone().with_cancellation(token.clone()),
+            token,
+            heartbeat: tasks.options.heartbeat,
+            _slot: slot,
+        };
+        tokio::spawn(call.run(task.clone(), tool_use));
+        Ok(task)
+    }
+}
+
+/// One running task's call and what it needs.
+struct Call {
+    registry: Registry,
+    store: Arc<dyn TaskStore>,
+    ctx: ToolContext,
+    token: CancellationToken,
+    heartbeat: Duration,
+    _slot: Slot,
+}
+
+impl Call {
+    async fn run(self, mut task: Task, tool_use: ToolUse) {
+        let mut events = self.registry.stream(tool_use, &self.ctx);
+        let mut heartbeat = tokio::time::interval(self.heartbeat);
+        heartbeat.tick().await;
+        let id = task.id.clone();
+        let mut cancel = self.store.cancel_requested(&id);
+        let mut cancelling = false;
+        let mut stored_at = Instant::now();
+        loop {
+            tokio::select! {
+                event = crate::stream::next(std::pin::Pin::new(&mut events)) => match event {
+                    Some(ToolEvent::Result(_)) | None => break,
+                    Some(ToolEvent::Progress { .. }) if stored_at.elapsed() >= PROGRESS_EVERY => {
+                        task.progressed(events.record());
+                        self.store_now(&task).await;
+                        stored_at = Instant::now();
+                    }
+                    Some(_) => {}
+                },
+                _ = heartbeat.tick() => {
+                    task.progressed(events.record());
+                    self.store_now(&task).await;
+                    stored_at = Instant::now();
+                }
+                _ = &mut cancel, if !cancelling => {
+                    cancelling = true;
+                    self.token.cancel();
+                }
+            }
+        }
+        drop(cancel);
+        // The call is over before its end is stored: a reader that sees the
+        // task ended knows the tool's future is gone.
+        let record = events.record();
+        drop(events);
+        task.finished(record);
+        self.store_now(&task).await;
+    }
+
+    /// Stores the task; a store that fails is logged, and the call goes on
+    /// (its next store, or its end, may get through).
+    async fn store_now(&self, task: &Task) {
+        if let Err(_error) = self.store.update(task.clone()).await {
+            #[cfg(feature = "tracing")]
+            tracing::warn!(task = %task.id, error = %_error, "the task store did not take the task");
+        }
+    }
+}
+
+/// A place among the tasks running in this process; freed when dropped.
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    fn take(running: &Arc<AtomicUsize>, limit: usize) -> Result<Self, TaskError> {
+        if running.fetch_add(1, Ordering::AcqRel) >= limit {
+            running.fetch_sub(1, Ordering::AcqRel);
+            return Err(TaskError::TooMany { limit });
+        }
+        Ok(Slot(Arc::clone(running)))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A new task id: 32 hex digits, SipHash of a counter and the clock under
+/// the standard library's randomly seeded keys, so ids are hard to guess
+/// (an id is what lets a holder of the store read a task's result).
+pub(super) fn new_id() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut id = String::with_capacity(32);
+    for half in 0..2u8 {
+        let mut hasher = RandomState::new().build_hasher();
+        hasher.write_u64(n);
+        hasher.write_u128(nanos);
+        hasher.write_u8(half);
+        let _ = write!(id, "{:016x}", hasher.finish());
+    }
+    id
+}
