@@ -52,8 +52,15 @@ impl Drop for Stopped {
     }
 }
 
+/// Panics.
+#[tool(register = false)]
+fn breaks() -> String {
+    panic!("out of order")
+}
+
 fn registry(probe: &Arc<Probe>) -> Registry {
     Registry::builder()
+        .tool(BreaksTool)
         .tool(HalvesTool)
         .tool(WaitsTool)
         .state(Arc::clone(probe))
@@ -102,6 +109,16 @@ async fn a_task_starts_at_once_and_is_read_back_with_its_result() {
     assert_eq!(done.status, TaskStatus::Completed);
     assert!(done.result().unwrap().is_error());
     assert!(done.status_message.unwrap().contains("text"));
+
+    // A panic is no result of the tool's own: the task fails.
+    let call = ToolUse::new("t3", "breaks", json!({}));
+    let started = registry
+        .start_task(call, &ToolContext::new(), &tasks)
+        .await
+        .unwrap();
+    let done = tasks.wait(&started.id).await.unwrap().unwrap();
+    assert_eq!(done.status, TaskStatus::Failed);
+    assert!(done.result().unwrap().is_error());
 
     assert_eq!(tasks.get("no-such-task").await.unwrap(), None);
     assert!(!tasks.cancel("no-such-task").await.unwrap());

@@ -14,8 +14,9 @@
 //! | the call's record | the task |
 //! | --- | --- |
 //! | running (`in_progress`) | `working`, its last progress message as the status message |
-//! | ended with any result but a cancellation (`completed`, `failed`, a timeout) | `completed`, the result kept (an error result too) |
+//! | ended with a result (`completed`, `failed`, a timeout) | `completed`, the result kept (an error result too) |
 //! | cancelled (`incomplete`, kind `cancelled`) | `cancelled` |
+//! | the tool panicked, or the runtime failed (kinds `panicked`, `internal`) | `failed`, the error result kept |
 //! | its process not heard from for three heartbeats | `failed`, saying so |
 
 mod memory;

@@ -22,8 +22,8 @@ pub enum TaskStatus {
     /// The call ended with a result: a success, or an error result the
     /// tool gave or the registry made (invalid arguments, a timeout...).
     Completed,
-    /// The task could not run to a result: the process running it ended
-    /// before it finished, or the store could not take its result.
+    /// The call produced no result of its own: the tool panicked, the
+    /// runtime failed, or the process running it ended before it finished.
     Failed,
     /// The call was cancelled before it finished.
     Cancelled,
@@ -50,10 +50,18 @@ impl TaskStatus {
     }
 
     /// The status of a task whose call ended with `result`: cancelled for a
-    /// cancelled call, completed for any other result, errors included.
+    /// cancelled call, failed when the call produced no result of its own
+    /// (the tool panicked, or the runtime failed: kinds
+    /// [`Panicked`](ToolErrorKind::Panicked) and
+    /// [`Internal`](ToolErrorKind::Internal)), completed for any other
+    /// result, error results included.
     pub fn of(result: &ToolResult) -> Self {
+        if !result.is_error() {
+            return TaskStatus::Completed;
+        }
         match result.error_kind {
-            Some(ToolErrorKind::Cancelled) if result.is_error() => TaskStatus::Cancelled,
+            Some(ToolErrorKind::Cancelled) => TaskStatus::Cancelled,
+            Some(ToolErrorKind::Panicked | ToolErrorKind::Internal) => TaskStatus::Failed,
             _ => TaskStatus::Completed,
         }
     }
@@ -119,7 +127,8 @@ impl Task {
         }
     }
 
-    /// The call's result, once the task has completed (or was cancelled).
+    /// The call's result, once the task has ended (for a failed task, the
+    /// error result that says why, when the call got that far).
     pub fn result(&self) -> Option<&ToolResult> {
         self.record.result.as_ref()
     }
