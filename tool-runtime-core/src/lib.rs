@@ -96,6 +96,8 @@ pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
 pub use spec::tool_spec::{ParamSpec, SchemaSource, SourceLocation, ToolAnnotations, ToolSpec};
 #[doc(no_inline)]
 pub use strict::StrictViolation;
+#[cfg(feature = "redis")]
+pub use tasks::RedisTaskStore;
 pub use tasks::{
     MemoryTaskStore, StoreFuture, Task, TaskError, TaskOptions, TaskStatus, TaskStore,
     TaskStoreError, Tasks,

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use tool_runtime::{
-    MemoryTaskStore, Registry, Task, TaskError, TaskOptions, TaskStatus, TaskStore, TaskStoreError,
-    Tasks, ToolContext, ToolError, ToolUse, tool,
+    MemoryTaskStore, RedisTaskStore, Registry, Task, TaskError, TaskOptions, TaskStatus, TaskStore,
+    TaskStoreError, Tasks, ToolContext, ToolError, ToolUse, tool,
 };
 
 /// Reports half-way, then answers.
@@ -74,11 +74,11 @@ fn quick() -> TaskOptions {
         .with_heartbeat(Duration::from_millis(50))
 }
 
-#[tokio::test]
-async fn a_task_starts_at_once_and_is_read_back_with_its_result() {
+/// A task starts at once and is read back with its result, whatever the
+/// result is; unknown ids are none.
+async fn results(tasks: Tasks) {
     let probe = Arc::new(Probe::default());
     let registry = registry(&probe);
-    let tasks = Tasks::in_memory().with_options(quick());
     let call = ToolUse::new("", "halves", json!({"text": "done"}));
     let started = registry
         .start_task(call, &ToolContext::new(), &tasks)
@@ -124,13 +124,11 @@ async fn a_task_starts_at_once_and_is_read_back_with_its_result() {
     assert!(!tasks.cancel("no-such-task").await.unwrap());
 }
 
-#[tokio::test]
-async fn another_holder_of_the_store_reads_and_cancels_a_task() {
+/// Another holder of the store reads a task and cancels it; the call is
+/// stopped where it runs.
+async fn cancels(starter: Tasks, other: Tasks) {
     let probe = Arc::new(Probe::default());
     let registry = registry(&probe);
-    let store: Arc<dyn TaskStore> = Arc::new(MemoryTaskStore::new());
-    let starter = Tasks::shared(Arc::clone(&store)).with_options(quick());
-    let other = Tasks::shared(store);
 
     let call = ToolUse::new("c1", "waits", json!({}));
     let started = registry
@@ -159,7 +157,7 @@ async fn another_holder_of_the_store_reads_and_cancels_a_task() {
 }
 
 #[tokio::test]
-async fn tasks_are_bounded_and_forgotten_after_their_time_to_live() {
+async fn tasks_are_bounded() {
     let probe = Arc::new(Probe::default());
     let registry = registry(&probe);
     let tasks = Tasks::in_memory().with_options(quick().with_max_running(1));
@@ -202,8 +200,13 @@ async fn tasks_are_bounded_and_forgotten_after_their_time_to_live() {
         .await
         .unwrap_err();
     assert_eq!(refused, TaskError::Store(TaskStoreError::Full { limit: 1 }));
+}
 
-    let brief = Tasks::in_memory().with_options(quick().with_ttl(Some(Duration::from_millis(30))));
+/// A task is forgotten after its time to live.
+async fn forgotten(tasks: Tasks) {
+    let probe = Arc::new(Probe::default());
+    let registry = registry(&probe);
+    let brief = tasks.with_options(quick().with_ttl(Some(Duration::from_millis(30))));
     let started = registry
         .start_task(
             ToolUse::new("a", "halves", json!({"text": "x"})),
@@ -216,8 +219,9 @@ async fn tasks_are_bounded_and_forgotten_after_their_time_to_live() {
     assert_eq!(brief.get(&started.id).await.unwrap(), None);
 }
 
-#[tokio::test]
-async fn a_task_whose_process_ended_reads_as_failed() {
+/// A task whose process ended (working, not heard from for a minute)
+/// reads as failed, with the reason.
+async fn lost(store: Arc<dyn TaskStore>) {
     // As a store outside the process would keep it after the process that
     // ran the call ended: working, last heard from a minute ago.
     let now = std::time::SystemTime::now()
@@ -242,9 +246,8 @@ async fn a_task_whose_process_ended_reads_as_failed() {
         "lost_after_ms": 15_000
     }))
     .unwrap();
-    let store = MemoryTaskStore::new();
     store.create(stale).await.unwrap();
-    let tasks = Tasks::new(store);
+    let tasks = Tasks::shared(store);
     let read = tasks
         .get("0123456789abcdef0123456789abcdef")
         .await
@@ -261,4 +264,157 @@ async fn a_task_whose_process_ended_reads_as_failed() {
         serde_json::to_value(TaskStatus::InputRequired).unwrap(),
         json!("input_required")
     );
+}
+
+// ------------------------------------------- each store, the same scenarios
+
+#[tokio::test]
+async fn in_memory_a_task_is_read_back_with_its_result() {
+    results(Tasks::in_memory().with_options(quick())).await;
+}
+
+#[tokio::test]
+async fn in_memory_another_holder_reads_and_cancels_a_task() {
+    let store: Arc<dyn TaskStore> = Arc::new(MemoryTaskStore::new());
+    let starter = Tasks::shared(Arc::clone(&store)).with_options(quick());
+    cancels(starter, Tasks::shared(store)).await;
+}
+
+#[tokio::test]
+async fn in_memory_a_task_is_forgotten_after_its_time_to_live() {
+    forgotten(Tasks::in_memory()).await;
+}
+
+#[tokio::test]
+async fn in_memory_a_task_whose_process_ended_reads_as_failed() {
+    lost(Arc::new(MemoryTaskStore::new())).await;
+}
+
+/// A `redis-server` of this test's own on a free loopback port, with no
+/// persistence, killed by its process id when dropped; from
+/// `tests/mcp/redis.sh`, which fetches Debian's package when the machine
+/// has none.
+struct Redis {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Redis {
+    fn start() -> Self {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let script = root.join("tests/mcp/redis.sh");
+        let output = std::process::Command::new("bash")
+            .arg(&script)
+            .output()
+            .expect("tests/mcp/redis.sh runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let server = stdout
+            .lines()
+            .find_map(|line| line.strip_prefix("REDIS_SERVER="))
+            .unwrap_or_else(|| {
+                panic!(
+                    "tests/mcp/redis.sh found no redis-server: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                )
+            })
+            .to_owned();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new(&server)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "redis-server does not listen"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Redis {
+            child,
+            url: format!("redis://127.0.0.1:{port}/"),
+        }
+    }
+
+    /// A store on a connection of its own, as another process has.
+    async fn store(&self) -> Arc<dyn TaskStore> {
+        Arc::new(
+            RedisTaskStore::connect(&self.url)
+                .await
+                .expect("Redis answers"),
+        )
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn in_redis_a_task_is_read_back_with_its_result() {
+    let redis = Redis::start();
+    results(Tasks::shared(redis.store().await).with_options(quick())).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_redis_another_process_reads_and_cancels_a_task() {
+    let redis = Redis::start();
+    let starter = Tasks::shared(redis.store().await).with_options(quick());
+    cancels(starter, Tasks::shared(redis.store().await)).await;
+}
+
+#[tokio::test]
+async fn in_redis_a_task_is_forgotten_after_its_time_to_live() {
+    let redis = Redis::start();
+    forgotten(Tasks::shared(redis.store().await)).await;
+}
+
+#[tokio::test]
+async fn in_redis_a_task_whose_process_ended_reads_as_failed() {
+    let redis = Redis::start();
+    lost(redis.store().await).await;
+}
+
+#[tokio::test]
+async fn redis_keeps_tasks_apart_by_prefix_and_reports_an_unreachable_server() {
+    let redis = Redis::start();
+    let first = Tasks::shared(redis.store().await).with_options(quick());
+    let other = Tasks::new(
+        RedisTaskStore::connect(&redis.url)
+            .await
+            .unwrap()
+            .with_prefix("another-app:"),
+    );
+    let probe = Arc::new(Probe::default());
+    let started = registry(&probe)
+        .start_task(
+            ToolUse::new("p", "halves", json!({"text": "x"})),
+            &ToolContext::new(),
+            &first,
+        )
+        .await
+        .unwrap();
+    assert!(first.get(&started.id).await.unwrap().is_some());
+    assert_eq!(other.get(&started.id).await.unwrap(), None);
+    first.wait(&started.id).await.unwrap();
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let error = RedisTaskStore::connect(&format!("redis://127.0.0.1:{port}/"))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, TaskStoreError::Unavailable(_)), "{error}");
 }

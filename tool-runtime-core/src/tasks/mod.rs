@@ -20,6 +20,8 @@
 //! | its process not heard from for three heartbeats | `failed`, saying so |
 
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
 mod run;
 mod store;
 mod task;
@@ -29,6 +31,8 @@ use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
 pub use memory::MemoryTaskStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisTaskStore;
 pub use store::{StoreFuture, TaskStore, TaskStoreError};
 pub use task::{Task, TaskStatus};
 

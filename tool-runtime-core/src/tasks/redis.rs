@@ -1,0 +1,302 @@
+//! Tasks kept in Redis (feature `redis`): shared by every process that
+//! reaches the same Redis, and outliving the process that ran them.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::Duration;
+
+use redis::AsyncCommands;
+use redis::aio::ConnectionManager;
+use tokio_util::sync::CancellationToken;
+
+use super::store::{StoreFuture, TaskStore, TaskStoreError};
+use super::task::Task;
+use crate::events::record::unix_millis;
+
+/// How long a cancellation request is kept for a task with no time to live.
+const CANCEL_KEPT: Duration = Duration::from_secs(24 * 60 * 60);
+/// How often a process waiting for a cancellation also looks for it in
+/// Redis, in case a published one was missed (a reconnection, say).
+const CANCEL_RECHECK: Duration = Duration::from_secs(5);
+/// How long connecting to Redis may take, each attempt.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// How many times a failed connection is tried again (with a short backoff).
+const CONNECT_RETRIES: usize = 2;
+/// How long one command may wait for Redis's answer.
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
+/// The wait before the cancellation listener reconnects.
+const RECONNECT: Duration = Duration::from_secs(1);
+
+/// Tasks kept in Redis, as JSON under `{prefix}task:{id}`, each with its
+/// time to live as the key's expiry, so Redis forgets it when the task may
+/// be forgotten.
+///
+/// A cancellation is a key of its own (`{prefix}cancel:{id}`) and a message
+/// published on `{prefix}cancel`: the process running the call hears it
+/// at once through one subscription per store, and looks for the key every
+/// few seconds besides, so a message lost while it reconnects still
+/// arrives. A process that ends while its tasks run leaves them working in
+/// Redis, and they read as failed once their heartbeats stop
+/// ([`Task::observed`]).
+///
+/// Needs Redis 6.2 or later (`SET ... KEEPTTL`). The number of tasks is
+/// bounded by their time to live and by
+/// [`TaskOptions::max_running`](super::TaskOptions::max_running) in each
+/// process, not by the store.
+pub struct RedisTaskStore {
+    client: redis::Client,
+    connection: ConnectionManager,
+    prefix: String,
+    waiters: Arc<Waiters>,
+    listening: Mutex<bool>,
+}
+
+/// The processes' waits for cancellations, by task id.
+type Waiters = Mutex<HashMap<String, CancellationToken>>;
+
+impl std::fmt::Debug for RedisTaskStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisTaskStore")
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisTaskStore {
+    /// The prefix of every key and channel by default: `tool-runtime:`.
+    pub const DEFAULT_PREFIX: &'static str = "tool-runtime:";
+
+    /// Connects to the Redis at `url` (`redis://host:port/db`, or
+    /// `rediss://` with TLS when the `redis` crate is built with it): each
+    /// attempt within 2 s, three attempts, then
+    /// [`TaskStoreError::Unavailable`]. The connection is re-established by
+    /// itself when it drops; a command that Redis does not answer within
+    /// 5 s fails with `Unavailable`.
+    pub async fn connect(url: &str) -> Result<Self, TaskStoreError> {
+        let client = redis::Client::open(url).map_err(unavailable)?;
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(CONNECT_TIMEOUT))
+            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_number_of_retries(CONNECT_RETRIES);
+        let connection = client
+            .get_connection_manager_with_config(config)
+            .await
+            .map_err(unavailable)?;
+        Ok(Self {
+            client,
+            connection,
+            prefix: Self::DEFAULT_PREFIX.to_owned(),
+            waiters: Arc::new(Mutex::new(HashMap::new())),
+            listening: Mutex::new(false),
+        })
+    }
+
+    /// Puts every key and channel under `prefix` instead, to keep several
+    /// applications' tasks apart in one Redis.
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    fn task_key(&self, id: &str) -> String {
+        format!("{}task:{id}", self.prefix)
+    }
+
+    fn cancel_key(&self, id: &str) -> String {
+        format!("{}cancel:{id}", self.prefix)
+    }
+
+    fn channel(&self) -> String {
+        format!("{}cancel", self.prefix)
+    }
+
+    async fn read(&self, id: &str) -> Result<Option<Task>, TaskStoreError> {
+        let mut connection = self.connection.clone();
+        let text: Option<String> = connection
+            .get(self.task_key(id))
+            .await
+            .map_err(unavailable)?;
+        text.map(|text| serde_json::from_str(&text).map_err(|e| corrupt(id, e)))
+            .transpose()
+    }
+
+    async fn cancel_is_stored(&self, id: &str) -> Result<bool, TaskStoreError> {
+        let mut connection = self.connection.clone();
+        connection
+            .exists(self.cancel_key(id))
+            .await
+            .map_err(unavailable)
+    }
+
+    /// Starts the one subscription to the cancellation channel, if it is
+    /// not running.
+    fn listen(&self) {
+        let mut listening = self.listening.lock().unwrap_or_else(PoisonError::into_inner);
+        if *listening {
+            return;
+        }
+        *listening = true;
+        let client = self.client.clone();
+        let channel = self.channel();
+        let waiters = Arc::downgrade(&self.waiters);
+        tokio::spawn(listen(client, channel, waiters));
+    }
+}
+
+/// Hears cancellations published on `channel` and cancels the waits for
+/// them, reconnecting after a failure, until the store is dropped.
+async fn listen(client: redis::Client, channel: String, waiters: Weak<Waiters>) {
+    use futures_core::Stream;
+    loop {
+        if waiters.strong_count() == 0 {
+            return;
+        }
+        if let Ok(mut pubsub) = client.get_async_pubsub().await
+            && pubsub.subscribe(&channel).await.is_ok()
+        {
+            let mut messages = std::pin::pin!(pubsub.on_message());
+            while let Some(message) =
+                std::future::poll_fn(|cx| messages.as_mut().poll_next(cx)).await
+            {
+                let Some(waiters) = waiters.upgrade() else {
+                    return;
+                };
+                if let Ok(id) = message.get_payload::<String>()
+                    && let Some(token) = waiters
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get(&id)
+                {
+                    token.cancel();
+                }
+            }
+        }
+        tokio::time::sleep(RECONNECT).await;
+    }
+}
+
+impl TaskStore for RedisTaskStore {
+    fn create(&self, task: Task) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let text = serde_json::to_string(&task).map_err(|e| corrupt(&task.id, e))?;
+            let mut command = redis::cmd("SET");
+            command.arg(self.task_key(&task.id)).arg(text).arg("NX");
+            if let Some(ttl) = task.ttl_ms {
+                command.arg("PX").arg(ttl.max(1));
+            }
+            let mut connection = self.connection.clone();
+            let set: Option<String> = command
+                .query_async(&mut connection)
+                .await
+                .map_err(unavailable)?;
+            match set {
+                Some(_) => Ok(()),
+                None => Err(TaskStoreError::Unavailable(format!(
+                    "a task with the id {} exists already",
+                    task.id
+                ))),
+            }
+        })
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<Task>> {
+        Box::pin(self.read(id))
+    }
+
+    fn update(&self, task: Task) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let text = serde_json::to_string(&task).map_err(|e| corrupt(&task.id, e))?;
+            let mut connection = self.connection.clone();
+            // XX: a task Redis forgot stays forgotten; KEEPTTL: its expiry
+            // stays where it was set.
+            let _: Option<String> = redis::cmd("SET")
+                .arg(self.task_key(&task.id))
+                .arg(text)
+                .arg("XX")
+                .arg("KEEPTTL")
+                .query_async(&mut connection)
+                .await
+                .map_err(unavailable)?;
+            Ok(())
+        })
+    }
+
+    fn request_cancel<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let Some(task) = self.read(id).await? else {
+                return Ok(false);
+            };
+            let kept = match task.ttl_ms {
+                Some(ttl) => (task.created_at_ms.saturating_add(ttl))
+                    .saturating_sub(unix_millis())
+                    .max(1),
+                None => u64::try_from(CANCEL_KEPT.as_millis()).unwrap_or(u64::MAX),
+            };
+            let mut connection = self.connection.clone();
+            let _: () = redis::pipe()
+                .cmd("SET")
+                .arg(self.cancel_key(id))
+                .arg(1)
+                .arg("PX")
+                .arg(kept)
+                .ignore()
+                .cmd("PUBLISH")
+                .arg(self.channel())
+                .arg(id)
+                .ignore()
+                .query_async(&mut connection)
+                .await
+                .map_err(unavailable)?;
+            Ok(!task.is_terminal())
+        })
+    }
+
+    fn cancel_requested<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.listen();
+            let token = CancellationToken::new();
+            self.waiters
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(id.to_owned(), token.clone());
+            let _unregister = Unregister {
+                waiters: &self.waiters,
+                id,
+            };
+            loop {
+                // A request made before the wait began, or whose message
+                // was missed, is found in its key.
+                if self.cancel_is_stored(id).await.unwrap_or(false) {
+                    return Ok(());
+                }
+                tokio::select! {
+                    () = token.cancelled() => return Ok(()),
+                    () = tokio::time::sleep(CANCEL_RECHECK) => {}
+                }
+            }
+        })
+    }
+}
+
+/// Takes a wait for a cancellation out of the map when it ends.
+struct Unregister<'a> {
+    waiters: &'a Waiters,
+    id: &'a str,
+}
+
+impl Drop for Unregister<'_> {
+    fn drop(&mut self) {
+        self.waiters
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(self.id);
+    }
+}
+
+fn unavailable(error: redis::RedisError) -> TaskStoreError {
+    TaskStoreError::Unavailable(error.to_string())
+}
+
+fn corrupt(id: &str, error: serde_json::Error) -> TaskStoreError {
+    TaskStoreError::Corrupt(format!("task {id}: {error}"))
+}
