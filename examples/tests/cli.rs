@@ -15,6 +15,8 @@ const TOOLBOX: &str = env!("CARGO_BIN_EXE_toolbox");
 mod own_client;
 #[path = "cli/serve_http.rs"]
 mod serve_http;
+#[path = "cli/tasks.rs"]
+mod tasks;
 
 /// The command, with no `TOOL_*` configuration from the caller's
 /// environment (the `search` tool is left out unless its key is set).

@@ -68,6 +68,31 @@ pub(crate) enum Command {
     },
     /// Serve the tools over the Model Context Protocol (stdio by default).
     Serve(ServeArgs),
+    /// Read or cancel a task in a shared task store (Redis), wherever it
+    /// runs.
+    #[command(subcommand)]
+    Task(TaskCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TaskCommand {
+    /// Print the task with this id as JSON: its status, its progress, its
+    /// result once it has one.
+    Get {
+        /// The task's id.
+        id: String,
+        /// The task store: a Redis URL, redis://HOST:PORT/.
+        #[arg(long, value_name = "URL")]
+        tasks: String,
+    },
+    /// Ask the task with this id to stop, wherever it runs.
+    Cancel {
+        /// The task's id.
+        id: String,
+        /// The task store: a Redis URL, redis://HOST:PORT/.
+        #[arg(long, value_name = "URL")]
+        tasks: String,
+    },
 }
 
 #[derive(Debug, clap::Args)]

@@ -168,6 +168,7 @@ mod output;
 mod proxy;
 mod sections;
 mod serve;
+mod task;
 
 pub use sections::{registry_file_schema, registry_sections};
 
@@ -256,6 +257,11 @@ where
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(EXIT_USAGE));
         }
     };
+    // A task is read from its store: no tools are needed.
+    let command = match cli.command {
+        Command::Task(task) => return task::task(task).await,
+        command => command,
+    };
     let mut tools = match &cli.registry {
         Some(path) => match load(path, &registry) {
             Ok(tools) => tools,
@@ -263,7 +269,7 @@ where
         },
         None => Tools::new(registry, excluded),
     };
-    match cli.command {
+    match command {
         Command::Serve(serve_args) => {
             tools.note_excluded();
             serve::serve(tools, &program, serve_args).await
@@ -297,7 +303,7 @@ where
                 }
                 Command::Call(call_args) => call::call(&tools, call_args).await,
                 Command::Config { name, json } => inspect::config(&tools, &name, json),
-                Command::Serve(_) => unreachable!("served above"),
+                Command::Serve(_) | Command::Task(_) => unreachable!("handled above"),
             };
             tools.close().await;
             code

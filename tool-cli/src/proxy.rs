@@ -26,8 +26,8 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::task::JoinHandle;
 use tool_mcp::client::{
-    ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits,
-    McpProtocol, McpServerConfig, McpServers,
+    ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits, McpProtocol,
+    McpServerConfig, McpServers,
 };
 use tool_runtime::manifest::{Location, Manifest, ManifestProblem};
 use tool_runtime::{DynamicTool, LiveRegistry, Registry, Tool};

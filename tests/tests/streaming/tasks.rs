@@ -6,6 +6,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
+
+#[path = "../../support/redis.rs"]
+mod redis;
+use redis::Redis;
 use tool_runtime::{
     MemoryTaskStore, RedisTaskStore, Registry, Task, TaskError, TaskOptions, TaskStatus, TaskStore,
     TaskStoreError, Tasks, ToolContext, ToolError, ToolUse, tool,
@@ -268,6 +272,15 @@ async fn lost(store: Arc<dyn TaskStore>) {
 
 // ------------------------------------------- each store, the same scenarios
 
+/// A Redis store on a connection of its own, as another process has.
+async fn store(redis: &Redis) -> Arc<dyn TaskStore> {
+    Arc::new(
+        RedisTaskStore::connect(&redis.url)
+            .await
+            .expect("Redis answers"),
+    )
+}
+
 #[tokio::test]
 async fn in_memory_a_task_is_read_back_with_its_result() {
     results(Tasks::in_memory().with_options(quick())).await;
@@ -290,105 +303,35 @@ async fn in_memory_a_task_whose_process_ended_reads_as_failed() {
     lost(Arc::new(MemoryTaskStore::new())).await;
 }
 
-/// A `redis-server` of this test's own on a free loopback port, with no
-/// persistence, killed by its process id when dropped; from
-/// `tests/mcp/redis.sh`, which fetches Debian's package when the machine
-/// has none.
-struct Redis {
-    child: std::process::Child,
-    url: String,
-}
-
-impl Redis {
-    fn start() -> Self {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let script = root.join("tests/mcp/redis.sh");
-        let output = std::process::Command::new("bash")
-            .arg(&script)
-            .output()
-            .expect("tests/mcp/redis.sh runs");
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let server = stdout
-            .lines()
-            .find_map(|line| line.strip_prefix("REDIS_SERVER="))
-            .unwrap_or_else(|| {
-                panic!(
-                    "tests/mcp/redis.sh found no redis-server: {}",
-                    String::from_utf8_lossy(&output.stderr)
-                )
-            })
-            .to_owned();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = std::process::Command::new(&server)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("redis-server starts");
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "redis-server does not listen"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Redis {
-            child,
-            url: format!("redis://127.0.0.1:{port}/"),
-        }
-    }
-
-    /// A store on a connection of its own, as another process has.
-    async fn store(&self) -> Arc<dyn TaskStore> {
-        Arc::new(
-            RedisTaskStore::connect(&self.url)
-                .await
-                .expect("Redis answers"),
-        )
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[tokio::test]
 async fn in_redis_a_task_is_read_back_with_its_result() {
     let redis = Redis::start();
-    results(Tasks::shared(redis.store().await).with_options(quick())).await;
+    results(Tasks::shared(store(&redis).await).with_options(quick())).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_redis_another_process_reads_and_cancels_a_task() {
     let redis = Redis::start();
-    let starter = Tasks::shared(redis.store().await).with_options(quick());
-    cancels(starter, Tasks::shared(redis.store().await)).await;
+    let starter = Tasks::shared(store(&redis).await).with_options(quick());
+    cancels(starter, Tasks::shared(store(&redis).await)).await;
 }
 
 #[tokio::test]
 async fn in_redis_a_task_is_forgotten_after_its_time_to_live() {
     let redis = Redis::start();
-    forgotten(Tasks::shared(redis.store().await)).await;
+    forgotten(Tasks::shared(store(&redis).await)).await;
 }
 
 #[tokio::test]
 async fn in_redis_a_task_whose_process_ended_reads_as_failed() {
     let redis = Redis::start();
-    lost(redis.store().await).await;
+    lost(store(&redis).await).await;
 }
 
 #[tokio::test]
 async fn redis_keeps_tasks_apart_by_prefix_and_reports_an_unreachable_server() {
     let redis = Redis::start();
-    let first = Tasks::shared(redis.store().await).with_options(quick());
+    let first = Tasks::shared(store(&redis).await).with_options(quick());
     let other = Tasks::new(
         RedisTaskStore::connect(&redis.url)
             .await
