@@ -131,7 +131,10 @@ impl RedisTaskStore {
     /// Starts the one subscription to the cancellation channel, if it is
     /// not running.
     fn listen(&self) {
-        let mut listening = self.listening.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut listening = self
+            .listening
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         if *listening {
             return;
         }

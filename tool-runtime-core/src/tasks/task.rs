@@ -111,7 +111,11 @@ pub struct Task {
 
 impl Task {
     /// A task that starts now with the call `record` describes.
-    pub(crate) fn started(id: String, record: ToolCallRecord, options: &super::TaskOptions) -> Self {
+    pub(crate) fn started(
+        id: String,
+        record: ToolCallRecord,
+        options: &super::TaskOptions,
+    ) -> Self {
         let now = unix_millis();
         Task {
             id,
