@@ -5,11 +5,11 @@
 //!
 //! Depend on `tool-runtime`, not on this crate: it re-exports everything
 //! here under the same paths (`tool_runtime::Registry` is
-//! `tool_runtime_core::Registry`) and adds what needs a procedural macro or
-//! `schemars`: `#[tool]`, `#[toolset]`, `stream!`, the schemas built from
-//! Rust types, and [`ToolContext`]'s typed elicitation. Keeping those out
-//! of this crate lets it build while the macros and `schemars` are still
-//! building, which is most of a small tool crate's build.
+//! `tool_runtime_core::Registry`) and adds what needs a procedural macro:
+//! `#[tool]`, `#[toolset]`, `stream!` and `try_stream!`. Keeping the macros
+//! out of this crate lets it build while they are still building. What the
+//! code `#[tool]` generates calls is this crate's hidden `__private` module,
+//! which `tool-runtime` re-exports.
 //!
 //! Everything here works without the macros, as a crate that only renders
 //! or routes tools does:
@@ -70,7 +70,10 @@ pub use context::client::{
     ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, Root, SamplingMessage,
     SamplingRequest, SamplingResponse,
 };
-pub use context::extract::{Extension, State};
+pub use context::elicit::Elicit;
+pub use context::shared::{
+    AppState, CallExtension, Extension, Shared, Source, State, ToolConfiguration,
+};
 pub use context::{FromToolContext, ToolContext};
 pub use events::record::{CallStatus, ToolCallRecord};
 pub use events::{LogLevel, Progress, ToolCallStream, ToolEvent, TraceEntry};

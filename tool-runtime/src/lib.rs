@@ -106,11 +106,11 @@
 //!   own, built on this crate's public API; guides `docs/cli.md` and
 //!   `docs/mcp.md`.
 //! - This crate is `tool-runtime-core` re-exported (every item above is
-//!   the core's, under the same path), plus what needs the macros or
-//!   `schemars`: [`tool`], [`toolset`], [`stream!`], [`try_stream!`],
-//!   the schemas built from Rust types, and [`Elicit`]. The core builds
-//!   while they do, which shortens a tool crate's clean build
-//!   (`docs/architecture.md`, "The crates").
+//!   the core's, under the same path, and so is the hidden module the
+//!   generated code calls), plus the macros: [`tool`], [`toolset`],
+//!   [`stream!`] and [`try_stream!`]. The core builds while the macros do,
+//!   which shortens a tool crate's clean build (`docs/architecture.md`,
+//!   "The crates").
 //! - Feature `text-args` (on by default): `#[tool]` also decodes arguments
 //!   given as JSON text (how OpenAI sends them) straight into the
 //!   function's arguments, for [`Tool::call_str`]; without it that method
@@ -153,14 +153,15 @@
 #[doc(inline)]
 pub use tool_runtime_core::*;
 
-mod elicit;
 mod stream;
-mod typed_schema;
 
+// The contract of the code `#[tool]` generates: the core's, whole. The
+// expansion names `tool_runtime::__private::...` (or `<crate>::__private`).
 #[doc(hidden)]
-pub mod __private;
-
-pub use elicit::Elicit;
+pub use tool_runtime_core::__private;
+// What `stream!` and `try_stream!` expand to.
+#[doc(hidden)]
+pub use tool_runtime_macros::{__stream, __try_stream};
 
 /// Turns a function into a tool an LLM can call.
 ///

@@ -34,7 +34,7 @@
 #[macro_export]
 macro_rules! stream {
     ($($body:tt)*) => {
-        $crate::__private::stream_macro!(($crate) $($body)*)
+        $crate::__stream!(($crate) $($body)*)
     };
 }
 
@@ -63,7 +63,7 @@ macro_rules! stream {
 #[macro_export]
 macro_rules! try_stream {
     ($($body:tt)*) => {
-        $crate::__private::try_stream_macro!(($crate) $($body)*)
+        $crate::__try_stream!(($crate) $($body)*)
     };
 }
 

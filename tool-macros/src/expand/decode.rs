@@ -4,7 +4,7 @@
 //!
 //! The runtime's visitor reads the object; the impl says what is particular
 //! to the tool: the names, the type each value decodes
-//! as (through the seed `Kind::<T>::arg_seed` gives, `ArgSeed<T>`), and how
+//! as (through the seed `Kind::<T>::SEED`, `ArgSeed<T>`), and how
 //! the struct is put together from the values read. Both are marked
 //! `#[inline]`, so decoding is one function, as a derived impl's would be.
 
@@ -30,12 +30,12 @@ pub fn decoder(tool: &ToolFn) -> TokenStream {
         .map(|(_, param, arg)| {
             let ty = &param.ty;
             match &arg.default {
-                Some(_) => quote!(::core::option::Option<#ty>),
+                Some(_) => quote!(__tool_rt::Option<#ty>),
                 None => quote!(#ty),
             }
         })
         .collect();
-    let empty = args.iter().map(|_| quote!(::core::option::Option::None));
+    let empty = args.iter().map(|_| quote!(__tool_rt::None));
     // The decoder passes only the indices of parameters, so the last one's
     // arm is `_`: the match is exhaustive with no arm that cannot run.
     let reads = args
@@ -54,7 +54,7 @@ pub fn decoder(tool: &ToolFn) -> TokenStream {
                 #pattern => __tool_rt::next_arg(
                     __tool_map,
                     &mut __tool_slots.#slot,
-                    __tool_rt::Kind::<#read_ty>::NEW.arg_seed(),
+                    __tool_rt::Kind::<#read_ty>::SEED,
                     #name,
                 ),
             }
@@ -73,7 +73,7 @@ pub fn decoder(tool: &ToolFn) -> TokenStream {
                 let make = super::default_fn(*i);
                 quote!(__tool_rt::default_arg(__tool_slots.#slot, #make))
             }
-            (None, Some(_)) => quote!(::core::option::Option::flatten(__tool_slots.#slot)),
+            (None, Some(_)) => quote!(__tool_rt::Option::flatten(__tool_slots.#slot)),
             (None, None) => quote!(__tool_rt::required_arg(__tool_slots.#slot, #name)?),
         };
         quote!(#ident: #value)
@@ -101,7 +101,7 @@ pub fn decoder(tool: &ToolFn) -> TokenStream {
         #[automatically_derived]
         impl __tool_rt::ToolArgs for __ToolArgs {
             const FIELDS: &'static [&'static str] = &[#(#names),*];
-            type Slots = (#(::core::option::Option<#read_types>,)*);
+            type Slots = (#(__tool_rt::Option<#read_types>,)*);
             const EMPTY: Self::Slots = (#(#empty,)*);
 
             #[inline]

@@ -61,7 +61,7 @@ fn options(tool: &ToolFn) -> Vec<TokenStream> {
     let options = &tool.options;
     let mut fields = Vec::new();
     if let Some(title) = &options.title {
-        fields.push(quote!(title: ::core::option::Option::Some(__tool_rt::Cow::Borrowed(#title)),));
+        fields.push(quote!(title: __tool_rt::Some(__tool_rt::Cow::Borrowed(#title)),));
     }
     let hints = [
         ("read_only", options.read_only),
@@ -82,7 +82,7 @@ fn options(tool: &ToolFn) -> Vec<TokenStream> {
     }
     if let Some(ms) = options.timeout_ms() {
         fields.push(quote! {
-            timeout: ::core::option::Option::Some(::core::time::Duration::from_millis(#ms)),
+            timeout: __tool_rt::Some(::core::time::Duration::from_millis(#ms)),
         });
     }
     if options.blocking.is_some() {
@@ -104,7 +104,8 @@ fn options(tool: &ToolFn) -> Vec<TokenStream> {
 }
 
 /// One parameter's `ParamSpec`: what sets it apart from a required
-/// parameter with no constraints; the rest comes from `PARAM_DEFAULTS`.
+/// parameter with no constraints; its type's schema and check, and the
+/// rest, come from `Kind::<T>::PARAM`.
 fn param_spec(index: usize, param: &Param, arg: &ArgParam) -> TokenStream {
     let name = arg.name.as_str();
     let description = &arg.description;
@@ -116,8 +117,8 @@ fn param_spec(index: usize, param: &Param, arg: &ArgParam) -> TokenStream {
         let source = default.source();
         let make = super::default_fn(index);
         quote! {
-            default: ::core::option::Option::Some(#source),
-            default_fn: ::core::option::Option::Some(|| __tool_rt::Kind::<#ty>::NEW.default_json(#make())),
+            default: __tool_rt::Some(#source),
+            default_fn: __tool_rt::Some(|| __tool_rt::Kind::<#ty>::NEW.default_json(#make())),
         }
     });
     let constraints = (!arg.constraints.is_empty()).then(|| {
@@ -126,12 +127,8 @@ fn param_spec(index: usize, param: &Param, arg: &ArgParam) -> TokenStream {
     });
     let header = arg.header.as_ref().map(|header| {
         let name = header.name.as_str();
-        quote!(header: ::core::option::Option::Some(#name),)
+        quote!(header: __tool_rt::Some(#name),)
     });
-    // `..` only when some field is left to its default (see `spec`).
-    let defaults =
-        (required.is_none() || default.is_none() || constraints.is_none() || header.is_none())
-            .then(|| quote!(..__tool_rt::PARAM_DEFAULTS));
     quote! {
         __tool_rt::ParamSpec {
             name: #name,
@@ -140,9 +137,7 @@ fn param_spec(index: usize, param: &Param, arg: &ArgParam) -> TokenStream {
             #default
             #constraints
             #header
-            schema_fn: |__tool_generator| __tool_rt::Kind::<#schema_ty>::NEW.arg_schema(__tool_generator),
-            check_fn: |__tool_value| __tool_rt::Kind::<#schema_ty>::NEW.arg_check(__tool_value),
-            #defaults
+            ..__tool_rt::Kind::<#schema_ty>::PARAM
         }
     }
 }
@@ -205,7 +200,7 @@ fn config(tool: &ToolFn) -> (Option<TokenStream>, TokenStream) {
     };
     let type_name = quote!(#ty).to_string().replace(' ', "");
     let spec = quote! {
-        config: ::core::option::Option::Some(__tool_rt::ConfigSpec {
+        config: __tool_rt::Some(__tool_rt::ConfigSpec {
             type_name: #type_name,
             schema_fn: __tool_config_schema,
             decode_fn: |__tool_value| {
@@ -263,7 +258,7 @@ fn output_assertions(output: &Output) -> TokenStream {
 
 fn option(value: Option<TokenStream>) -> TokenStream {
     match value {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote!(::core::option::Option::None),
+        Some(value) => quote!(__tool_rt::Some(#value)),
+        None => quote!(__tool_rt::None),
     }
 }

@@ -342,7 +342,7 @@ pub(crate) fn no_client(what: &str) -> ToolError {
 /// A type's schema as an elicitation asks for it: the type's object schema
 /// with optional fields given as their plain type (MCP's requested schemas
 /// have no `null` type) and no `$schema` keyword.
-pub fn elicitation_schema(mut schema: Value) -> Value {
+pub(crate) fn elicitation_schema(mut schema: Value) -> Value {
     if let Value::Object(root) = &mut schema {
         root.shift_remove("$schema");
         if let Some(Value::Object(properties)) = root.get_mut("properties") {
@@ -365,7 +365,7 @@ const MAX_PROBLEM: usize = 200;
 
 /// An accepted answer read as `T`; an error names the field that does not
 /// fit and what was wrong with it.
-pub fn read_answer<T: DeserializeOwned>(
+pub(crate) fn read_answer<T: DeserializeOwned>(
     answer: Elicitation<Value>,
 ) -> Result<Elicitation<T>, ToolError> {
     Ok(match answer {

@@ -5,13 +5,17 @@
 //! invocation state, typed extensions, application state, a cancellation
 //! token, an approver) and, inside a registry call, what belongs to that
 //! call (the tool use, its deadline, where its progress reports go). The
-//! injectable types built on it are in `extract.rs`: [`State`],
-//! [`Extension`](crate::Extension), [`Progress`].
+//! injectable types built on it: one extractor for shared values in
+//! `shared.rs` ([`Shared`](crate::Shared), named [`State`],
+//! [`Extension`](crate::Extension) and `Config` by where a call finds
+//! them), and the others in `extract.rs` ([`Progress`], the cancellation
+//! token, `Option`).
 
 pub(crate) mod approval;
 pub(crate) mod client;
-pub(crate) mod config;
+pub(crate) mod elicit;
 pub(crate) mod extract;
+pub(crate) mod shared;
 
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
@@ -29,7 +33,7 @@ use crate::events::{CallSink, Progress};
 use crate::spec::error::ToolError;
 use crate::spec::result::ToolOutput;
 use approval::Approver;
-use extract::State;
+use shared::State;
 
 /// Values keyed by their type.
 pub(crate) type TypeMap = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;

@@ -487,7 +487,9 @@ fn start<'a>(
     if watch.is_cancelled() {
         return Started::Done(Err(cancelled(name)));
     }
-    let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(input, ctx))) {
+    // `prepare` checked the arguments' depth: the tool's decoder need not.
+    let call = || crate::spec::args::vetted(input, || tool.call(input, ctx));
+    let future = match std::panic::catch_unwind(AssertUnwindSafe(call)) {
         Ok(future) => future,
         Err(payload) => return Started::Done(Err(panic_error(name, payload.as_ref()))),
     };

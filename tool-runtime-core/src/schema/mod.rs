@@ -46,6 +46,7 @@ pub mod headers;
 // Public as `tool_runtime::strict`, where its documentation is.
 #[doc(hidden)]
 pub mod strict;
+pub(crate) mod typed;
 
 /// The `format` values [`normalize`] keeps: those JSON Schema 2020-12
 /// defines. Others (schemars' `uint32`, `int64`, `double`, `float`, ...)
@@ -145,8 +146,7 @@ pub fn normalize(schema: &mut Value) {
 }
 
 /// The object form of a boolean schema.
-#[doc(hidden)]
-pub fn boolean_schema(accepts: bool) -> Value {
+pub(crate) fn boolean_schema(accepts: bool) -> Value {
     if accepts {
         Value::Object(Map::new())
     } else {

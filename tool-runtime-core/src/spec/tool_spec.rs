@@ -323,7 +323,7 @@ pub struct ParamSpec {
     pub header: Option<&'static str>,
     /// The parameter's JSON Schema (for `Option<T>`, the schema of `T`),
     /// made with the `schemars` generator a tool's whole schema is built
-    /// with (given as `Any`: this crate does not depend on `schemars`).
+    /// with (given as `Any`, so the spec's fields name no `schemars` type).
     #[doc(hidden)]
     pub schema_fn: fn(&mut dyn std::any::Any) -> Value,
     /// The default value as JSON, for the schema's `default` keyword.

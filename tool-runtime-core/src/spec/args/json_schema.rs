@@ -6,7 +6,7 @@ use jsonschema::error::{ValidationError, ValidationErrorKind};
 use jsonschema::paths::LocationSegment;
 use serde_json::Value;
 
-use super::{describe, json_list, preview, quoted_list, resolve};
+use super::problems::{describe, json_list, preview, quoted_list, resolve};
 use crate::names::closest;
 use crate::spec::error::{ArgError, ArgErrorKind};
 

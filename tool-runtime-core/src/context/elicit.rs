@@ -3,17 +3,18 @@
 use std::future::Future;
 
 use serde::de::DeserializeOwned;
-use tool_runtime_core::__private::{elicitation_schema, read_answer};
-use tool_runtime_core::{Elicitation, ToolContext, ToolError};
+
+use crate::context::ToolContext;
+use crate::context::client::{Elicitation, elicitation_schema, read_answer};
+use crate::schema::typed::output_schema;
+use crate::spec::error::ToolError;
 
 /// Asks the calling client's user for input of a Rust type: a method of
 /// [`ToolContext`], in scope with `use tool_runtime::Elicit`.
 ///
-/// It lives in a trait because the type's schema comes from `schemars`,
-/// which `tool-runtime-core` (where [`ToolContext`] is) does not depend on.
-/// The context's own
-/// [`elicit_with_schema`](ToolContext::elicit_with_schema) takes the schema
-/// as JSON.
+/// The schema asked for is `T`'s, built as every tool schema is; the
+/// context's own [`elicit_with_schema`](ToolContext::elicit_with_schema)
+/// takes a schema as JSON.
 ///
 /// ```
 /// use tool_runtime::{tool, Elicit, Elicitation, ToolContext, ToolError};
@@ -65,13 +66,13 @@ impl Elicit for ToolContext {
         T: DeserializeOwned + schemars::JsonSchema,
     {
         let message = message.into();
-        let schema = elicitation_schema(crate::typed_schema::build_output_schema::<T>());
+        let schema = elicitation_schema(output_schema::<T>());
         async move { read_answer(self.elicit_with_schema(message, schema).await?) }
     }
 }
 
 mod sealed {
-    /// Only [`ToolContext`](tool_runtime_core::ToolContext) is [`Elicit`](super::Elicit).
+    /// Only [`ToolContext`](crate::ToolContext) is [`Elicit`](super::Elicit).
     pub trait Sealed {}
-    impl Sealed for tool_runtime_core::ToolContext {}
+    impl Sealed for crate::ToolContext {}
 }

@@ -1,14 +1,13 @@
 //! Tool schemas built from Rust types with `schemars`: a tool's input
 //! schema from its parameters, and the schema of a return, configuration
-//! or elicited type. Every schema then goes through the core's
-//! [`normalize`](tool_runtime_core::schema::normalize).
+//! or elicited type. Every schema then goes through [`normalize`].
 
 use std::any::Any;
 
 use serde_json::{Map, Value};
-use tool_runtime_core::__private::{annotate, boolean_schema};
-use tool_runtime_core::ParamSpec;
-use tool_runtime_core::schema::{headers, normalize};
+
+use crate::schema::{boolean_schema, headers, normalize};
+use crate::spec::tool_spec::ParamSpec;
 
 /// The schema generator settings every tool schema is built with.
 fn generator() -> schemars::SchemaGenerator {
@@ -17,16 +16,16 @@ fn generator() -> schemars::SchemaGenerator {
         .into_generator()
 }
 
-/// The generator a parameter's `schema_fn` is given, which the core passes
-/// through as `Any`.
+/// The generator a parameter's `schema_fn` is given, as `Any` (a
+/// `ParamSpec` names no `schemars` type).
 pub(crate) fn generator_of(generator: &mut dyn Any) -> &mut schemars::SchemaGenerator {
     generator
         .downcast_mut()
-        .expect("a parameter's schema is made with the generator `build_input_schema` passes")
+        .expect("a parameter's schema is made with the generator `input_schema` passes")
 }
 
 /// Builds the object schema of a tool's arguments from its parameters.
-pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
+pub(crate) fn input_schema(params: &[ParamSpec]) -> Value {
     let mut generator = generator();
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -44,7 +43,7 @@ pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
             if let Some(default) = param.default_fn.and_then(|f| f()) {
                 object.insert("default".into(), default);
             }
-            annotate(&param.constraints, object);
+            param.constraints.annotate(object);
             if let Some(header) = param.header {
                 object.insert(headers::KEYWORD.into(), header.into());
             }
@@ -72,7 +71,7 @@ pub(crate) fn build_input_schema(params: &[ParamSpec]) -> Value {
 /// Builds the schema of a return type (or a configuration type) as a
 /// standalone schema: the type's own schema at the root, nested types under
 /// `$defs`.
-pub(crate) fn build_output_schema<T: schemars::JsonSchema + ?Sized>() -> Value {
+pub(crate) fn output_schema<T: schemars::JsonSchema + ?Sized>() -> Value {
     let mut schema = generator().root_schema_for::<T>().to_value();
     strip_titles(&mut schema);
     normalize(&mut schema);
