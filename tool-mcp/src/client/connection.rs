@@ -4,20 +4,16 @@
 //! connection up is in `supervisor.rs`.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use rmcp::ClientHandler;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientCapabilities,
-    ClientConfig, ClientRequest, Implementation, ProgressNotificationParam, ProgressToken,
-    ProtocolVersion, RequestId, ServerResult,
+    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest, RequestId,
+    ServerResult,
 };
 use rmcp::service::serve_client_with_lifecycle_and_ct;
-use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
+use rmcp::service::{Peer, RoleClient, RunningService};
 use tokio::io::AsyncBufReadExt;
-use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tool_runtime::{CancellationToken, Progress};
@@ -27,8 +23,8 @@ use super::config::McpServerConfig;
 use super::convert::McpTool;
 use super::error::{McpClientError, McpClientErrorKind, untrusted};
 use super::import::LeftOut;
-use super::limits::McpLimits;
 use super::listing::{self, Failure};
+use super::shared::Shared;
 
 /// How many of a server's last stderr lines are kept, to quote when it
 /// fails.
@@ -40,204 +36,6 @@ pub(crate) const STABLE: Duration = Duration::from_secs(10);
 const SSE_RETRIES: usize = 3;
 /// How long a health check (`ping`) after a failed call may take.
 const PING_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// What the client's handler shares with the calls: where progress goes,
-/// the list-changed signal, the limits and what the transport refused.
-pub(crate) struct Shared {
-    pub(crate) server: String,
-    pub(crate) limits: McpLimits,
-    /// Reached over streamable HTTP, whose transport closes (rather than
-    /// failing one request) on a response over `max_result_bytes`.
-    pub(crate) http: bool,
-    progress: Mutex<HashMap<ProgressToken, Watcher>>,
-    pub(crate) list_changed: Notify,
-    /// Why the transport refused the answers to these requests.
-    refusals: Mutex<HashMap<RequestId, String>>,
-    /// The tools of the last listing left out for the limits.
-    pub(crate) left_out: Mutex<Arc<[LeftOut]>>,
-}
-
-/// Where one request's progress goes.
-#[derive(Clone)]
-struct Watcher {
-    progress: Progress,
-    seen: Arc<Seen>,
-}
-
-/// What progress a request has had.
-#[derive(Default)]
-struct Seen {
-    /// Some progress arrived.
-    any: AtomicBool,
-    /// Progress reached its total.
-    done: AtomicBool,
-    changed: Notify,
-}
-
-/// How long a finished call waits for progress notifications still being
-/// handled (rmcp handles notifications on tasks of their own, so the last
-/// ones can come after the answer) when the progress has not reached its
-/// total yet.
-const PROGRESS_SETTLE: Duration = Duration::from_millis(50);
-
-impl Shared {
-    pub(crate) fn new(server: String, limits: McpLimits, http: bool) -> Self {
-        Self {
-            server,
-            limits,
-            http,
-            progress: Mutex::new(HashMap::new()),
-            list_changed: Notify::new(),
-            refusals: Mutex::new(HashMap::new()),
-            left_out: Mutex::new(Arc::from([])),
-        }
-    }
-
-    /// The transport refused the answer to the request `id`, for `reason`.
-    pub(crate) fn refused(&self, id: RequestId, reason: String) {
-        self.refusals
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(id, reason);
-    }
-
-    /// Why the transport refused the answer to the request `id`, if it did.
-    pub(crate) fn take_refusal(&self, id: &RequestId) -> Option<String> {
-        self.refusals
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(id)
-    }
-
-    /// The server said its tool list changed: the client lists it again.
-    pub(crate) fn tool_list_changed(&self) {
-        tracing::debug!(server = %self.server, "the server's tool list changed");
-        self.list_changed.notify_one();
-    }
-
-    /// The tools of the last listing left out for the limits.
-    pub(crate) fn publish_left_out(&self, left_out: Vec<LeftOut>) {
-        *self.left_out.lock().unwrap_or_else(PoisonError::into_inner) = left_out.into();
-    }
-
-    /// Sends the progress of the request with `token` to `progress` until
-    /// the guard is dropped.
-    pub(crate) fn watch_progress(
-        self: &Arc<Self>,
-        token: ProgressToken,
-        progress: Progress,
-    ) -> ProgressGuard {
-        let seen = Arc::new(Seen::default());
-        if progress.is_watched() {
-            self.progress
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert(
-                    token.clone(),
-                    Watcher {
-                        progress,
-                        seen: Arc::clone(&seen),
-                    },
-                );
-        }
-        ProgressGuard {
-            shared: Arc::clone(self),
-            token,
-            seen,
-        }
-    }
-}
-
-/// Stops forwarding one request's progress when dropped.
-pub(crate) struct ProgressGuard {
-    shared: Arc<Shared>,
-    token: ProgressToken,
-    seen: Arc<Seen>,
-}
-
-impl ProgressGuard {
-    /// Once the answer is in: lets progress notifications that arrived
-    /// before it reach the caller, when some progress came and did not reach
-    /// its total.
-    async fn settle(&self) {
-        if !self.seen.any.load(Ordering::Acquire) {
-            return;
-        }
-        let _ = tokio::time::timeout(PROGRESS_SETTLE, async {
-            loop {
-                let changed = self.seen.changed.notified();
-                if self.seen.done.load(Ordering::Acquire) {
-                    return;
-                }
-                changed.await;
-            }
-        })
-        .await;
-    }
-}
-
-impl Drop for ProgressGuard {
-    fn drop(&mut self) {
-        self.shared
-            .progress
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.token);
-    }
-}
-
-impl ClientHandler for Shared {
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        let progress = self
-            .progress
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&params.progress_token)
-            .cloned();
-        let Some(Watcher { progress, seen }) = progress else {
-            return;
-        };
-        let message = untrusted(params.message.as_deref().unwrap_or_default(), 200);
-        match params.total {
-            Some(total) if total > 0.0 => {
-                progress.progress(params.progress / total, message);
-                if params.progress >= total {
-                    seen.done.store(true, Ordering::Release);
-                }
-            }
-            // No total: how far it is cannot be a fraction; the count and
-            // the message go to the call's trace.
-            _ => {
-                let text = if message.is_empty() {
-                    format!("{}", params.progress)
-                } else {
-                    format!("{}: {message}", params.progress)
-                };
-                progress.trace("progress", text);
-            }
-        }
-        seen.any.store(true, Ordering::Release);
-        seen.changed.notify_waiters();
-    }
-
-    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        self.tool_list_changed();
-    }
-
-    fn get_info(&self) -> ClientConfig {
-        // The `initialize` handshake, whose list-changed notifications
-        // reach the client unasked.
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("tool-mcp", env!("CARGO_PKG_VERSION")),
-        )
-        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
-    }
-}
 
 /// A connection the calls use.
 pub(crate) struct Live {

@@ -8,11 +8,11 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, PeerRequestOptions, ServiceError};
 
-use super::connection::Shared;
 use super::convert::McpTool;
 use super::error::untrusted;
 use super::import::LeftOut;
 use super::limits::{self, McpLimits};
+use super::shared::Shared;
 
 /// A server's tools, and those of its list left out for the limits.
 pub(crate) struct Listing {

@@ -64,6 +64,7 @@ mod limits;
 mod listing;
 mod protocol;
 mod section;
+mod shared;
 mod stdio;
 mod supervisor;
 mod sync;
@@ -85,7 +86,8 @@ pub use limits::{MAX_MESSAGE_DEPTH, McpLimits};
 pub use protocol::McpProtocol;
 pub use section::{McpServerEntry, McpServers};
 
-use connection::{CallEnd, Live, Shared, State, Status};
+use connection::{CallEnd, Live, State, Status};
+use shared::Shared;
 use supervisor::Supervisor;
 
 /// Time limits, size limits and restart pacing of an [`McpClient`].

@@ -26,8 +26,8 @@ use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout};
 
-use super::connection::Shared;
 use super::limits::{self, MAX_MESSAGE_DEPTH, McpLimits};
+use super::shared::Shared;
 
 /// The JSON-RPC error code of an answer the transport refused (one of the
 /// codes JSON-RPC leaves to implementations).

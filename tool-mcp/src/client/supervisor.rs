@@ -11,10 +11,11 @@ use tool_runtime::CancellationToken;
 
 use super::McpClientOptions;
 use super::config::McpServerConfig;
-use super::connection::{Connection, STABLE, Shared, State, Status, connect};
+use super::connection::{Connection, STABLE, State, Status, connect};
 use super::convert::McpTool;
 use super::import::LeftOut;
 use super::listing;
+use super::shared::Shared;
 
 /// Keeps a connection up for the client's life.
 pub(crate) struct Supervisor {
