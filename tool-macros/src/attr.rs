@@ -41,6 +41,9 @@ pub struct ToolArgs {
     /// `register = false`: no entry in `Registry::global()`; the tool is
     /// added to a registry by value only.
     pub register: Option<SpannedValue<bool>>,
+    /// `task` or `task = "optional"` / `"required"`: calls may (or must)
+    /// run as tasks.
+    pub task: Option<SpannedValue<TaskArg>>,
 }
 
 /// `#[tool(...)]` on a parameter.
@@ -86,6 +89,7 @@ impl Fields for ToolArgs {
         "alias",
         "config",
         "register",
+        "task",
     ];
 
     fn multiple(name: &str) -> bool {
@@ -109,6 +113,7 @@ impl Fields for ToolArgs {
             "alias" => self.alias.push(FromMeta::from_meta(meta)?),
             "config" => self.config = FromMeta::from_meta(meta)?,
             "register" => self.register = FromMeta::from_meta(meta)?,
+            "task" => self.task = FromMeta::from_meta(meta)?,
             _ => unreachable!("not a key of #[tool]: {name}"),
         }
         Ok(())
@@ -352,6 +357,21 @@ impl FromMeta for HeaderArg {
 
     fn from_string(value: &str) -> meta::Result<Self> {
         Ok(HeaderArg::Named(value.to_owned()))
+    }
+}
+
+/// The value of the tool's `task` key: none for the bare word (`task`), else
+/// the string written, checked by `validate`.
+#[derive(Clone, Debug)]
+pub struct TaskArg(pub Option<String>);
+
+impl FromMeta for TaskArg {
+    fn from_word() -> meta::Result<Self> {
+        Ok(TaskArg(None))
+    }
+
+    fn from_string(value: &str) -> meta::Result<Self> {
+        Ok(TaskArg(Some(value.to_owned())))
     }
 }
 

@@ -151,6 +151,8 @@ pub struct ToolOptions {
     /// `register = ...`, as written; `false` keeps the tool out of
     /// `Registry::global()`.
     pub register: Option<Sp<bool>>,
+    /// `task` (none) or `task = "..."` (the value as written).
+    pub task: Option<Sp<Option<String>>>,
 }
 
 impl ToolOptions {
@@ -160,12 +162,31 @@ impl ToolOptions {
         self.register.as_ref().is_none_or(|register| **register)
     }
 
+    /// The task support `task` sets, when it is written and reads as one:
+    /// `"optional"` (also the bare word) or `"required"`.
+    pub fn task_support(&self) -> Option<TaskMode> {
+        match self.task.as_ref()?.as_deref() {
+            None | Some("optional") => Some(TaskMode::Optional),
+            Some("required") => Some(TaskMode::Required),
+            Some(_) => None,
+        }
+    }
+
     /// The timeout in milliseconds, when it is written and reads as one.
     pub fn timeout_ms(&self) -> Option<u64> {
         self.timeout
             .as_ref()
             .and_then(|timeout| parse_duration_ms(timeout.as_str()))
     }
+}
+
+/// Whether a tool's calls may or must run as tasks (`task`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskMode {
+    /// `task` or `task = "optional"`.
+    Optional,
+    /// `task = "required"`.
+    Required,
 }
 
 /// One parameter.

@@ -228,6 +228,10 @@ fn options(args: &ToolArgs) -> ToolOptions {
         aliases: args.alias.clone(),
         config: args.config.as_ref().map(|config| config.0.clone()),
         register: args.register.clone(),
+        task: args
+            .task
+            .as_ref()
+            .map(|task| Sp::new(task.0.clone(), task.span())),
     }
 }
 

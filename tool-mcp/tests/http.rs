@@ -933,3 +933,56 @@ async fn revision_2026_07_28_is_served_without_sessions_with_its_header_checks()
     );
     server.stop().await;
 }
+
+/// Waits a little: its calls may run as tasks.
+#[tool(task)]
+async fn linger() -> &'static str {
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    "lingered"
+}
+
+#[tokio::test]
+async fn tasks_methods_are_routed_by_their_task_id_in_mcp_name() {
+    let registry = Registry::builder().tool(LingerTool).build().unwrap();
+    let server = McpServer::new(registry).with_tasks(tool_runtime::Tasks::in_memory());
+    let server = Server::start(server, HttpOptions::new()).await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {
+            "extensions": {"io.modelcontextprotocol/tasks": {}}
+        },
+    });
+    let mut message = call(json!(1), "linger", json!({}));
+    message["params"]["_meta"] = meta.clone();
+    let created = server
+        .send(
+            "POST",
+            &modern_headers("tools/call", Some("linger")),
+            Some(&message),
+        )
+        .await;
+    let created = &created.message()["result"];
+    assert_eq!(created["resultType"], "task", "{created}");
+    let task_id = created["taskId"].as_str().unwrap().to_owned();
+
+    let get = json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/get",
+                     "params": {"taskId": task_id, "_meta": meta}});
+    let answered = server
+        .send(
+            "POST",
+            &modern_headers("tasks/get", Some(&task_id)),
+            Some(&get),
+        )
+        .await;
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    assert_eq!(answered.message()["result"]["taskId"], task_id.as_str());
+    for headers in [
+        modern_headers("tasks/get", None),
+        modern_headers("tasks/get", Some("another-task")),
+    ] {
+        let refused = server.send("POST", &headers, Some(&get)).await;
+        assert_eq!(refused.status, 400, "{headers:?}");
+        assert_eq!(refused.message()["error"]["code"], -32020, "{headers:?}");
+    }
+    server.stop().await;
+}

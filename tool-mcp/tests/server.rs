@@ -2142,3 +2142,378 @@ fn a_stdio_only_server_builds_neither_rmcp_nor_hyper() {
     assert!(with_http.contains("hyper"), "{with_http:?}");
     assert!(!with_http.contains("rmcp"), "{with_http:?}");
 }
+
+/// Sleeps `ms` milliseconds: calls may run as tasks.
+#[tool(task)]
+async fn nap(ms: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("slept {ms} ms")
+}
+
+/// Runs only as a task.
+#[tool(task = "required")]
+fn batch() -> &'static str {
+    "batched"
+}
+
+/// Panics: its task fails.
+#[tool(task)]
+fn crash() -> &'static str {
+    panic!("crashed")
+}
+
+/// Asks two questions at once, then a third: in a task, each waits in
+/// the task for `tasks/update`.
+#[tool(task)]
+async fn survey(ctx: &ToolContext) -> Result<String, ToolError> {
+    use tool_runtime::{Elicitation, ElicitationRequest};
+    let question = |name: &str| {
+        ElicitationRequest::new(
+            format!("{name}?"),
+            json!({"type": "object", "properties": {"v": {"type": "string"}}}),
+        )
+        .named(name)
+    };
+    let value = |answer: Result<Elicitation<Value>, ToolError>| match answer {
+        Ok(Elicitation::Accepted(content)) => content["v"].as_str().unwrap_or("").to_owned(),
+        other => format!("{other:?}"),
+    };
+    let (first, second) = tokio::join!(
+        ctx.elicit_request(question("first")),
+        ctx.elicit_request(question("second"))
+    );
+    let third = ctx.elicit_request(question("first")).await;
+    Ok(format!(
+        "{} {} {}",
+        value(first),
+        value(second),
+        value(third)
+    ))
+}
+
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
+/// A server of the task tools, serving tasks with `options`.
+fn task_server(options: tool_runtime::TaskOptions) -> McpServer {
+    let registry = Registry::builder()
+        .tool(AddTool)
+        .tool(NapTool)
+        .tool(BatchTool)
+        .tool(CrashTool)
+        .tool(SurveyTool)
+        .build()
+        .unwrap();
+    McpServer::new(registry).with_tasks(tool_runtime::Tasks::in_memory().with_options(options))
+}
+
+/// The `_meta` of a stateless request declaring the tasks extension.
+fn with_tasks() -> Value {
+    modern(json!({"elicitation": {}, "extensions": {TASKS: {}}}))
+}
+
+impl Client {
+    /// The result of `method` with `params` (and the tasks extension
+    /// declared), asserted to be one.
+    async fn task_request(&mut self, id: i64, method: &str, task_id: &Value) -> Value {
+        let params = json!({"taskId": task_id, "_meta": with_tasks()});
+        let (answer, _) = self.request(id, method, params).await;
+        assert!(answer["error"].is_null(), "{answer}");
+        answer["result"].clone()
+    }
+
+    /// Polls `tasks/get` until the task's status is not `working`.
+    async fn settled(&mut self, mut id: i64, task_id: &Value) -> Value {
+        loop {
+            let task = self.task_request(id, "tasks/get", task_id).await;
+            if task["status"] != "working" {
+                return task;
+            }
+            id += 1;
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
+
+fn is_iso_8601(value: &Value) -> bool {
+    let text = value.as_str().unwrap_or("");
+    text.len() == 24 && text.as_bytes()[10] == b'T' && text.ends_with('Z')
+}
+
+#[tokio::test]
+async fn the_tasks_extension_is_advertised_and_a_declaring_call_becomes_a_task() {
+    let mut client = Client::open(task_server(Default::default()));
+    let (discover, _) = client
+        .request(1, "server/discover", json!({"_meta": modern(json!({}))}))
+        .await;
+    assert_eq!(
+        discover["result"]["capabilities"]["extensions"],
+        json!({TASKS: {}})
+    );
+    // The listing is unchanged.
+    let (list, _) = client
+        .request(2, "tools/list", json!({"_meta": modern(json!({}))}))
+        .await;
+    let nap = &list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "nap")
+        .unwrap()
+        .clone();
+    assert!(nap.get("execution").is_none(), "{nap}");
+
+    let (created, _) = client
+        .call(
+            3,
+            json!({"name": "nap", "arguments": {"ms": 50}, "_meta": with_tasks()}),
+        )
+        .await;
+    let created = &created["result"];
+    assert_eq!(created["resultType"], "task", "{created}");
+    assert_eq!(created["status"], "working");
+    assert_eq!(created["taskId"].as_str().unwrap().len(), 32);
+    assert!(is_iso_8601(&created["createdAt"]), "{created}");
+    assert!(is_iso_8601(&created["lastUpdatedAt"]), "{created}");
+    assert_eq!(created["ttlMs"], 3_600_000);
+    assert_eq!(created["pollIntervalMs"], 1000);
+    for absent in ["result", "error", "inputRequests", "requestState", "task"] {
+        assert!(created.get(absent).is_none(), "{absent}: {created}");
+    }
+    let task_id = &created["taskId"];
+
+    let working = client.task_request(4, "tasks/get", task_id).await;
+    assert_eq!(working["resultType"], "complete");
+    assert_eq!(working["taskId"], *task_id);
+    assert!(working.get("result").is_none() && working.get("error").is_none());
+
+    let done = client.settled(5, task_id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "slept 50 ms");
+    assert_eq!(done["result"]["isError"], false);
+    assert!(done.get("error").is_none());
+
+    // Cancelling an ended task: the same empty acknowledgement.
+    let ack = client.task_request(100, "tasks/cancel", task_id).await;
+    assert_eq!(ack["resultType"], "complete");
+    for absent in ["taskId", "status", "result"] {
+        assert!(ack.get(absent).is_none(), "{ack}");
+    }
+}
+
+#[tokio::test]
+async fn without_the_extension_calls_run_in_the_request_and_tasks_methods_are_refused() {
+    let mut client = Client::open(task_server(Default::default()));
+    let plain = modern(json!({}));
+    let (called, _) = client
+        .call(
+            1,
+            json!({"name": "nap", "arguments": {"ms": 1}, "_meta": plain}),
+        )
+        .await;
+    assert_eq!(called["result"]["resultType"], "complete", "{called}");
+    assert_eq!(called["result"]["content"][0]["text"], "slept 1 ms");
+
+    // A tool that requires tasks: -32021, naming the extension.
+    let (refused, _) = client
+        .call(2, json!({"name": "batch", "_meta": plain}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(
+        refused["error"]["data"]["requiredCapabilities"],
+        json!({"extensions": {TASKS: {}}})
+    );
+    for (id, method) in [(3, "tasks/get"), (4, "tasks/update"), (5, "tasks/cancel")] {
+        let (refused, _) = client
+            .request(id, method, json!({"taskId": "x", "_meta": plain}))
+            .await;
+        assert_eq!(refused["error"]["code"], -32021, "{method}: {refused}");
+    }
+    // Removed methods are unknown, and a tool without task support never
+    // becomes a task.
+    let (unknown, _) = client
+        .request(6, "tasks/list", json!({"_meta": with_tasks()}))
+        .await;
+    assert_eq!(unknown["error"]["code"], -32601);
+    let (added, _) = client
+        .call(
+            7,
+            json!({"name": "add", "arguments": {"a": 1, "b": 2}, "_meta": with_tasks(),
+                   "task": {"ttl": 1000}}),
+        )
+        .await;
+    assert_eq!(added["result"]["content"][0]["text"], "3", "{added}");
+    // An unknown task id is invalid params.
+    let (unknown, _) = client
+        .request(
+            8,
+            "tasks/get",
+            json!({"taskId": "nope", "_meta": with_tasks()}),
+        )
+        .await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+}
+
+#[tokio::test]
+async fn a_session_that_declared_the_extension_at_initialize_gets_tasks() {
+    let mut client = Client::open(task_server(Default::default()));
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"extensions": {TASKS: {}}},
+                "clientInfo": {"name": "test", "version": "1"}
+            }}),
+        )
+        .await;
+    let (init, _) = client.response(0).await;
+    assert_eq!(
+        init["result"]["capabilities"]["extensions"],
+        json!({TASKS: {}})
+    );
+    let (created, _) = client.call(1, json!({"name": "batch"})).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    assert!(created["result"].get("_meta").is_none());
+    let task_id = created["result"]["taskId"].clone();
+    let (done, _) = loop {
+        let (task, before) = client
+            .request(2, "tasks/get", json!({"taskId": task_id}))
+            .await;
+        if task["result"]["status"] != "working" {
+            break (task, before);
+        }
+    };
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(done["result"]["result"]["content"][0]["text"], "batched");
+}
+
+#[tokio::test]
+async fn a_panic_fails_the_task_and_a_cancel_cancels_it() {
+    let mut client = Client::open(task_server(Default::default()));
+    let (created, _) = client
+        .call(1, json!({"name": "crash", "_meta": with_tasks()}))
+        .await;
+    let failed = client.settled(2, &created["result"]["taskId"]).await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert_eq!(failed["error"]["code"], -32603);
+    assert!(failed["error"]["message"].is_string());
+    assert!(failed.get("result").is_none(), "{failed}");
+
+    let (created, _) = client
+        .call(
+            100,
+            json!({"name": "nap", "arguments": {"ms": 60_000}, "_meta": with_tasks()}),
+        )
+        .await;
+    let task_id = &created["result"]["taskId"];
+    let ack = client.task_request(101, "tasks/cancel", task_id).await;
+    assert_eq!(ack["resultType"], "complete");
+    let cancelled = client.settled(102, task_id).await;
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+}
+
+#[tokio::test]
+async fn a_tasks_questions_wait_in_the_task_and_tasks_update_answers_them() {
+    let mut client = Client::open(task_server(Default::default()));
+    let (created, _) = client
+        .call(1, json!({"name": "survey", "_meta": with_tasks()}))
+        .await;
+    let task_id = created["result"]["taskId"].clone();
+    let mut id = 2;
+    let waiting = |task: &Value, keys: usize| {
+        task["status"] == "input_required"
+            && task["inputRequests"].as_object().map_or(0, |r| r.len()) == keys
+    };
+    let task = loop {
+        id += 1;
+        let task = client.task_request(id, "tasks/get", &task_id).await;
+        if waiting(&task, 2) {
+            break task;
+        }
+    };
+    assert_eq!(
+        task["inputRequests"]["first"]["method"],
+        "elicitation/create"
+    );
+    assert_eq!(
+        task["inputRequests"]["second"]["params"]["message"],
+        "second?"
+    );
+    assert!(task.get("requestState").is_none());
+
+    // A partial answer (and one for a key nobody asked): the other waits.
+    let update = |id: i64, responses: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tasks/update", "params": {
+            "taskId": task_id, "inputResponses": responses, "_meta": with_tasks()}})
+    };
+    client
+        .send(update(
+            50,
+            json!({"first": {"action": "accept", "content": {"v": "a"}}, "zzz": {}}),
+        ))
+        .await;
+    let (ack, _) = client.response(50).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    let task = client.task_request(51, "tasks/get", &task_id).await;
+    assert_eq!(task["status"], "input_required");
+    let keys: Vec<&String> = task["inputRequests"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["second"]);
+
+    client
+        .send(update(
+            52,
+            json!({"second": {"action": "accept", "content": {"v": "b"}}}),
+        ))
+        .await;
+    client.response(52).await;
+    // The third question reuses the name `first`: a new key.
+    let task = loop {
+        id += 1;
+        let task = client.task_request(id, "tasks/get", &task_id).await;
+        if task["status"] == "input_required" && task["inputRequests"].get("second").is_none() {
+            break task;
+        }
+    };
+    let keys: Vec<String> = task["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys.len(), 1);
+    assert_ne!(keys[0], "first", "keys are unique over the task's life");
+    client
+        .send(update(
+            90,
+            json!({&keys[0]: {"action": "accept", "content": {"v": "c"}}}),
+        ))
+        .await;
+    client.response(90).await;
+    let done = client.settled(91, &task_id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "a b c");
+}
+
+#[tokio::test]
+async fn tasks_beyond_the_limit_are_refused_and_options_reach_the_wire() {
+    let options = tool_runtime::TaskOptions::default()
+        .with_max_running(1)
+        .with_poll_interval(Duration::from_millis(250))
+        .with_ttl(None);
+    let mut client = Client::open(task_server(options));
+    let (first, _) = client
+        .call(
+            1,
+            json!({"name": "nap", "arguments": {"ms": 60_000}, "_meta": with_tasks()}),
+        )
+        .await;
+    assert_eq!(first["result"]["pollIntervalMs"], 250, "{first}");
+    assert_eq!(first["result"]["ttlMs"], Value::Null);
+    let (second, _) = client
+        .call(
+            2,
+            json!({"name": "nap", "arguments": {"ms": 1}, "_meta": with_tasks()}),
+        )
+        .await;
+    assert_eq!(second["error"]["code"], -32603, "{second}");
+    assert_eq!(second["error"]["data"]["maxRunningTasks"], 1);
+}

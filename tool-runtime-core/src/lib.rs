@@ -96,13 +96,15 @@ pub use spec::content::{
 };
 pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
 pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
-pub use spec::tool_spec::{ParamSpec, SchemaSource, SourceLocation, ToolAnnotations, ToolSpec};
+pub use spec::tool_spec::{
+    ParamSpec, SchemaSource, SourceLocation, TaskSupport, ToolAnnotations, ToolSpec,
+};
 #[doc(no_inline)]
 pub use strict::StrictViolation;
 #[cfg(feature = "redis")]
 pub use tasks::RedisTaskStore;
 pub use tasks::{
-    MemoryTaskStore, StoreFuture, Task, TaskError, TaskOptions, TaskStatus, TaskStore,
+    MemoryTaskStore, StoreFuture, Task, TaskError, TaskInput, TaskOptions, TaskStatus, TaskStore,
     TaskStoreError, Tasks,
 };
 /// The cancellation signal of a [`ToolContext`] (from `tokio-util`).

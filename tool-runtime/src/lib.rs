@@ -182,6 +182,7 @@ pub use tool_runtime_macros::{__stream, __try_stream};
 /// | `timeout = "5s"` | how long one call may run |
 /// | `blocking` | run a sync tool on a blocking thread |
 /// | `needs_approval` | ask the registry's approval hook before each call |
+/// | `task`, `task = "required"` | calls may (or must) run as tasks ([`TaskSupport`]) |
 /// | `alias = "..."` | another name the tool answers to (repeatable) |
 /// | `config = Type` | the configuration type, injected as [`config::Config<T>`] |
 /// | `crate = path` | the path of this crate, for re-exporters |

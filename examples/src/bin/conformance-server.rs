@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use tool_mcp::server::McpServer;
 use tool_runtime::{
     Audio, Content, DynamicTool, Elicitation, ElicitationRequest, Image, LiveRegistry, LogLevel,
-    Registry, Resource, SamplingRequest, ToolContext, ToolError, tool,
+    Registry, Resource, SamplingRequest, Tasks, ToolContext, ToolError, tool,
 };
 
 /// The registry served, for `test_trigger_tool_change` to change.
@@ -506,6 +506,76 @@ fn json_schema_tool() -> DynamicTool {
     .expect("the schema is valid")
 }
 
+/// Greets `name`, in the request.
+#[tool]
+fn greet(
+    /// Whom to greet
+    name: String,
+) -> String {
+    format!("Hello, {name}!")
+}
+
+/// Sleeps `seconds` seconds, then says so: a call that may run as a task
+/// (and ends cancelled when its task is).
+#[tool(task)]
+async fn slow_compute(
+    /// How long to work
+    seconds: f64,
+    /// A label to give back
+    #[tool(default)]
+    label: String,
+) -> String {
+    tokio::time::sleep(Duration::from_secs_f64(seconds.clamp(0.0, 3600.0))).await;
+    format!("computed {label} in {seconds} s")
+}
+
+/// Works for a second, then fails with an error result: runs only as a
+/// task.
+#[tool(task = "required")]
+async fn failing_job() -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Err(ToolError::new("the job failed, as it always does"))
+}
+
+/// Panics, which leaves its task failed: no result of its own.
+#[tool(task)]
+async fn protocol_error_job() -> String {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    panic!("the job broke")
+}
+
+/// Asks the user to confirm (request `confirm`), then deletes `filename`
+/// (in words only): in a task, the question waits in the task.
+#[tool(task)]
+async fn confirm_delete(
+    /// The file to delete
+    filename: String,
+    ctx: &ToolContext,
+) -> Result<String, ToolError> {
+    let request = ElicitationRequest::new(format!("Delete {filename}?"), confirm_schema("confirm"))
+        .named("confirm");
+    let answer = ctx.elicit_request(request).await?;
+    Ok(format!(
+        "{filename}: confirmed={}",
+        field(&answer, "confirm")
+    ))
+}
+
+/// Asks two questions at once (requests `name` and `confirm`), so both
+/// wait in the task together.
+#[tool(task)]
+async fn multi_input(ctx: &ToolContext) -> Result<String, ToolError> {
+    let name =
+        ElicitationRequest::new("What is your name?", one_field("name", "string")).named("name");
+    let confirm = ElicitationRequest::new("Go ahead?", confirm_schema("confirm")).named("confirm");
+    let (name, confirm) = tokio::join!(ctx.elicit_request(name), ctx.elicit_request(confirm));
+    Ok(format!(
+        "name={}, confirmed={}",
+        field(&name?, "name"),
+        field(&confirm?, "confirm")
+    ))
+}
+
 fn registry() -> Registry {
     Registry::builder()
         .tool(TestSimpleTextTool)
@@ -535,6 +605,12 @@ fn registry() -> Registry {
         .tool(TestInputRequiredResultTamperedStateTool)
         .tool(TestInputRequiredResultCapabilitiesTool)
         .tool(json_schema_tool())
+        .tool(GreetTool)
+        .tool(SlowComputeTool)
+        .tool(FailingJobTool)
+        .tool(ProtocolErrorJobTool)
+        .tool(ConfirmDeleteTool)
+        .tool(MultiInputTool)
         .build()
         .expect("the conformance tools are set up")
 }
@@ -544,7 +620,8 @@ async fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let live = SERVED.get_or_init(|| LiveRegistry::new(registry()));
     let server = McpServer::new(live.clone())
-        .with_implementation("tool-mcp-conformance-server", env!("CARGO_PKG_VERSION"));
+        .with_implementation("tool-mcp-conformance-server", env!("CARGO_PKG_VERSION"))
+        .with_tasks(Tasks::in_memory());
     match args
         .iter()
         .map(String::as_str)

@@ -8,7 +8,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::attr::OneOfValue;
-use crate::model::{ArgParam, Output, Param, ParamConstraints, ToolFn};
+use crate::model::{ArgParam, Output, Param, ParamConstraints, TaskMode, ToolFn};
 
 /// `impl Tool { pub const SPEC }` and the items it names.
 pub fn spec(tool: &ToolFn) -> TokenStream {
@@ -52,8 +52,8 @@ pub fn spec(tool: &ToolFn) -> TokenStream {
 
 /// How many of `ToolSpec`'s fields are options, with a default in
 /// `SPEC_DEFAULTS`: `title`, `annotations`, `strict`, `timeout`, `blocking`,
-/// `needs_approval`, `streaming`, `aliases`, `config`.
-const SPEC_OPTIONS: usize = 9;
+/// `needs_approval`, `streaming`, `aliases`, `config`, `task_support`.
+const SPEC_OPTIONS: usize = 10;
 
 /// The fields of the options the attribute sets, `config` apart; the others
 /// come from `SPEC_DEFAULTS`.
@@ -90,6 +90,15 @@ fn options(tool: &ToolFn) -> Vec<TokenStream> {
     }
     if options.needs_approval {
         fields.push(quote!(needs_approval: true,));
+    }
+    match options.task_support() {
+        Some(TaskMode::Optional) => {
+            fields.push(quote!(task_support: __tool_rt::TaskSupport::Optional,));
+        }
+        Some(TaskMode::Required) => {
+            fields.push(quote!(task_support: __tool_rt::TaskSupport::Required,));
+        }
+        None => {}
     }
     if matches!(tool.output, Output::Stream { .. }) {
         fields.push(quote!(streaming: true,));

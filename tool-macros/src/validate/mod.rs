@@ -212,6 +212,19 @@ fn options(tool: &ToolFn, options: &ToolOptions, errors: &mut Errors) {
             ),
         );
     }
+    if let Some(task) = &options.task
+        && options.task_support().is_none()
+    {
+        errors.push(
+            task.span(),
+            format!(
+                "unknown task support \"{}\": write `task` or `task = \"optional\"` for a tool \
+                 whose calls may run as tasks, or `task = \"required\"` for one whose calls \
+                 must",
+                task.as_deref().unwrap_or_default()
+            ),
+        );
+    }
     if let Some(blocking) = options.blocking {
         if let Some(asyncness) = tool.asyncness {
             errors.push(

@@ -299,3 +299,32 @@ fn names() {
     assert!(name_problem(&"x".repeat(65)).unwrap().contains("65"));
     assert!(name_problem("météo").is_some());
 }
+
+#[test]
+fn reads_task_support_and_rejects_other_values() {
+    let tool = |args: TokenStream| {
+        let mut errors = Errors::new();
+        let item: MaybeFn = parse_quote! {
+            /// Doc.
+            fn f() {}
+        };
+        let tool = crate::parse::tool(args, &item, None, &mut errors);
+        super::tool(&tool, &mut errors);
+        assert!(errors.finish().is_ok());
+        tool.options.task_support()
+    };
+    use crate::model::TaskMode;
+    assert_eq!(tool(quote!()), None);
+    assert_eq!(tool(quote!(task)), Some(TaskMode::Optional));
+    assert_eq!(tool(quote!(task = "optional")), Some(TaskMode::Optional));
+    assert_eq!(tool(quote!(task = "required")), Some(TaskMode::Required));
+    let error = check(
+        quote!(task = "always"),
+        parse_quote! {
+            /// Doc.
+            fn f() {}
+        },
+    );
+    assert!(error.contains("unknown task support \"always\""), "{error}");
+    assert!(error.contains("task = \"required\""), "{error}");
+}

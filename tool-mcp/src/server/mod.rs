@@ -44,6 +44,11 @@
 //!   `subscriptions/listen`), where a tool's requests to the client come
 //!   back as an `input_required` result and the client's retry runs the
 //!   tool again with the answers (`docs/mcp.md` states the contract).
+//! - MCP's tasks extension, with [`with_tasks`](McpServer::with_tasks): a
+//!   call of a tool that allows tasks ([`TaskSupport`](tool_runtime::TaskSupport)),
+//!   from a client that declares the extension, is answered at once with
+//!   its task, read with `tasks/get`, given input with `tasks/update` and
+//!   cancelled with `tasks/cancel` (`docs/mcp.md`, "Tasks").
 //! - Limits keep a session bounded: the calls it runs at once
 //!   ([`with_max_concurrent_calls`](McpServer::with_max_concurrent_calls)),
 //!   the bytes waiting to be written on a byte stream
@@ -79,6 +84,7 @@ mod session;
 mod state;
 mod stdio;
 mod subscriptions;
+mod tasks;
 mod wire;
 
 use std::io;
@@ -124,6 +130,8 @@ pub struct McpServer {
     /// The key `requestState`s are signed with: the program's, or one
     /// drawn when first needed.
     state_key: Arc<OnceLock<state::StateKey>>,
+    /// The tasks of MCP's tasks extension, when the server serves it.
+    tasks: Option<tool_runtime::Tasks>,
 }
 
 /// A server's name and version (`serverInfo`).
@@ -171,6 +179,7 @@ impl Clone for McpServer {
             log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
             limits: self.limits.clone(),
             state_key: Arc::clone(&self.state_key),
+            tasks: self.tasks.clone(),
         }
     }
 }
@@ -202,6 +211,7 @@ impl McpServer {
             log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
             limits: Limits::default(),
             state_key: Arc::new(OnceLock::new()),
+            tasks: None,
         }
     }
 

@@ -31,6 +31,9 @@ pub(super) const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 /// Where a result names the server.
 pub(super) const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
+/// The tasks extension's name, in capabilities (see `tasks.rs`).
+pub(super) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
 /// MCP's "missing required client capability".
 pub(super) const MISSING_CAPABILITY: i64 = -32021;
 /// MCP's "unsupported protocol version".
@@ -233,9 +236,14 @@ impl Caching {
     }
 }
 
-/// The server's capabilities, in either era.
-pub(super) fn capabilities() -> Value {
-    json!({"logging": {}, "tools": {"listChanged": true}})
+/// The server's capabilities, in either era: with `extensions` naming the
+/// tasks extension when the server serves tasks.
+pub(super) fn capabilities(server: &McpServer) -> Value {
+    let mut capabilities = json!({"logging": {}, "tools": {"listChanged": true}});
+    if server.tasks.is_some() {
+        capabilities["extensions"] = json!({TASKS_EXTENSION: {}});
+    }
+    capabilities
 }
 
 /// The `server/discover` result: the revisions served, the capabilities,
@@ -244,7 +252,7 @@ pub(super) fn capabilities() -> Value {
 /// resources (their lists are empty), so those capabilities are declared.
 pub(super) fn discover(server: &McpServer) -> Value {
     let caching = Caching::of(server);
-    let mut capabilities = capabilities();
+    let mut capabilities = capabilities(server);
     capabilities["prompts"] = json!({});
     capabilities["resources"] = json!({});
     let mut result = json!({

@@ -26,6 +26,8 @@
 //!   for when the server knows it (else the newest with `initialize`), the
 //!   server's capabilities, its name and version, its instructions. Before
 //!   it, only `ping` is answered, and requests that say their revision.
+//! - With tasks on, a call may become a task, and `tasks/get`,
+//!   `tasks/update` and `tasks/cancel` are served ([`tasks`](super::tasks)).
 //! - `tools/call` runs on a task of its own, so that calls overlap (at most
 //!   the server's limit at once); its progress and log messages go out as
 //!   notifications, and `notifications/cancelled` stops it (with no answer,
@@ -285,6 +287,9 @@ impl<O: Outbox> Session<O> {
                 Ok(call) => self.start_call(call, Era::Session).await,
                 Err(error) => self.refuse(&id, error).await,
             },
+            "tasks/get" | "tasks/update" | "tasks/cancel" => {
+                self.session_tasks_request(&id, method, params).await;
+            }
             "logging/setLevel" => {
                 let level = params
                     .and_then(|mut params| params.remove("level"))
@@ -328,6 +333,10 @@ impl<O: Outbox> Session<O> {
                 Err(error) => self.refuse(&id, error).await,
             },
             "subscriptions/listen" => self.listen(id, params).await,
+            "tasks/get" | "tasks/update" | "tasks/cancel" => {
+                self.stateless_tasks_request(&id, method, params, &meta)
+                    .await;
+            }
             "prompts/list" | "resources/list" | "resources/templates/list" => {
                 self.list_none(&id, method).await;
             }
@@ -381,7 +390,7 @@ impl<O: Outbox> Session<O> {
         let implementation = &self.server.implementation;
         let mut result = json!({
             "protocolVersion": version,
-            "capabilities": revision::capabilities(),
+            "capabilities": revision::capabilities(&self.server),
             "serverInfo": {"name": implementation.name, "version": implementation.version},
         });
         if let Some(instructions) = &self.server.instructions {
@@ -520,6 +529,10 @@ impl<O: Outbox> Session<O> {
     /// its own, on a byte stream) and writes its answer; none for a call
     /// cancelled meanwhile, as MCP asks.
     async fn start_call(self: &Arc<Self>, call: Call, era: Era) {
+        let task = match self.task_start(&call, &era) {
+            Ok(task) => task,
+            Err(error) => return self.refuse(&call.id, error).await,
+        };
         let key = call.id.key().into_owned();
         let cancelled = CancellationToken::new();
         if let Err(error) = self.admit(&key, &cancelled, true) {
@@ -527,6 +540,20 @@ impl<O: Outbox> Session<O> {
         }
         let session = Arc::clone(self);
         let span = super::call_span(&call.id, &call.name, call.meta.as_ref());
+        if let Some(task) = task {
+            // Answered once the task is stored: the call runs on.
+            let id = call.id.clone();
+            let work = async move {
+                let _finished = Finished {
+                    session: &*session,
+                    key: &key,
+                };
+                session.create_task(call, task).await;
+            };
+            return self
+                .output
+                .run(&id, tracing::Instrument::instrument(work, span));
+        }
         // Each era's work a future of its own: a session call's, which most
         // calls are, does not carry the larger state of the stateless
         // revision's rounds.

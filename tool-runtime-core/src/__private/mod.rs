@@ -65,8 +65,8 @@ pub use crate::spec::config::{ConfigSpec, ConfigValue};
 pub use crate::spec::constraints::{Constraints, Literal};
 pub use crate::stream::{GeneratorStream, channel as stream_channel, next as stream_next};
 pub use crate::{
-    ArgError, FromToolContext, ParamSpec, SchemaSource, SourceLocation, Tool, ToolAnnotations,
-    ToolContext, ToolError, ToolFuture, ToolOutput, ToolResult, ToolSpec, Toolset,
+    ArgError, FromToolContext, ParamSpec, SchemaSource, SourceLocation, TaskSupport, Tool,
+    ToolAnnotations, ToolContext, ToolError, ToolFuture, ToolOutput, ToolResult, ToolSpec, Toolset,
 };
 
 /// A spec with every option unset. Each generated `SPEC` takes the options

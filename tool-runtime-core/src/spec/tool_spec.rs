@@ -106,11 +106,53 @@ pub struct ToolSpec {
     pub aliases: Cow<'static, [Cow<'static, str>]>,
     /// The tool's configuration, when it declares one (`#[tool(config = T)]`).
     pub config: Option<crate::spec::config::ConfigSpec>,
+    /// Whether a call may run as a task, answered at once with the task's
+    /// id and read later (`#[tool(task)]`, `#[tool(task = "required")]`).
+    pub task_support: TaskSupport,
     /// The JSON Schema of the arguments (see [`input_schema`](Self::input_schema)).
     pub input_schema: SchemaSource,
     /// The JSON Schema of the result, when there is one (see
     /// [`output_schema`](Self::output_schema)).
     pub output_schema: SchemaSource,
+}
+
+/// Whether a tool's calls may run as tasks: started at once, answered with
+/// the task's id, and read later by that id (MCP's tasks extension;
+/// [`Registry::start_task`](crate::Registry::start_task) in this crate).
+///
+/// A server decides, call by call, within what the tool allows: a tool that
+/// forbids tasks always answers in the request; one that requires them
+/// cannot be called by a client that does not take tasks.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskSupport {
+    /// Calls always run in the request that makes them (the default).
+    #[default]
+    Forbidden,
+    /// A call may run as a task when the client takes tasks
+    /// (`#[tool(task)]`).
+    Optional,
+    /// Calls run as tasks only: a client that does not take tasks cannot
+    /// call the tool (`#[tool(task = "required")]`).
+    Required,
+}
+
+impl TaskSupport {
+    /// The name MCP gives it: `"forbidden"`, `"optional"` or `"required"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskSupport::Forbidden => "forbidden",
+            TaskSupport::Optional => "optional",
+            TaskSupport::Required => "required",
+        }
+    }
+
+    /// Whether calls may run as tasks (optional or required).
+    pub fn allows_tasks(self) -> bool {
+        !matches!(self, TaskSupport::Forbidden)
+    }
 }
 
 /// Where a spec's JSON Schema comes from.
@@ -177,6 +219,7 @@ pub const UNSET: ToolSpec = ToolSpec {
     streaming: false,
     aliases: Cow::Borrowed(&[]),
     config: None,
+    task_support: TaskSupport::Forbidden,
     input_schema: SchemaSource::None,
     output_schema: SchemaSource::None,
 };

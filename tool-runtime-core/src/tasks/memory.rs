@@ -1,8 +1,10 @@
 //! The in-process task store.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, PoisonError};
 
+use serde_json::{Map, Value};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::store::{StoreFuture, TaskStore, TaskStoreError};
@@ -26,6 +28,24 @@ pub struct MemoryTaskStore {
 struct Entry {
     task: Task,
     cancel: CancellationToken,
+    /// The requests waiting for an answer, by key.
+    requests: BTreeMap<String, Value>,
+    /// The answers not yet taken by the call, by key.
+    answers: HashMap<String, Value>,
+    /// Told when an answer comes.
+    answered: Arc<Notify>,
+}
+
+impl Entry {
+    fn new(task: Task) -> Self {
+        Entry {
+            task,
+            cancel: CancellationToken::new(),
+            requests: BTreeMap::new(),
+            answers: HashMap::new(),
+            answered: Arc::new(Notify::new()),
+        }
+    }
 }
 
 impl Default for MemoryTaskStore {
@@ -80,8 +100,7 @@ impl TaskStore for MemoryTaskStore {
                 limit: self.max_tasks,
             })
         } else {
-            let cancel = CancellationToken::new();
-            tasks.insert(task.id.clone(), Entry { task, cancel });
+            tasks.insert(task.id.clone(), Entry::new(task));
             Ok(())
         };
         Box::pin(std::future::ready(outcome))
@@ -93,12 +112,21 @@ impl TaskStore for MemoryTaskStore {
             .lock()
             .get(id)
             .filter(|entry| !entry.task.is_expired(now))
-            .map(|entry| entry.task.clone());
+            .map(|entry| {
+                entry
+                    .task
+                    .clone()
+                    .with_input_requests(entry.requests.clone())
+            });
         Box::pin(std::future::ready(Ok(task)))
     }
 
     fn update(&self, task: Task) -> StoreFuture<'_, ()> {
         if let Some(entry) = self.lock().get_mut(&task.id) {
+            if task.is_terminal() {
+                entry.requests.clear();
+                entry.answers.clear();
+            }
             entry.task = task;
         }
         Box::pin(std::future::ready(Ok(())))
@@ -125,6 +153,60 @@ impl TaskStore for MemoryTaskStore {
                 None => std::future::pending().await,
             }
             Ok(())
+        })
+    }
+
+    fn request_input<'a>(
+        &'a self,
+        id: &'a str,
+        key: &'a str,
+        request: Value,
+    ) -> StoreFuture<'a, ()> {
+        if let Some(entry) = self.lock().get_mut(id)
+            && !entry.task.is_terminal()
+        {
+            entry.requests.insert(key.to_owned(), request);
+        }
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn respond<'a>(&'a self, id: &'a str, responses: Map<String, Value>) -> StoreFuture<'a, bool> {
+        let now = unix_millis();
+        let known = match self.lock().get_mut(id) {
+            Some(entry) if !entry.task.is_expired(now) => {
+                for (key, answer) in responses {
+                    if entry.requests.remove(&key).is_some() {
+                        entry.answers.insert(key, answer);
+                    }
+                }
+                entry.answered.notify_waiters();
+                true
+            }
+            _ => false,
+        };
+        Box::pin(std::future::ready(Ok(known)))
+    }
+
+    fn answer<'a>(&'a self, id: &'a str, key: &'a str) -> StoreFuture<'a, Value> {
+        Box::pin(async move {
+            loop {
+                let Some(answered) = self.lock().get(id).map(|entry| Arc::clone(&entry.answered))
+                else {
+                    // A task the store does not hold is never answered here.
+                    return std::future::pending().await;
+                };
+                let notified = answered.notified();
+                tokio::pin!(notified);
+                notified.as_mut().enable();
+                if let Some(answer) = self
+                    .lock()
+                    .get_mut(id)
+                    .and_then(|entry| entry.answers.remove(key))
+                {
+                    return Ok(answer);
+                }
+                notified.await;
+            }
         })
     }
 }

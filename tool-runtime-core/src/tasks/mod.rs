@@ -18,7 +18,9 @@
 //! | cancelled (`incomplete`, kind `cancelled`) | `cancelled` |
 //! | the tool panicked, or the runtime failed (kinds `panicked`, `internal`) | `failed`, the error result kept |
 //! | its process not heard from for three heartbeats | `failed`, saying so |
+//! | waiting for an answer to a request of its own ([`TaskInput`]) | `input_required`, the requests in [`Task::input_requests`] |
 
+mod input;
 mod memory;
 #[cfg(feature = "redis")]
 mod redis;
@@ -30,6 +32,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
+pub use input::TaskInput;
 pub use memory::MemoryTaskStore;
 #[cfg(feature = "redis")]
 pub use redis::RedisTaskStore;

@@ -12,10 +12,12 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tokio_util::sync::CancellationToken;
 
+use super::input::TaskInput;
 use super::store::TaskStore;
 use super::task::Task;
 use super::{TaskError, Tasks};
 use crate::context::ToolContext;
+use crate::context::client::ClientRequests;
 use crate::events::ToolEvent;
 use crate::events::record::ToolCallRecord;
 use crate::registry::Registry;
@@ -60,9 +62,27 @@ impl Registry {
     /// ```
     pub async fn start_task(
         &self,
+        tool_use: ToolUse,
+        ctx: &ToolContext,
+        tasks: &Tasks,
+    ) -> Result<Task, TaskError> {
+        self.start_task_with_client(tool_use, ctx, tasks, |_| None)
+            .await
+    }
+
+    /// Starts `tool_use` as a task, as [`start_task`](Self::start_task)
+    /// does, with a client of the task's own: `client` makes it from the
+    /// task's [`TaskInput`], which parks each request of the call's (an
+    /// elicitation, a sampling request) in the task until
+    /// [`Tasks::respond`] brings its answer; the task reads as
+    /// [`InputRequired`](super::TaskStatus::InputRequired) meanwhile.
+    /// `None` keeps `ctx`'s client.
+    pub async fn start_task_with_client(
+        &self,
         mut tool_use: ToolUse,
         ctx: &ToolContext,
         tasks: &Tasks,
+        client: impl FnOnce(TaskInput) -> Option<Arc<dyn ClientRequests>>,
     ) -> Result<Task, TaskError> {
         let slot = Slot::take(&tasks.running, tasks.options.max_running)?;
         let id = new_id();
@@ -73,10 +93,14 @@ impl Registry {
         let task = Task::started(id, record, &tasks.options);
         tasks.store.create(task.clone()).await?;
         let token = CancellationToken::new();
+        let mut ctx = ctx.clone().with_cancellation(token.clone());
+        if let Some(client) = client(TaskInput::new(Arc::clone(&tasks.store), task.id.clone())) {
+            ctx = ctx.with_client(client);
+        }
         let call = Call {
             registry: self.clone(),
             store: Arc::clone(&tasks.store),
-            ctx: ctx.clone().with_cancellation(token.clone()),
+            ctx,
             token,
             heartbeat: tasks.options.heartbeat,
             _slot: slot,

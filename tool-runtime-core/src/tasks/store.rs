@@ -3,6 +3,8 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use serde_json::{Map, Value};
+
 use super::task::Task;
 
 /// The future a [`TaskStore`] method returns.
@@ -41,6 +43,52 @@ pub trait TaskStore: Send + Sync + 'static {
     /// the store (at once if it was asked already). The process running the
     /// call waits on it.
     fn cancel_requested<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()>;
+
+    /// Parks a request of the call's to whoever started it, under `key`
+    /// (new in the task's life): until it is answered, [`get`](Self::get)
+    /// gives the task with the request in its
+    /// [`input_requests`](Task::input_requests), and as
+    /// [`InputRequired`](super::TaskStatus::InputRequired) while it is
+    /// otherwise working. The requests are the store's, kept apart from
+    /// the task [`update`](Self::update) replaces; a task stored as ended
+    /// has none.
+    ///
+    /// By default, the store keeps no requests: the call's request fails.
+    fn request_input<'a>(
+        &'a self,
+        id: &'a str,
+        key: &'a str,
+        request: Value,
+    ) -> StoreFuture<'a, ()> {
+        let _ = (id, key, request);
+        Box::pin(std::future::ready(Err(no_input())))
+    }
+
+    /// Answers the task's parked requests: each of `responses` whose key is
+    /// a request still waiting is kept for the call and the request is no
+    /// longer waiting; the others are ignored. `false` when the store has
+    /// no such task.
+    ///
+    /// By default, the store keeps no requests, and fails.
+    fn respond<'a>(&'a self, id: &'a str, responses: Map<String, Value>) -> StoreFuture<'a, bool> {
+        let _ = (id, responses);
+        Box::pin(std::future::ready(Err(no_input())))
+    }
+
+    /// Done with the answer to the task's request `key`, once
+    /// [`respond`](Self::respond) brings it (at once if it came already).
+    /// The process running the call waits on it.
+    ///
+    /// By default, the store keeps no requests, and fails.
+    fn answer<'a>(&'a self, id: &'a str, key: &'a str) -> StoreFuture<'a, Value> {
+        let _ = (id, key);
+        Box::pin(std::future::ready(Err(no_input())))
+    }
+}
+
+/// The error of a store that keeps no input requests.
+fn no_input() -> TaskStoreError {
+    TaskStoreError::Unavailable("this task store keeps no input requests".to_owned())
 }
 
 /// Why a [`TaskStore`] could not do what was asked.

@@ -2,7 +2,10 @@
 //! answer, with the call's execution record and where the task is in its
 //! life.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::events::record::{CallStatus, ToolCallRecord, unix_millis};
 use crate::spec::error::ToolErrorKind;
@@ -107,6 +110,12 @@ pub struct Task {
     /// How long without a heartbeat before a running task is taken for
     /// lost (the process running it ended) and reads as failed.
     pub lost_after_ms: u64,
+    /// The call's requests to whoever started it that wait for an answer,
+    /// by key (unique over the task's life): what the call asked, as the
+    /// client that gave it its context shaped it (over MCP, `method` and
+    /// `params`). Filled by the store ([`TaskStore::request_input`](super::TaskStore::request_input)).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub input_requests: BTreeMap<String, Value>,
 }
 
 impl Task {
@@ -128,6 +137,7 @@ impl Task {
             poll_interval_ms: millis(options.poll_interval),
             heartbeat_at_ms: now,
             lost_after_ms: millis(options.heartbeat) * 3,
+            input_requests: BTreeMap::new(),
         }
     }
 
@@ -146,6 +156,17 @@ impl Task {
     pub fn is_expired(&self, now_ms: u64) -> bool {
         self.ttl_ms
             .is_some_and(|ttl| now_ms >= self.created_at_ms.saturating_add(ttl))
+    }
+
+    /// The task with `requests` as its waiting input requests (see
+    /// [`TaskStore::request_input`](super::TaskStore::request_input)): input
+    /// required while any waits and the call otherwise works.
+    pub fn with_input_requests(mut self, requests: BTreeMap<String, Value>) -> Self {
+        if self.status == TaskStatus::Working && !requests.is_empty() {
+            self.status = TaskStatus::InputRequired;
+        }
+        self.input_requests = requests;
+        self
     }
 
     /// The task as its reader should see it at `now_ms`: a task still

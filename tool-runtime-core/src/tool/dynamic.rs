@@ -252,6 +252,13 @@ impl DynamicToolBuilder {
         self
     }
 
+    /// Whether calls may run as tasks (see [`TaskSupport`](crate::TaskSupport));
+    /// forbidden by default.
+    pub fn task_support(mut self, support: crate::TaskSupport) -> Self {
+        self.spec.task_support = support;
+        self
+    }
+
     /// Whether the tool asks for OpenAI strict mode.
     pub fn strict(mut self, strict: bool) -> Self {
         self.spec.strict = strict;

@@ -137,6 +137,8 @@ impl<'a> Message<'a> {
         let key = match method {
             Some("tools/call" | "prompts/get") => Some("name"),
             Some("resources/read" | "resources/subscribe" | "resources/unsubscribe") => Some("uri"),
+            // The tasks extension routes by task.
+            Some("tasks/get" | "tasks/update" | "tasks/cancel") => Some("taskId"),
             _ => None,
         };
         let name = key

@@ -1,0 +1,535 @@
+//! MCP's tasks extension (`io.modelcontextprotocol/tasks`): a call the
+//! server runs as a task is answered at once with the task
+//! (`CreateTaskResult`), and the client reads it later by its id.
+//!
+//! The server speaks the extension when it has [`Tasks`]
+//! ([`McpServer::with_tasks`]), and uses it for a request that declares it:
+//! in its `_meta`'s client capabilities (`extensions`), or, in a session of
+//! an earlier revision, in the capabilities the client gave `initialize`.
+//! A tool says whether its calls may run as tasks
+//! ([`TaskSupport`](tool_runtime::TaskSupport)):
+//!
+//! | the tool | the request declares the extension | it does not |
+//! | --- | --- | --- |
+//! | forbids tasks (the default) | the result, in the request | the same |
+//! | allows tasks | a task | the result, in the request |
+//! | requires tasks | a task | `-32021`, naming the extension |
+//!
+//! `tasks/get` gives the task with what its status carries (the
+//! `CallToolResult` of a completed task, the JSON-RPC error of a failed
+//! one, the requests of one that waits for input), `tasks/cancel` asks for
+//! its cancellation and `tasks/update` brings the client's answers to its
+//! requests: both answer with an empty result. A request of these methods
+//! that does not declare the extension gets `-32021`; an unknown task id,
+//! `-32602`.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use tool_runtime::{
+    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root, SamplingRequest,
+    SamplingResponse, Task, TaskError, TaskInput, TaskStatus, TaskSupport, Tasks, ToolError,
+};
+
+use super::output::Outbox;
+use super::revision::{
+    self, Era, META_CAPABILITIES, MISSING_CAPABILITY, RequestMeta, TASKS_EXTENSION,
+};
+use super::session::{Session, lock};
+use super::wire::{self, Call, INTERNAL_ERROR, Id, METHOD_NOT_FOUND, RpcError, kind};
+use super::{McpServer, peer};
+
+/// The extension's name, in capabilities.
+const EXTENSION: &str = TASKS_EXTENSION;
+
+/// How the server serves one `tools/call`.
+enum Mode {
+    /// In the request, as any call.
+    InRequest,
+    /// As a task.
+    Task(Tasks),
+    /// Not at all: the error to answer with.
+    Refused(RpcError),
+}
+
+/// How a call that runs as a task starts.
+pub(super) struct TaskStart {
+    tasks: Tasks,
+    /// The client's capabilities, for the tool's requests during the task.
+    capabilities: Map<String, Value>,
+    /// Whether the call is of the stateless revision.
+    stateless: bool,
+}
+
+/// Whether client `capabilities` declare the extension.
+fn declared_in(capabilities: Option<&Map<String, Value>>) -> bool {
+    capabilities
+        .and_then(|capabilities| capabilities.get("extensions"))
+        .and_then(Value::as_object)
+        .is_some_and(|extensions| extensions.contains_key(EXTENSION))
+}
+
+/// Whether a request's `meta` declares the extension in its client
+/// capabilities.
+fn declared_in_meta(meta: Option<&Map<String, Value>>) -> bool {
+    declared_in(
+        meta.and_then(|meta| meta.get(META_CAPABILITIES))
+            .and_then(Value::as_object),
+    )
+}
+
+/// `-32021`: the request needs the extension, which it did not declare.
+fn missing_extension(what: &str) -> RpcError {
+    RpcError::new(
+        MISSING_CAPABILITY,
+        format!(
+            "Missing required client capability: {what} needs the extension {EXTENSION} \
+             (declare it under `extensions` in {META_CAPABILITIES})"
+        ),
+    )
+    .with_data(json!({"requiredCapabilities": {"extensions": {EXTENSION: {}}}}))
+}
+
+impl McpServer {
+    /// Serves MCP's tasks extension with `tasks`: calls of the tools that
+    /// allow it ([`TaskSupport`]) from clients that declare the extension
+    /// run as tasks kept in `tasks`' store, read with `tasks/get`,
+    /// cancelled with `tasks/cancel` and given input with `tasks/update`.
+    ///
+    /// The limits and lifetimes are `tasks`'
+    /// [`TaskOptions`](tool_runtime::TaskOptions): how many run at once
+    /// (64 by default; a call beyond that is refused, `-32603`), how long a
+    /// task is kept (one hour) and how often a client should poll (one
+    /// second). The server's clones (one per HTTP session) share them.
+    pub fn with_tasks(mut self, tasks: Tasks) -> Self {
+        self.tasks = Some(tasks);
+        self
+    }
+
+    /// The tasks the server keeps, when it speaks the tasks extension.
+    pub fn tasks(&self) -> Option<&Tasks> {
+        self.tasks.as_ref()
+    }
+
+    /// How a call of tool `name` is served, the request declaring the
+    /// extension or not (`declared`).
+    fn call_mode(&self, name: &str, declared: bool) -> Mode {
+        let support = self
+            .registry
+            .snapshot()
+            .resolve(name)
+            .map_or(TaskSupport::Forbidden, |tool| tool.spec().task_support);
+        match (support, &self.tasks) {
+            (TaskSupport::Forbidden, _) => Mode::InRequest,
+            (_, Some(tasks)) if declared => Mode::Task(tasks.clone()),
+            (TaskSupport::Optional, _) => Mode::InRequest,
+            (TaskSupport::Required, Some(_)) => {
+                Mode::Refused(missing_extension("this tool runs only as a task, and"))
+            }
+            (TaskSupport::Required, None) => Mode::Refused(RpcError::new(
+                INTERNAL_ERROR,
+                format!(
+                    "the tool {} runs only as a task, and this server serves no tasks",
+                    tool_runtime::quote::name(name)
+                ),
+            )),
+        }
+    }
+}
+
+impl<O: Outbox> Session<O> {
+    /// Whether a request of a session's revision with `meta` declares the
+    /// extension: in its `_meta`, or in the session's capabilities.
+    fn session_declares_tasks(&self, meta: Option<&Map<String, Value>>) -> bool {
+        declared_in_meta(meta) || declared_in(lock(&self.client).as_ref())
+    }
+
+    /// Whether `call` of `era` runs as a task (and how), or is refused:
+    /// whether its request declares the extension is read from the
+    /// request's `_meta` (and, in a session, from the session's
+    /// capabilities). `None` runs it in the request.
+    pub(super) fn task_start(&self, call: &Call, era: &Era) -> Result<Option<TaskStart>, RpcError> {
+        let declared = match era {
+            Era::Session => self.session_declares_tasks(call.meta.as_ref()),
+            Era::Stateless(meta) => declared_in(Some(&meta.capabilities)),
+        };
+        match self.server.call_mode(&call.name, declared) {
+            Mode::InRequest => Ok(None),
+            Mode::Refused(error) => Err(error),
+            Mode::Task(tasks) => Ok(Some(TaskStart {
+                tasks,
+                capabilities: self.capabilities_of(call, era),
+                stateless: matches!(era, Era::Stateless(_)),
+            })),
+        }
+    }
+
+    /// The client's capabilities for `call` of `era`: the request's, or
+    /// the session's.
+    fn capabilities_of(&self, call: &Call, era: &Era) -> Map<String, Value> {
+        match era {
+            Era::Stateless(meta) => meta.capabilities.clone(),
+            Era::Session => call
+                .meta
+                .as_ref()
+                .and_then(|meta| meta.get(META_CAPABILITIES))
+                .and_then(Value::as_object)
+                .or(lock(&self.client).as_ref())
+                .cloned()
+                .unwrap_or_default(),
+        }
+    }
+
+    /// A request of the extension's `method` in a session's revision.
+    pub(super) async fn session_tasks_request(
+        &self,
+        id: &Id,
+        method: &str,
+        params: Option<Map<String, Value>>,
+    ) {
+        let declared = self.session_declares_tasks(revision::meta_of(params.as_ref()));
+        self.tasks_request(id, method, params, declared, false)
+            .await;
+    }
+
+    /// A request of the extension's `method` in the stateless revision.
+    pub(super) async fn stateless_tasks_request(
+        &self,
+        id: &Id,
+        method: &str,
+        params: Option<Map<String, Value>>,
+        meta: &RequestMeta,
+    ) {
+        let declared = declared_in(Some(&meta.capabilities));
+        self.tasks_request(id, method, params, declared, true).await;
+    }
+
+    /// Starts `call` as a task in `tasks` and answers with the task as
+    /// created (`stateless`: with the stateless revision's `_meta`).
+    ///
+    /// The tool's requests to the client wait in the task
+    /// (`input_required`, its `inputRequests`) for the client's
+    /// `tasks/update`, each needing its capability among `capabilities`.
+    pub(super) async fn create_task(self: &Arc<Self>, mut call: Call, start: TaskStart) {
+        let TaskStart {
+            tasks,
+            capabilities,
+            stateless,
+        } = start;
+        let tasks = &tasks;
+        let server = &self.server;
+        let registry = server.registry.snapshot();
+        let context = server.context.clone();
+        let client = |input| {
+            let client: Arc<dyn ClientRequests> = Arc::new(TaskClient {
+                input,
+                capabilities,
+            });
+            Some(client)
+        };
+        let started = registry
+            .start_task_with_client(call.tool_use(), &context, tasks, client)
+            .await;
+        let line = match started {
+            Ok(task) => {
+                let mut result = envelope(&task);
+                result.insert("resultType".into(), "task".into());
+                wire::result_line(&call.id, finish(server, result, stateless))
+            }
+            Err(TaskError::TooMany { limit }) => RpcError::new(
+                INTERNAL_ERROR,
+                format!(
+                    "server busy: {limit} tasks run already, the server's limit; send the call \
+                     again once one has ended"
+                ),
+            )
+            .with_data(json!({"maxRunningTasks": limit}))
+            .line(&call.id),
+            Err(error) => {
+                RpcError::new(INTERNAL_ERROR, format!("the task was not created: {error}"))
+                    .line(&call.id)
+            }
+        };
+        self.answer(line, &call.id).await;
+    }
+
+    /// A request of the extension's `method`: `declared` when the request
+    /// (or the session) declares the extension.
+    async fn tasks_request(
+        &self,
+        id: &Id,
+        method: &str,
+        params: Option<Map<String, Value>>,
+        declared: bool,
+        stateless: bool,
+    ) {
+        let line = match self.tasks_answer(method, params, declared, stateless).await {
+            Ok(result) => wire::result_line(id, result),
+            Err(error) => error.line(id),
+        };
+        self.answer(line, id).await;
+    }
+
+    async fn tasks_answer(
+        &self,
+        method: &str,
+        params: Option<Map<String, Value>>,
+        declared: bool,
+        stateless: bool,
+    ) -> Result<Value, RpcError> {
+        let server = &self.server;
+        let Some(tasks) = &server.tasks else {
+            return Err(RpcError::new(
+                METHOD_NOT_FOUND,
+                format!(
+                    "method not found: {} (this server serves no tasks)",
+                    wire::quoted(method)
+                ),
+            ));
+        };
+        if !declared {
+            return Err(missing_extension(method));
+        }
+        let params = params.unwrap_or_default();
+        let task_id = match params.get("taskId") {
+            Some(Value::String(task_id)) => task_id.as_str(),
+            Some(other) => {
+                return Err(RpcError::invalid_params(format!(
+                    "invalid params for {method}: `taskId` must be a string, not {}",
+                    kind(other)
+                )));
+            }
+            None => {
+                return Err(RpcError::invalid_params(format!(
+                    "invalid params for {method}: `taskId` is missing"
+                )));
+            }
+        };
+        let task = tasks
+            .get(task_id)
+            .await
+            .map_err(|error| {
+                RpcError::new(INTERNAL_ERROR, format!("the task store failed: {error}"))
+            })?
+            .ok_or_else(|| {
+                RpcError::invalid_params(format!(
+                    "Failed to retrieve task: no task {} (never made, or forgotten after its \
+                     time to live)",
+                    wire::quoted(&wire::cut(task_id))
+                ))
+            })?;
+        let result = match method {
+            "tasks/get" => detailed(server, &task),
+            "tasks/cancel" => {
+                tasks.cancel(task_id).await.map_err(|error| {
+                    RpcError::new(INTERNAL_ERROR, format!("the task store failed: {error}"))
+                })?;
+                Map::new()
+            }
+            _ => {
+                let responses = match params.get("inputResponses") {
+                    None | Some(Value::Null) => Map::new(),
+                    Some(Value::Object(responses)) => responses.clone(),
+                    Some(other) => {
+                        return Err(RpcError::invalid_params(format!(
+                            "invalid params for tasks/update: `inputResponses` must be an \
+                             object of the client's results by request key, not {}",
+                            kind(other)
+                        )));
+                    }
+                };
+                tasks.respond(task_id, responses).await.map_err(|error| {
+                    RpcError::new(INTERNAL_ERROR, format!("the task store failed: {error}"))
+                })?;
+                Map::new()
+            }
+        };
+        let mut result = finish(server, result, stateless);
+        result["resultType"] = "complete".into();
+        Ok(result)
+    }
+}
+
+/// The client of a task's call: each request waits in the task, in MCP's
+/// shape (`method` and `params`), for the client's answer through
+/// `tasks/update`.
+struct TaskClient {
+    input: TaskInput,
+    /// The client's capabilities, as the request that made the task gave
+    /// them.
+    capabilities: Map<String, Value>,
+}
+
+impl TaskClient {
+    /// The client's answer to request `method` with `params`, needing the
+    /// capability `capability`, under a key made from `name`.
+    async fn ask(
+        &self,
+        capability: &str,
+        method: &str,
+        name: Option<&str>,
+        params: Value,
+    ) -> Result<Value, ToolError> {
+        if !self.capabilities.contains_key(capability) {
+            return Err(peer::unavailable(capability));
+        }
+        let key = self.input.key(name, capability);
+        self.input
+            .ask(&key, json!({"method": method, "params": params}))
+            .await
+            .map_err(|error| peer::failed(capability, error))
+    }
+}
+
+impl ClientRequests for TaskClient {
+    fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
+        Box::pin(async move {
+            let params = peer::sampling_params(&request);
+            let answer = self
+                .ask(
+                    "sampling",
+                    "sampling/createMessage",
+                    request.name.as_deref(),
+                    params,
+                )
+                .await?;
+            Ok(peer::sampling_response(&answer))
+        })
+    }
+
+    fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
+        Box::pin(async move {
+            peer::check_elicitation_schema(&request.requested_schema)?;
+            let params = peer::elicitation_params(&request);
+            let answer = self
+                .ask(
+                    "elicitation",
+                    "elicitation/create",
+                    request.name.as_deref(),
+                    params,
+                )
+                .await?;
+            Ok(peer::elicitation_answer(answer))
+        })
+    }
+
+    fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
+        Box::pin(async move {
+            let answer = self.ask("roots", "roots/list", None, json!({})).await?;
+            peer::roots_answer(&answer)
+        })
+    }
+}
+
+/// The fields every shape of a task has: `taskId`, `status`,
+/// `statusMessage`, `createdAt`, `lastUpdatedAt`, `ttlMs` and
+/// `pollIntervalMs`.
+fn envelope(task: &Task) -> Map<String, Value> {
+    let mut fields = Map::new();
+    fields.insert("taskId".into(), task.id.clone().into());
+    fields.insert("status".into(), task.status.as_str().into());
+    if let Some(message) = &task.status_message {
+        fields.insert("statusMessage".into(), message.clone().into());
+    }
+    fields.insert("createdAt".into(), iso8601(task.created_at_ms).into());
+    fields.insert("lastUpdatedAt".into(), iso8601(task.updated_at_ms).into());
+    fields.insert("ttlMs".into(), task.ttl_ms.map_or(Value::Null, Value::from));
+    fields.insert("pollIntervalMs".into(), task.poll_interval_ms.into());
+    fields
+}
+
+/// The `tasks/get` shape of `task`: its envelope and what its status
+/// carries.
+fn detailed(server: &McpServer, task: &Task) -> Map<String, Value> {
+    let mut fields = envelope(task);
+    match task.status {
+        TaskStatus::Completed => {
+            let registry = server.registry.snapshot();
+            let spec = registry.resolve(&task.record.tool).map(|tool| tool.spec());
+            let result = match task.result() {
+                Some(result) => tool_runtime::providers::mcp::call_tool_result(result, spec),
+                None => json!({"content": [], "isError": false}),
+            };
+            fields.insert("result".into(), result);
+        }
+        TaskStatus::Failed => {
+            let message = task
+                .status_message
+                .clone()
+                .or_else(|| task.result().map(tool_runtime::ToolResult::text_content))
+                .unwrap_or_else(|| "the task failed".to_owned());
+            fields.insert(
+                "error".into(),
+                json!({"code": INTERNAL_ERROR, "message": message}),
+            );
+        }
+        TaskStatus::InputRequired => {
+            let requests = task.input_requests.clone().into_iter().collect();
+            fields.insert("inputRequests".into(), Value::Object(requests));
+        }
+        TaskStatus::Working | TaskStatus::Cancelled => {}
+    }
+    fields
+}
+
+/// `result` as a result of its era: with the server's `_meta` in the
+/// stateless revision.
+fn finish(server: &McpServer, mut result: Map<String, Value>, stateless: bool) -> Value {
+    if stateless {
+        result.insert(
+            "_meta".into(),
+            Value::Object(revision::result_meta(server, None)),
+        );
+    }
+    Value::Object(result)
+}
+
+/// Milliseconds since the Unix epoch as an ISO 8601 time in UTC, to the
+/// millisecond: `2026-07-28T10:30:00.000Z`.
+pub(super) fn iso8601(ms: u64) -> String {
+    let seconds = ms / 1000;
+    let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX / 2);
+    let of_day = seconds % 86_400;
+    let (year, month, day) = civil(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60,
+        ms % 1000
+    )
+}
+
+/// The proleptic Gregorian date `days` days after 1970-01-01: counted in
+/// eras of 400 years (146,097 days), years starting on 1 March so that
+/// the leap day ends one.
+fn civil(days: i64) -> (i64, u32, u32) {
+    let shifted = days + 719_468;
+    let era = shifted.div_euclid(146_097);
+    let day_of_era = shifted.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = u32::try_from(day_of_year - (153 * month_index + 2) / 5 + 1).unwrap_or(1);
+    let month = u32::try_from(if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    })
+    .unwrap_or(1);
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iso8601;
+
+    #[test]
+    fn times_are_iso_8601() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso8601(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(iso8601(1_785_234_600_123), "2026-07-28T10:30:00.123Z");
+    }
+}
