@@ -1,9 +1,10 @@
 //! The `conformance-server` example's tools for the 2026-07-28 scenarios of
-//! the MCP conformance suite (`server-stateless`, `input-required-result-*`),
-//! driven over stdio as those scenarios drive them over HTTP: each request
-//! carries the revision and the client's capabilities in its `_meta`, and
-//! a tool's requests come back as `input_required` results answered by
-//! calling again.
+//! the MCP conformance suite (`server-stateless`, `input-required-result-*`,
+//! `tasks-*`), driven over stdio as those scenarios drive them over HTTP:
+//! each request carries the revision and the client's capabilities in its
+//! `_meta`, a tool's requests come back as `input_required` results
+//! answered by calling again, and a task's wait in the task for
+//! `tasks/update`.
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -416,4 +417,82 @@ async fn the_input_required_fixtures_go_round_by_round() {
     // Never on other requests (A11).
     let (listed, _) = server.request("tools/list", json!({})).await;
     assert_eq!(listed["result"]["resultType"], "complete");
+}
+
+/// The suite's capabilities with the tasks extension declared.
+fn with_tasks() -> Value {
+    json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+}
+
+impl Server {
+    /// Polls `tasks/get` for `task_id` until `done` holds of the task.
+    async fn task_until(&mut self, task_id: &Value, done: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let (task, _) = self
+                .request(
+                    "tasks/get",
+                    json!({"taskId": task_id, "_meta": meta(with_tasks())}),
+                )
+                .await;
+            let task = task["result"].clone();
+            if done(&task) {
+                return task;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_task_fixtures_behave_as_the_tasks_scenarios_expect() {
+    let mut server = Server::start();
+    // Without the extension: in the request, or -32021 for a tool that
+    // runs only as a task.
+    let plain = json!({"_meta": meta(all())});
+    let mut params = plain.clone();
+    params["arguments"] = json!({"seconds": 0, "label": "now"});
+    let answer = server.call("slow_compute", params).await;
+    assert_eq!(text(&answer), "computed now in 0 s");
+    let refused = server.call("failing_job", plain).await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+
+    // With it: tasks, and a question that waits in its task.
+    let tasks = json!({"_meta": meta(with_tasks())});
+    let mut params = tasks.clone();
+    params["arguments"] = json!({"filename": "a.txt"});
+    let created = server.call("confirm_delete", params).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let task_id = created["result"]["taskId"].clone();
+    let waiting = server
+        .task_until(&task_id, |task| task["status"] != "working")
+        .await;
+    assert_eq!(waiting["status"], "input_required", "{waiting}");
+    assert_eq!(
+        waiting["inputRequests"]["confirm"]["method"],
+        "elicitation/create"
+    );
+    let (ack, _) = server
+        .request(
+            "tasks/update",
+            json!({"taskId": task_id, "_meta": meta(with_tasks()),
+                   "inputResponses": {"confirm": {"action": "accept", "content": {"confirm": true}}}}),
+        )
+        .await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    let done = server
+        .task_until(&task_id, |task| task["status"] == "completed")
+        .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "a.txt: confirmed=true"
+    );
+
+    let created = server.call("protocol_error_job", tasks).await;
+    let failed = server
+        .task_until(&created["result"]["taskId"], |task| {
+            task["status"] != "working"
+        })
+        .await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert!(failed["error"]["code"].is_number() && failed.get("result").is_none());
 }
