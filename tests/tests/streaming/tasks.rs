@@ -361,3 +361,90 @@ async fn redis_keeps_tasks_apart_by_prefix_and_reports_an_unreachable_server() {
         .unwrap_err();
     assert!(matches!(error, TaskStoreError::Unavailable(_)), "{error}");
 }
+
+/// Asks whoever started its task for a word, then answers with it.
+#[tool(register = false)]
+async fn asks(ctx: &ToolContext) -> Result<String, ToolError> {
+    let answer = ctx
+        .elicit_with_schema("A word?", json!({"type": "object"}))
+        .await?;
+    match answer {
+        tool_runtime::Elicitation::Accepted(word) => Ok(format!("got {}", word["word"])),
+        other => Ok(format!("{other:?}")),
+    }
+}
+
+/// A client whose requests wait in the task: each elicitation parked under
+/// a key, its answer the accepted content.
+struct Parked(tool_runtime::TaskInput);
+
+impl tool_runtime::ClientRequests for Parked {
+    fn sample(
+        &self,
+        _request: tool_runtime::SamplingRequest,
+    ) -> tool_runtime::ClientFuture<'_, tool_runtime::SamplingResponse> {
+        Box::pin(async { Err(ToolError::new("no sampling here")) })
+    }
+
+    fn elicit(
+        &self,
+        request: tool_runtime::ElicitationRequest,
+    ) -> tool_runtime::ClientFuture<'_, tool_runtime::Elicitation<serde_json::Value>> {
+        Box::pin(async move {
+            let key = self.0.key(None, "elicitation");
+            let answer = self
+                .0
+                .ask(&key, json!({"message": request.message}))
+                .await
+                .map_err(|error| ToolError::new(error.to_string()))?;
+            Ok(tool_runtime::Elicitation::Accepted(answer))
+        })
+    }
+}
+
+#[tokio::test]
+async fn in_memory_a_tasks_request_waits_in_the_task_until_it_is_answered() {
+    let registry = Registry::builder().tool(AsksTool).build().unwrap();
+    let tasks = Tasks::in_memory().with_options(quick());
+    let started = registry
+        .start_task_with_client(
+            ToolUse::new("", "asks", json!({})),
+            &ToolContext::new(),
+            &tasks,
+            |input| Some(Arc::new(Parked(input)) as Arc<dyn tool_runtime::ClientRequests>),
+        )
+        .await
+        .unwrap();
+    let waiting = loop {
+        let task = tasks.get(&started.id).await.unwrap().unwrap();
+        if task.status != TaskStatus::Working {
+            break task;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    assert_eq!(waiting.status, TaskStatus::InputRequired);
+    assert_eq!(
+        waiting.input_requests["elicitation-1"],
+        json!({"message": "A word?"})
+    );
+
+    // Answers to keys that do not wait are ignored; the right one goes on.
+    let mut responses = serde_json::Map::new();
+    responses.insert("elicitation-9".into(), json!({"word": "no"}));
+    assert!(tasks.respond(&started.id, responses).await.unwrap());
+    let task = tasks.get(&started.id).await.unwrap().unwrap();
+    assert_eq!(task.status, TaskStatus::InputRequired);
+    let mut responses = serde_json::Map::new();
+    responses.insert("elicitation-1".into(), json!({"word": "yes"}));
+    assert!(tasks.respond(&started.id, responses).await.unwrap());
+    let done = tasks.wait(&started.id).await.unwrap().unwrap();
+    assert_eq!(done.status, TaskStatus::Completed);
+    assert_eq!(done.result().unwrap().text_content(), "got \"yes\"");
+    assert!(done.input_requests.is_empty());
+    assert!(
+        !tasks
+            .respond("unknown", serde_json::Map::new())
+            .await
+            .unwrap()
+    );
+}
