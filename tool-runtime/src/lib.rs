@@ -90,7 +90,7 @@
 //!   [`config::Config`] and [`RegistryBuilder::configure`]. The guide is
 //!   `docs/stateful-tools-and-configuration.md`; argument constraints are in
 //!   `docs/constraints.md`.
-//! - Large tool sets (feature `search`): `search` ranks tools for a query
+//! - Large tool sets: `search` ranks tools for a query
 //!   (BM25, in process) and offers the ranking to the model as the tool
 //!   `search_tools`; `RegistryBuilder::defer` and
 //!   `RegistryBuilder::always_offer` keep most tools out of each request
@@ -132,12 +132,15 @@
 //!   definition costs in a model's context with OpenAI's `o200k_base`
 //!   tokenizer (`tiktoken-rs`), and checks a tool set against a budget.
 //!   `tool-cli` turns it on (`toolbox schema --tokens`).
-//! - Feature `search` (off by default): tool search and deferred loading
-//!   for large tool sets (above). No new dependency; a crate with a
-//!   handful of tools does not compile it.
-//! - Feature `compat` (off by default): `schema::compat`, what changed
-//!   between two tool sets, breaking or compatible, for schema lockfiles.
-//!   `tool-cli` turns it on (`toolbox schema --lock` and `--check`).
+//! - No feature: tool search and deferred loading (above), and
+//!   `schema::compat`, what changed between two tool sets, breaking or
+//!   compatible, for schema lockfiles (`toolbox schema --lock` and
+//!   `--check`). Neither brings a dependency, and both together take under
+//!   half a second to build. `docs/features.md` lists every feature with
+//!   what it adds to a build.
+//! - Feature `redis` (off by default): `RedisTaskStore`, calls as tasks
+//!   (`Registry::start_task`) kept in Redis, so several processes share
+//!   them and they outlive the process that ran them.
 //! - Feature `tracing` (off by default): each call runs in a `tracing` span
 //!   (`tool_call`, with `tool`, `tool_use_id`, and `status` and
 //!   `duration_ms` once it ends), tools' progress, trace and log messages
