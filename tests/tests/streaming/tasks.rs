@@ -402,10 +402,10 @@ impl tool_runtime::ClientRequests for Parked {
     }
 }
 
-#[tokio::test]
-async fn in_memory_a_tasks_request_waits_in_the_task_until_it_is_answered() {
+/// A task's request waits in the task until it is answered; answers to
+/// keys that do not wait are ignored.
+async fn asked(tasks: Tasks) {
     let registry = Registry::builder().tool(AsksTool).build().unwrap();
-    let tasks = Tasks::in_memory().with_options(quick());
     let started = registry
         .start_task_with_client(
             ToolUse::new("", "asks", json!({})),
@@ -447,4 +447,15 @@ async fn in_memory_a_tasks_request_waits_in_the_task_until_it_is_answered() {
             .await
             .unwrap()
     );
+}
+
+#[tokio::test]
+async fn in_memory_a_tasks_request_waits_in_the_task_until_it_is_answered() {
+    asked(Tasks::in_memory().with_options(quick())).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_redis_a_tasks_request_waits_in_the_task_until_it_is_answered() {
+    let redis = Redis::start();
+    asked(Tasks::shared(store(&redis).await).with_options(quick())).await;
 }

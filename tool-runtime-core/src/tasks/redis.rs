@@ -1,12 +1,14 @@
 //! Tasks kept in Redis (feature `redis`): shared by every process that
 //! reaches the same Redis, and outliving the process that ran them.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
+use serde_json::{Map, Value};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::store::{StoreFuture, TaskStore, TaskStoreError};
@@ -39,6 +41,12 @@ const RECONNECT: Duration = Duration::from_secs(1);
 /// Redis, and they read as failed once their heartbeats stop
 /// ([`Task::observed`]).
 ///
+/// A call's requests to whoever started the task (an elicitation, say)
+/// wait in a hash (`{prefix}input:{id}`) until [`TaskStore::respond`]
+/// moves each answer to `{prefix}answer:{id}` and publishes the task's id
+/// on `{prefix}answer`, which wakes the process running the call, whichever
+/// process answered.
+///
 /// Needs Redis 6.2 or later (`SET ... KEEPTTL`). The number of tasks is
 /// bounded by their time to live and by
 /// [`TaskOptions::max_running`](super::TaskOptions::max_running) in each
@@ -51,8 +59,13 @@ pub struct RedisTaskStore {
     listening: Mutex<bool>,
 }
 
-/// The processes' waits for cancellations, by task id.
-type Waiters = Mutex<HashMap<String, CancellationToken>>;
+/// This process's waits, by task id: for a cancellation, and for answers
+/// to a task's input requests.
+#[derive(Default)]
+struct Waiters {
+    cancels: Mutex<HashMap<String, CancellationToken>>,
+    answers: Mutex<HashMap<String, Arc<Notify>>>,
+}
 
 impl std::fmt::Debug for RedisTaskStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -86,7 +99,7 @@ impl RedisTaskStore {
             client,
             connection,
             prefix: Self::DEFAULT_PREFIX.to_owned(),
-            waiters: Arc::new(Mutex::new(HashMap::new())),
+            waiters: Arc::new(Waiters::default()),
             listening: Mutex::new(false),
         })
     }
@@ -110,6 +123,18 @@ impl RedisTaskStore {
         format!("{}cancel", self.prefix)
     }
 
+    fn input_key(&self, id: &str) -> String {
+        format!("{}input:{id}", self.prefix)
+    }
+
+    fn answer_key(&self, id: &str) -> String {
+        format!("{}answer:{id}", self.prefix)
+    }
+
+    fn answer_channel(&self) -> String {
+        format!("{}answer", self.prefix)
+    }
+
     async fn read(&self, id: &str) -> Result<Option<Task>, TaskStoreError> {
         let mut connection = self.connection.clone();
         let text: Option<String> = connection
@@ -128,8 +153,8 @@ impl RedisTaskStore {
             .map_err(unavailable)
     }
 
-    /// Starts the one subscription to the cancellation channel, if it is
-    /// not running.
+    /// Starts the one subscription to the cancellation and answer
+    /// channels, if it is not running.
     fn listen(&self) {
         let mut listening = self
             .listening
@@ -140,22 +165,24 @@ impl RedisTaskStore {
         }
         *listening = true;
         let client = self.client.clone();
-        let channel = self.channel();
+        let channels = [self.channel(), self.answer_channel()];
         let waiters = Arc::downgrade(&self.waiters);
-        tokio::spawn(listen(client, channel, waiters));
+        tokio::spawn(listen(client, channels, waiters));
     }
 }
 
-/// Hears cancellations published on `channel` and cancels the waits for
-/// them, reconnecting after a failure, until the store is dropped.
-async fn listen(client: redis::Client, channel: String, waiters: Weak<Waiters>) {
+/// Hears what is published on `channels` (cancellations, then answers)
+/// and wakes the waits for them, reconnecting after a failure, until the
+/// store is dropped.
+async fn listen(client: redis::Client, channels: [String; 2], waiters: Weak<Waiters>) {
     use futures_core::Stream;
     loop {
         if waiters.strong_count() == 0 {
             return;
         }
         if let Ok(mut pubsub) = client.get_async_pubsub().await
-            && pubsub.subscribe(&channel).await.is_ok()
+            && pubsub.subscribe(&channels[0]).await.is_ok()
+            && pubsub.subscribe(&channels[1]).await.is_ok()
         {
             let mut messages = std::pin::pin!(pubsub.on_message());
             while let Some(message) =
@@ -164,18 +191,24 @@ async fn listen(client: redis::Client, channel: String, waiters: Weak<Waiters>) 
                 let Some(waiters) = waiters.upgrade() else {
                     return;
                 };
-                if let Ok(id) = message.get_payload::<String>()
-                    && let Some(token) = waiters
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .get(&id)
-                {
-                    token.cancel();
+                let Ok(id) = message.get_payload::<String>() else {
+                    continue;
+                };
+                if message.get_channel_name() == channels[0] {
+                    if let Some(token) = lock(&waiters.cancels).get(&id) {
+                        token.cancel();
+                    }
+                } else if let Some(answered) = lock(&waiters.answers).get(&id) {
+                    answered.notify_waiters();
                 }
             }
         }
         tokio::time::sleep(RECONNECT).await;
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl TaskStore for RedisTaskStore {
@@ -203,7 +236,25 @@ impl TaskStore for RedisTaskStore {
     }
 
     fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<Task>> {
-        Box::pin(self.read(id))
+        Box::pin(async move {
+            let Some(task) = self.read(id).await? else {
+                return Ok(None);
+            };
+            if task.is_terminal() {
+                return Ok(Some(task));
+            }
+            let mut connection = self.connection.clone();
+            let waiting: HashMap<String, String> = connection
+                .hgetall(self.input_key(id))
+                .await
+                .map_err(unavailable)?;
+            let mut requests = BTreeMap::new();
+            for (key, text) in waiting {
+                let request = serde_json::from_str(&text).map_err(|e| corrupt(id, e))?;
+                requests.insert(key, request);
+            }
+            Ok(Some(task.with_input_requests(requests)))
+        })
     }
 
     fn update(&self, task: Task) -> StoreFuture<'_, ()> {
@@ -220,6 +271,13 @@ impl TaskStore for RedisTaskStore {
                 .query_async(&mut connection)
                 .await
                 .map_err(unavailable)?;
+            if task.is_terminal() {
+                // An ended task has no requests waiting, nor answers to take.
+                let _: i64 = connection
+                    .del(&[self.input_key(&task.id), self.answer_key(&task.id)])
+                    .await
+                    .map_err(unavailable)?;
+            }
             Ok(())
         })
     }
@@ -229,12 +287,7 @@ impl TaskStore for RedisTaskStore {
             let Some(task) = self.read(id).await? else {
                 return Ok(false);
             };
-            let kept = match task.ttl_ms {
-                Some(ttl) => (task.created_at_ms.saturating_add(ttl))
-                    .saturating_sub(unix_millis())
-                    .max(1),
-                None => u64::try_from(CANCEL_KEPT.as_millis()).unwrap_or(u64::MAX),
-            };
+            let kept = kept_for(&task);
             let mut connection = self.connection.clone();
             let _: () = redis::pipe()
                 .cmd("SET")
@@ -258,14 +311,10 @@ impl TaskStore for RedisTaskStore {
         Box::pin(async move {
             self.listen();
             let token = CancellationToken::new();
-            self.waiters
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert(id.to_owned(), token.clone());
-            let _unregister = Unregister {
-                waiters: &self.waiters,
-                id,
-            };
+            lock(&self.waiters.cancels).insert(id.to_owned(), token.clone());
+            let _unregister = Unregister(|| {
+                lock(&self.waiters.cancels).remove(id);
+            });
             loop {
                 // A request made before the wait began, or whose message
                 // was missed, is found in its key.
@@ -279,21 +328,123 @@ impl TaskStore for RedisTaskStore {
             }
         })
     }
-}
 
-/// Takes a wait for a cancellation out of the map when it ends.
-struct Unregister<'a> {
-    waiters: &'a Waiters,
-    id: &'a str,
-}
-
-impl Drop for Unregister<'_> {
-    fn drop(&mut self) {
-        self.waiters
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(self.id);
+    fn request_input<'a>(
+        &'a self,
+        id: &'a str,
+        key: &'a str,
+        request: Value,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let Some(task) = self.read(id).await? else {
+                return Ok(());
+            };
+            if task.is_terminal() {
+                return Ok(());
+            }
+            let text = serde_json::to_string(&request).map_err(|e| corrupt(id, e))?;
+            let input = self.input_key(id);
+            let mut connection = self.connection.clone();
+            let _: () = redis::pipe()
+                .hset(&input, key, text)
+                .ignore()
+                .pexpire(&input, kept_for(&task))
+                .ignore()
+                .query_async(&mut connection)
+                .await
+                .map_err(unavailable)?;
+            Ok(())
+        })
     }
+
+    fn respond<'a>(&'a self, id: &'a str, responses: Map<String, Value>) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let Some(task) = self.read(id).await? else {
+                return Ok(false);
+            };
+            let (input, answers) = (self.input_key(id), self.answer_key(id));
+            let mut connection = self.connection.clone();
+            let mut answered = false;
+            for (key, answer) in responses {
+                // Only a request still waiting takes an answer, once.
+                let waiting: i64 = connection.hdel(&input, &key).await.map_err(unavailable)?;
+                if waiting == 0 {
+                    continue;
+                }
+                let text = serde_json::to_string(&answer).map_err(|e| corrupt(id, e))?;
+                let _: () = redis::pipe()
+                    .hset(&answers, &key, text)
+                    .ignore()
+                    .pexpire(&answers, kept_for(&task))
+                    .ignore()
+                    .query_async(&mut connection)
+                    .await
+                    .map_err(unavailable)?;
+                answered = true;
+            }
+            if answered {
+                let _: i64 = connection
+                    .publish(self.answer_channel(), id)
+                    .await
+                    .map_err(unavailable)?;
+            }
+            Ok(true)
+        })
+    }
+
+    fn answer<'a>(&'a self, id: &'a str, key: &'a str) -> StoreFuture<'a, Value> {
+        Box::pin(async move {
+            self.listen();
+            let answered = Arc::clone(
+                lock(&self.waiters.answers)
+                    .entry(id.to_owned())
+                    .or_insert_with(|| Arc::new(Notify::new())),
+            );
+            let _unregister = Unregister(|| {
+                lock(&self.waiters.answers).remove(id);
+            });
+            let answers = self.answer_key(id);
+            loop {
+                let notified = answered.notified();
+                tokio::pin!(notified);
+                notified.as_mut().enable();
+                let mut connection = self.connection.clone();
+                let text: Option<String> =
+                    connection.hget(&answers, key).await.map_err(unavailable)?;
+                if let Some(text) = text {
+                    let _: i64 = connection.hdel(&answers, key).await.map_err(unavailable)?;
+                    return serde_json::from_str(&text).map_err(|e| corrupt(id, e));
+                }
+                tokio::select! {
+                    () = notified => {}
+                    () = tokio::time::sleep(CANCEL_RECHECK) => {}
+                }
+            }
+        })
+    }
+}
+
+/// Runs its closure when dropped: takes a wait out of its map.
+struct Unregister<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for Unregister<F> {
+    fn drop(&mut self) {
+        (self.0)();
+    }
+}
+
+/// How long what belongs to `task` (its requests, their answers, a
+/// cancellation) is kept: until the task may be forgotten, in milliseconds.
+fn kept_for(task: &Task) -> i64 {
+    let ms = match task.ttl_ms {
+        Some(ttl) => task
+            .created_at_ms
+            .saturating_add(ttl)
+            .saturating_sub(unix_millis())
+            .max(1),
+        None => u64::try_from(CANCEL_KEPT.as_millis()).unwrap_or(u64::MAX),
+    };
+    i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
 fn unavailable(error: redis::RedisError) -> TaskStoreError {
