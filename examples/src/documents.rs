@@ -48,7 +48,7 @@ pub struct DocumentSummary {
 /// is the title and a line starting with `## ` heads a section. Reports
 /// progress and a trace of its steps while it works, and logs what it
 /// read.
-#[tool(timeout = "30s", read_only = true)]
+#[tool(timeout = "30s", read_only = true, task)]
 pub async fn process_document(
     /// The document's text
     text: String,

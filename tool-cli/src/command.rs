@@ -144,6 +144,12 @@ pub(crate) struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) max_connections: Option<u32>,
+    /// Run calls of the tools that may run as tasks as tasks (MCP's tasks
+    /// extension, for clients that declare it), kept in STORE: `memory`
+    /// (this process) or a Redis URL, redis://HOST:PORT/ (feature
+    /// `redis`), which several instances share.
+    #[arg(long, value_name = "STORE")]
+    pub(crate) tasks: Option<String>,
     /// With --http: the most sessions open at once (default 4096).
     #[cfg(feature = "http")]
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]

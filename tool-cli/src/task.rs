@@ -14,7 +14,7 @@ pub(crate) async fn task(command: TaskCommand) -> ExitCode {
         TaskCommand::Get { id, tasks } => (id, tasks, false),
         TaskCommand::Cancel { id, tasks } => (id, tasks, true),
     };
-    let tasks = match connect(url).await {
+    let tasks = match open(url, false).await {
         Ok(tasks) => tasks,
         Err(code) => return code,
     };
@@ -40,13 +40,25 @@ pub(crate) async fn task(command: TaskCommand) -> ExitCode {
     }
 }
 
-#[cfg(feature = "redis")]
-async fn connect(url: &str) -> Result<tool_runtime::Tasks, ExitCode> {
-    if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
-        return Err(usage_error(format!(
-            "--tasks {url}: a task store is a Redis URL, redis://HOST:PORT/"
-        )));
+/// The task store `store` names: `memory` (this process's, for `serve`
+/// alone) or a Redis URL; or the exit code of why not.
+pub(crate) async fn open(store: &str, memory: bool) -> Result<tool_runtime::Tasks, ExitCode> {
+    if store == "memory" && memory {
+        return Ok(tool_runtime::Tasks::in_memory());
     }
+    if !(store.starts_with("redis://") || store.starts_with("rediss://")) {
+        let kinds = if memory {
+            "`memory` or a Redis URL, redis://HOST:PORT/"
+        } else {
+            "a Redis URL, redis://HOST:PORT/, which other processes reach too"
+        };
+        return Err(usage_error(format!("--tasks {store}: a task store is {kinds}")));
+    }
+    redis(store).await
+}
+
+#[cfg(feature = "redis")]
+async fn redis(url: &str) -> Result<tool_runtime::Tasks, ExitCode> {
     match tool_runtime::RedisTaskStore::connect(url).await {
         Ok(store) => Ok(tool_runtime::Tasks::new(store)),
         Err(error) => Err(failed(error)),
@@ -54,10 +66,10 @@ async fn connect(url: &str) -> Result<tool_runtime::Tasks, ExitCode> {
 }
 
 #[cfg(not(feature = "redis"))]
-async fn connect(url: &str) -> Result<tool_runtime::Tasks, ExitCode> {
+async fn redis(url: &str) -> Result<tool_runtime::Tasks, ExitCode> {
     Err(usage_error(format!(
         "--tasks {url}: this program is built without tool-cli's `redis` feature, \
-         so it reaches no shared task store"
+         so it reaches no Redis"
     )))
 }
 
