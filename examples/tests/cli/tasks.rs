@@ -136,8 +136,8 @@ fn rpc(url: &str, method: &str, name: &str, params: Value) -> Value {
     };
     let json = body
         .lines()
-        .filter_map(|line| line.strip_prefix("data: "))
-        .last()
+        .rev()
+        .find_map(|line| line.strip_prefix("data: "))
         .unwrap_or(&body);
     serde_json::from_str(json).unwrap_or_else(|_| panic!("a JSON-RPC answer: {head}\n{body}"))
 }
