@@ -3,7 +3,13 @@
 # official TypeScript MCP SDK's client making 1,000 `tools/call`s through
 # it: every answer must be right, and each instance must have served a fair
 # share, as nginx's access log tells (the upstream of each request, with the
-# JSON-RPC method of its body).
+# JSON-RPC method of its body). Then MCP's tasks extension through the same
+# balancer: the instances keep their tasks in a redis-server of the script's
+# own (tests/mcp/redis.sh finds or fetches one), and tests/mcp/lb_tasks.mjs
+# makes 100 task calls through the balancer, polls each until it has ended
+# and checks its result, cancels through one instance a task another runs,
+# and, once the script has restarted an instance, checks that its finished
+# task still reads as completed and its running one as failed.
 #
 #   tests/mcp/load-balancer.sh
 #   TOOLBOX=target/debug/toolbox tests/mcp/load-balancer.sh   # a binary built already
@@ -126,29 +132,57 @@ fi
 rm -rf "$run"
 mkdir -p "$run"
 
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+accepts() {
+  python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
+    "$1" 2>/dev/null
+}
+
+# --- a redis-server for the instances' tasks, on a free loopback port, with
+# no persistence.
+eval "$(tests/mcp/redis.sh)"
+redis_port="$(free_port)"
+"$REDIS_SERVER" --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
+  >"$run/redis.log" 2>&1 &
+pids+=("$!")
+for _ in $(seq 100); do
+  accepts "$redis_port" && break
+  sleep 0.1
+done
+accepts "$redis_port" || die "redis-server did not start (see $run/redis.log)"
+tasks="redis://127.0.0.1:$redis_port/"
+log "== redis-server on $tasks"
+
 # --- two stateless instances, each on a free loopback port of its own
-# choosing, which it prints on stderr.
-ports=()
-for name in a b; do
-  "$TOOLBOX" serve --http 127.0.0.1:0 --stateless </dev/null 2>"$run/toolbox-$name.log" &
+# choosing, which it prints on stderr; their tasks in Redis. start_instance
+# NAME sets `port` and adds the process to `pids`.
+start_instance() {
+  local name="$1"
+  "$TOOLBOX" serve --http 127.0.0.1:0 --stateless --tasks "$tasks" </dev/null \
+    2>"$run/toolbox-$name.log" &
   pids+=("$!")
   port=""
   for _ in $(seq 300); do
     port="$(sed -n 's|^serving MCP over stateless streamable HTTP at http://127\.0\.0\.1:\([0-9]*\)/mcp$|\1|p' \
       "$run/toolbox-$name.log")"
-    [ -n "$port" ] && break
+    [ -n "$port" ] && return 0
     kill -0 "${pids[-1]}" 2>/dev/null || die "toolbox instance $name exited at startup"
     sleep 0.1
   done
-  [ -n "$port" ] || die "toolbox instance $name did not say where it listens"
+  die "toolbox instance $name did not say where it listens"
+}
+ports=()
+instance_pids=()
+for name in a b; do
+  start_instance "$name"
   ports+=("$port")
+  instance_pids+=("${pids[-1]}")
 done
 log "== toolbox instances on 127.0.0.1:${ports[0]} and 127.0.0.1:${ports[1]}"
 
 # --- nginx, round robin over both, on a free loopback port.
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 start_nginx() {
   local port="$1"
   mkdir -p "$run/temp"
@@ -196,8 +230,7 @@ EOF
   pids+=("$!")
   local pid="$!"
   for _ in $(seq 100); do
-    if python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
-      "$port" 2>/dev/null; then
+    if accepts "$port"; then
       return 0
     fi
     kill -0 "$pid" 2>/dev/null || return 1
@@ -264,4 +297,24 @@ for problem in problems:
     print(f"problem: {problem}", file=sys.stderr)
 sys.exit(1 if problems else 0)
 EOF
+
+# --- tasks through the balancer, shared by the instances through Redis.
+log "== 100 task calls through the balancer, polled until done; a cancel across instances"
+"$MCP_NODE" tests/mcp/lb_tasks.mjs "$url" "http://127.0.0.1:${ports[0]}/mcp" \
+  "http://127.0.0.1:${ports[1]}/mcp" 100 >"$run/tasks.out" &
+pids+=("$!")
+wait "$!" || die "the tasks client failed"
+read -r finished running seconds < <(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))
+print(s["finished"], s["running"], s["seconds"])' "$run/tasks.out")
+log "100 tasks made and read in $seconds s"
+
+# --- instance a stops while its task runs, and starts again.
+log "== instance a restarted while its task runs"
+kill "${instance_pids[0]}"
+wait "${instance_pids[0]}" 2>/dev/null || true
+start_instance a-again
+"$MCP_NODE" tests/mcp/lb_tasks.mjs restarted "http://127.0.0.1:$port/mcp" "$finished" "$running" \
+  >"$run/restarted.out" &
+pids+=("$!")
+wait "$!" || die "after the restart, the tasks do not read as they should"
 log "== load balancer test passed"
