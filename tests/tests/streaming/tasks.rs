@@ -204,6 +204,22 @@ async fn tasks_are_bounded() {
         .await
         .unwrap_err();
     assert_eq!(refused, TaskError::Store(TaskStoreError::Full { limit: 1 }));
+
+    // A result over the limit is not kept: the task fails, saying so.
+    let small = Tasks::in_memory().with_options(quick().with_max_result_bytes(100));
+    let started = registry
+        .start_task(
+            ToolUse::new("big", "halves", json!({"text": "x".repeat(200)})),
+            &ToolContext::new(),
+            &small,
+        )
+        .await
+        .unwrap();
+    let done = small.wait(&started.id).await.unwrap().unwrap();
+    assert_eq!(done.status, TaskStatus::Failed);
+    assert!(done.result().is_none());
+    let message = done.status_message.unwrap();
+    assert!(message.contains("over the 100 a task keeps"), "{message}");
 }
 
 /// A task is forgotten after its time to live.

@@ -58,6 +58,10 @@ pub struct TaskOptions {
     /// [`Tasks`]; a start beyond it fails with [`TaskError::TooMany`].
     /// 64 by default.
     pub max_running: usize,
+    /// The largest result a task keeps, in bytes of its JSON: a call whose
+    /// result is larger ends [`Failed`](TaskStatus::Failed), saying so, and
+    /// keeps no result. 4 MiB by default.
+    pub max_result_bytes: usize,
 }
 
 impl Default for TaskOptions {
@@ -67,6 +71,7 @@ impl Default for TaskOptions {
             poll_interval: Duration::from_secs(1),
             heartbeat: Duration::from_secs(5),
             max_running: 64,
+            max_result_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -87,6 +92,12 @@ impl TaskOptions {
     /// Sets [`heartbeat`](Self::heartbeat) (at least 1 ms).
     pub fn with_heartbeat(mut self, heartbeat: Duration) -> Self {
         self.heartbeat = heartbeat.max(Duration::from_millis(1));
+        self
+    }
+
+    /// Sets [`max_result_bytes`](Self::max_result_bytes) (at least 1).
+    pub fn with_max_result_bytes(mut self, bytes: usize) -> Self {
+        self.max_result_bytes = bytes.max(1);
         self
     }
 

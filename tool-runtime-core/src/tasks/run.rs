@@ -103,6 +103,7 @@ impl Registry {
             ctx,
             token,
             heartbeat: tasks.options.heartbeat,
+            max_result_bytes: tasks.options.max_result_bytes,
             _slot: slot,
         };
         tokio::spawn(call.run(task.clone(), tool_use));
@@ -117,6 +118,7 @@ struct Call {
     ctx: ToolContext,
     token: CancellationToken,
     heartbeat: Duration,
+    max_result_bytes: usize,
     _slot: Slot,
 }
 
@@ -157,6 +159,7 @@ impl Call {
         let record = events.record();
         drop(events);
         task.finished(record);
+        task.bound_result(self.max_result_bytes);
         self.store_now(&task).await;
     }
 

@@ -211,6 +211,22 @@ impl Task {
         self.touch();
     }
 
+    /// Keeps the result only when its JSON is at most `max_bytes`: a
+    /// larger one fails the task, saying how large it was.
+    pub(crate) fn bound_result(&mut self, max_bytes: usize) {
+        let Some(result) = &self.record.result else {
+            return;
+        };
+        let size = serde_json::to_vec(result).map_or(usize::MAX, |json| json.len());
+        if size > max_bytes {
+            self.record.result = None;
+            self.status = TaskStatus::Failed;
+            self.status_message = Some(format!(
+                "the call's result is {size} bytes, over the {max_bytes} a task keeps"
+            ));
+        }
+    }
+
     /// Marks the task changed (and its process alive) now.
     pub(crate) fn touch(&mut self) {
         let now = unix_millis().max(self.updated_at_ms);
