@@ -125,8 +125,10 @@ struct Call {
 impl Call {
     async fn run(self, mut task: Task, tool_use: ToolUse) {
         let mut events = self.registry.stream(tool_use, &self.ctx);
-        let mut heartbeat = tokio::time::interval(self.heartbeat);
-        heartbeat.tick().await;
+        // The first beat one period from now: an interval's immediate first
+        // tick would wait for the timer's next millisecond.
+        let mut heartbeat =
+            tokio::time::interval_at(tokio::time::Instant::now() + self.heartbeat, self.heartbeat);
         let id = task.id.clone();
         let mut cancel = self.store.cancel_requested(&id);
         let mut cancelling = false;
