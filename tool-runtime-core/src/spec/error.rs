@@ -305,3 +305,14 @@ impl fmt::Display for ArgError {
         }
     }
 }
+
+/// Why one parameter's value failed to decode: where and what serde said.
+/// A parameter's spec checks a value with it
+/// ([`ParamSpec::check_fn`](crate::ParamSpec::check_fn)); argument decoding
+/// words it as an [`ArgError`].
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub struct CheckError {
+    pub(crate) path: Vec<serde_path_to_error::Segment>,
+    pub(crate) message: String,
+}

@@ -374,5 +374,5 @@ pub struct ParamSpec {
     pub default_fn: Option<fn() -> Option<Value>>,
     /// Decodes a value of the parameter's type, to report what is wrong.
     #[doc(hidden)]
-    pub check_fn: fn(&Value) -> Result<(), crate::spec::args::CheckError>,
+    pub check_fn: fn(&Value) -> Result<(), crate::spec::error::CheckError>,
 }

@@ -24,7 +24,6 @@ use std::sync::LazyLock;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use serde_path_to_error::Segment;
 
 pub use read::{ArgSeed, ToolArgs, default_arg, next_arg, required_arg};
 
@@ -33,13 +32,7 @@ use crate::spec::tool_spec::ToolSpec;
 use problems::{collect_problems, constraint_problems, shortened};
 use read::Args;
 
-/// Why one parameter's value failed to decode: where and what serde said.
-#[doc(hidden)]
-#[derive(Debug, Clone)]
-pub struct CheckError {
-    path: Vec<Segment>,
-    message: String,
-}
+pub use crate::spec::error::CheckError;
 
 /// Decodes a value of type `T` only to learn what is wrong with it.
 pub fn check<T: DeserializeOwned>(value: &Value) -> Result<(), CheckError> {
