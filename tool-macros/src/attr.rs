@@ -41,8 +41,8 @@ pub struct ToolArgs {
     /// `register = false`: no entry in `Registry::global()`; the tool is
     /// added to a registry by value only.
     pub register: Option<SpannedValue<bool>>,
-    /// `task` or `task = "optional"` / `"required"`: calls may (or must)
-    /// run as tasks.
+    /// `task` or `task = "optional"` / `"required"` / `"after_input"`:
+    /// calls may (or must) run as tasks.
     pub task: Option<SpannedValue<TaskArg>>,
 }
 

@@ -163,11 +163,12 @@ impl ToolOptions {
     }
 
     /// The task support `task` sets, when it is written and reads as one:
-    /// `"optional"` (also the bare word) or `"required"`.
+    /// `"optional"` (also the bare word), `"required"` or `"after_input"`.
     pub fn task_support(&self) -> Option<TaskMode> {
         match self.task.as_ref()?.as_deref() {
             None | Some("optional") => Some(TaskMode::Optional),
             Some("required") => Some(TaskMode::Required),
+            Some("after_input") => Some(TaskMode::AfterInput),
             Some(_) => None,
         }
     }
@@ -187,6 +188,8 @@ pub enum TaskMode {
     Optional,
     /// `task = "required"`.
     Required,
+    /// `task = "after_input"`.
+    AfterInput,
 }
 
 /// One parameter.

@@ -2191,6 +2191,21 @@ async fn survey(ctx: &ToolContext) -> Result<String, ToolError> {
     ))
 }
 
+/// Asks for a name first, then works on as a task.
+#[tool(task = "after_input")]
+async fn onboard(ctx: &ToolContext) -> Result<String, ToolError> {
+    use tool_runtime::{Elicitation, ElicitationRequest};
+    let request = ElicitationRequest::new(
+        "Your name?",
+        json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+    )
+    .named("user_name");
+    match ctx.elicit_request(request).await? {
+        Elicitation::Accepted(content) => Ok(format!("welcome, {}", content["name"])),
+        other => Ok(format!("{other:?}")),
+    }
+}
+
 const TASKS: &str = "io.modelcontextprotocol/tasks";
 
 /// A server of the task tools, serving tasks with `options`.
@@ -2201,6 +2216,7 @@ fn task_server(options: tool_runtime::TaskOptions) -> McpServer {
         .tool(BatchTool)
         .tool(CrashTool)
         .tool(SurveyTool)
+        .tool(OnboardTool)
         .build()
         .unwrap();
     McpServer::new(registry).with_tasks(tool_runtime::Tasks::in_memory().with_options(options))
@@ -2516,4 +2532,62 @@ async fn tasks_beyond_the_limit_are_refused_and_options_reach_the_wire() {
         .await;
     assert_eq!(second["error"]["code"], -32603, "{second}");
     assert_eq!(second["error"]["data"]["maxRunningTasks"], 1);
+}
+
+/// A tool that becomes a task once it has its input: the first call runs
+/// in the request, an `input_required` round; the retry that brings the
+/// answer is a task, which runs the tool with it. A tampered state is
+/// refused on the way.
+#[tokio::test]
+async fn a_tool_gathers_its_input_in_rounds_then_becomes_a_task() {
+    let mut client = Client::open(task_server(Default::default()));
+    let (first, _) = client
+        .call(
+            1,
+            json!({"name": "onboard", "arguments": {}, "_meta": with_tasks()}),
+        )
+        .await;
+    let first = &first["result"];
+    assert_eq!(first["resultType"], "input_required", "{first}");
+    assert!(first.get("taskId").is_none(), "{first}");
+    assert_eq!(
+        first["inputRequests"]["user_name"]["method"],
+        "elicitation/create"
+    );
+    let state = first["requestState"].as_str().unwrap().to_owned();
+
+    let mut tampered = state.clone();
+    tampered.insert(0, 'x');
+    let (refused, _) = client
+        .call(
+            2,
+            json!({"name": "onboard", "arguments": {}, "_meta": with_tasks(),
+                   "inputResponses": {}, "requestState": tampered}),
+        )
+        .await;
+    assert!(refused["error"]["code"].is_number(), "{refused}");
+
+    let answers = json!({"user_name": {"action": "accept", "content": {"name": "Ada"}}});
+    let (second, _) = client
+        .call(
+            3,
+            json!({"name": "onboard", "arguments": {}, "_meta": with_tasks(),
+                   "inputResponses": answers, "requestState": state}),
+        )
+        .await;
+    let created = &second["result"];
+    assert_eq!(created["resultType"], "task", "{second}");
+    assert!(created.get("requestState").is_none(), "{created}");
+    let done = client.settled(4, &created["taskId"]).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "welcome, \"Ada\"");
+
+    // Without the extension the tool is refused, as a required one is.
+    let (no_tasks, _) = client
+        .call(
+            10,
+            json!({"name": "onboard", "arguments": {}, "_meta": modern(json!({"elicitation": {}}))}),
+        )
+        .await;
+    assert_eq!(no_tasks["error"]["code"], -32021, "{no_tasks}");
 }

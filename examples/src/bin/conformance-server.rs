@@ -576,6 +576,16 @@ async fn multi_input(ctx: &ToolContext) -> Result<String, ToolError> {
     ))
 }
 
+/// Asks for the user's name (request `user_name`) in `input_required`
+/// rounds, then becomes a task that greets them.
+#[tool(task = "after_input")]
+async fn test_tool_with_task(ctx: &ToolContext) -> Result<String, ToolError> {
+    let request = ElicitationRequest::new("What is your name?", one_field("name", "string"))
+        .named("user_name");
+    let answer = ctx.elicit_request(request).await?;
+    Ok(format!("Hello, {}!", field(&answer, "name")))
+}
+
 fn registry() -> Registry {
     Registry::builder()
         .tool(TestSimpleTextTool)
@@ -611,6 +621,7 @@ fn registry() -> Registry {
         .tool(ProtocolErrorJobTool)
         .tool(ConfirmDeleteTool)
         .tool(MultiInputTool)
+        .tool(TestToolWithTaskTool)
         .build()
         .expect("the conformance tools are set up")
 }

@@ -98,6 +98,9 @@ fn options(tool: &ToolFn) -> Vec<TokenStream> {
         Some(TaskMode::Required) => {
             fields.push(quote!(task_support: __tool_rt::TaskSupport::Required,));
         }
+        Some(TaskMode::AfterInput) => {
+            fields.push(quote!(task_support: __tool_rt::TaskSupport::AfterInput,));
+        }
         None => {}
     }
     if matches!(tool.output, Output::Stream { .. }) {

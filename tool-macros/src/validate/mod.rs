@@ -219,8 +219,9 @@ fn options(tool: &ToolFn, options: &ToolOptions, errors: &mut Errors) {
             task.span(),
             format!(
                 "unknown task support \"{}\": write `task` or `task = \"optional\"` for a tool \
-                 whose calls may run as tasks, or `task = \"required\"` for one whose calls \
-                 must",
+                 whose calls may run as tasks, `task = \"required\"` for one whose calls \
+                 must, or `task = \"after_input\"` for one whose calls must once it has \
+                 the input it asks for first",
                 task.as_deref().unwrap_or_default()
             ),
         );

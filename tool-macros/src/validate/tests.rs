@@ -318,6 +318,10 @@ fn reads_task_support_and_rejects_other_values() {
     assert_eq!(tool(quote!(task)), Some(TaskMode::Optional));
     assert_eq!(tool(quote!(task = "optional")), Some(TaskMode::Optional));
     assert_eq!(tool(quote!(task = "required")), Some(TaskMode::Required));
+    assert_eq!(
+        tool(quote!(task = "after_input")),
+        Some(TaskMode::AfterInput)
+    );
     let error = check(
         quote!(task = "always"),
         parse_quote! {

@@ -104,6 +104,23 @@ impl<O: Outbox> Session<O> {
     }
 }
 
+/// The answers the retry `call` carries (its `inputResponses`, checked
+/// against its `requestState` as a round's are), by request key: for a
+/// tool that becomes a task once it has its input
+/// ([`TaskSupport::AfterInput`](tool_runtime::TaskSupport::AfterInput)),
+/// whose task starts with them.
+pub(super) fn answers_of(
+    server: &McpServer,
+    call: &Call,
+) -> Result<HashMap<String, Value>, RpcError> {
+    let round = Round::start(server, call, Map::new(), CancellationToken::new())?;
+    Ok(round
+        .answers
+        .into_iter()
+        .map(|(key, answer)| (key, answer.value))
+        .collect())
+}
+
 impl Round {
     /// The round of `call`: the answers its `inputResponses` and
     /// `requestState` carry, or the error to answer with when they cannot

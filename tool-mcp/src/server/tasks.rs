@@ -23,6 +23,7 @@
 //! that does not declare the extension gets `-32021`; an unknown task id,
 //! `-32602`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -59,6 +60,21 @@ pub(super) struct TaskStart {
     capabilities: Map<String, Value>,
     /// Whether the call is of the stateless revision.
     stateless: bool,
+    /// Whether the tool runs as a task once it has the input it asks for
+    /// first ([`TaskSupport::AfterInput`]).
+    pub(super) after_input: bool,
+    /// The answers the call brought, by request key, for the tool's first
+    /// requests.
+    answers: HashMap<String, Value>,
+}
+
+impl TaskStart {
+    /// The task of a retry that brings answers: the tool's requests with
+    /// those keys are answered at once.
+    pub(super) fn with_answers(mut self, answers: HashMap<String, Value>) -> Self {
+        self.answers = answers;
+        self
+    }
 }
 
 /// Whether client `capabilities` declare the extension.
@@ -123,16 +139,18 @@ impl McpServer {
             (TaskSupport::Forbidden, _) => Mode::InRequest,
             (_, Some(tasks)) if declared => Mode::Task(tasks.clone()),
             (TaskSupport::Optional, _) => Mode::InRequest,
-            (TaskSupport::Required, Some(_)) => {
+            (TaskSupport::Required | TaskSupport::AfterInput, Some(_)) => {
                 Mode::Refused(missing_extension("this tool runs only as a task, and"))
             }
-            (TaskSupport::Required, None) => Mode::Refused(RpcError::new(
-                INTERNAL_ERROR,
-                format!(
-                    "the tool {} runs only as a task, and this server serves no tasks",
-                    tool_runtime::quote::name(name)
-                ),
-            )),
+            (TaskSupport::Required | TaskSupport::AfterInput, None) => {
+                Mode::Refused(RpcError::new(
+                    INTERNAL_ERROR,
+                    format!(
+                        "the tool {} runs only as a task, and this server serves no tasks",
+                        tool_runtime::quote::name(name)
+                    ),
+                ))
+            }
         }
     }
 }
@@ -160,6 +178,13 @@ impl<O: Outbox> Session<O> {
                 tasks,
                 capabilities: self.capabilities_of(call, era),
                 stateless: matches!(era, Era::Stateless(_)),
+                after_input: self
+                    .server
+                    .registry
+                    .snapshot()
+                    .resolve(&call.name)
+                    .is_some_and(|tool| tool.spec().task_support == TaskSupport::AfterInput),
+                answers: HashMap::new(),
             })),
         }
     }
@@ -215,6 +240,8 @@ impl<O: Outbox> Session<O> {
             tasks,
             capabilities,
             stateless,
+            answers,
+            ..
         } = start;
         let tasks = &tasks;
         let server = &self.server;
@@ -224,6 +251,7 @@ impl<O: Outbox> Session<O> {
             let client: Arc<dyn ClientRequests> = Arc::new(TaskClient {
                 input,
                 capabilities,
+                answers: std::sync::Mutex::new(answers),
             });
             Some(client)
         };
@@ -358,6 +386,9 @@ struct TaskClient {
     /// The client's capabilities, as the request that made the task gave
     /// them.
     capabilities: Map<String, Value>,
+    /// Answers the call that made the task brought, by request key, taken
+    /// by the tool's first requests.
+    answers: std::sync::Mutex<HashMap<String, Value>>,
 }
 
 impl TaskClient {
@@ -374,6 +405,9 @@ impl TaskClient {
             return Err(peer::unavailable(capability));
         }
         let key = self.input.key(name, capability);
+        if let Some(answer) = lock(&self.answers).remove(&key) {
+            return Ok(answer);
+        }
         self.input
             .ask(&key, json!({"method": method, "params": params}))
             .await

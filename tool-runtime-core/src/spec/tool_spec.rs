@@ -137,6 +137,13 @@ pub enum TaskSupport {
     /// Calls run as tasks only: a client that does not take tasks cannot
     /// call the tool (`#[tool(task = "required")]`).
     Required,
+    /// Calls run as tasks only, once the tool has the input it asks for
+    /// first (`#[tool(task = "after_input")]`): in MCP's stateless revision
+    /// a call without answers runs in the request, as rounds of
+    /// `input_required` results, and the call that brings the answers
+    /// becomes a task that runs the tool with them. MCP calls it
+    /// `"required"`.
+    AfterInput,
 }
 
 impl TaskSupport {
@@ -145,11 +152,11 @@ impl TaskSupport {
         match self {
             TaskSupport::Forbidden => "forbidden",
             TaskSupport::Optional => "optional",
-            TaskSupport::Required => "required",
+            TaskSupport::Required | TaskSupport::AfterInput => "required",
         }
     }
 
-    /// Whether calls may run as tasks (optional or required).
+    /// Whether calls may run as tasks (any setting but forbidden).
     pub fn allows_tasks(self) -> bool {
         !matches!(self, TaskSupport::Forbidden)
     }
