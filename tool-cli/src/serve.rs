@@ -20,8 +20,7 @@ pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitC
     // Nothing waits for the MCP servers: their tools join as they answer.
     #[cfg(feature = "mcp-client")]
     let following = crate::proxy::follow(&live, &tools.remotes);
-    let mut server =
-        McpServer::new(live).with_implementation(program, env!("CARGO_PKG_VERSION"));
+    let mut server = McpServer::new(live).with_implementation(program, env!("CARGO_PKG_VERSION"));
     if let Some(store) = &args.tasks {
         match crate::task::open(store, true).await {
             Ok(tasks) => server = server.with_tasks(tasks),

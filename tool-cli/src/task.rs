@@ -52,7 +52,9 @@ pub(crate) async fn open(store: &str, memory: bool) -> Result<tool_runtime::Task
         } else {
             "a Redis URL, redis://HOST:PORT/, which other processes reach too"
         };
-        return Err(usage_error(format!("--tasks {store}: a task store is {kinds}")));
+        return Err(usage_error(format!(
+            "--tasks {store}: a task store is {kinds}"
+        )));
     }
     redis(store).await
 }

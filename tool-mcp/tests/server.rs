@@ -2591,3 +2591,49 @@ async fn a_tool_gathers_its_input_in_rounds_then_becomes_a_task() {
         .await;
     assert_eq!(no_tasks["error"]["code"], -32021, "{no_tasks}");
 }
+
+/// A session runs at most `with_max_tasks_per_session` tasks at once: one
+/// more is refused with the limit in its data, and once a task has ended
+/// its place is free again.
+#[tokio::test]
+async fn a_session_runs_a_bounded_number_of_tasks() {
+    let server = task_server(Default::default()).with_max_tasks_per_session(1);
+    let mut client = Client::open(server);
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"extensions": {TASKS: {}}},
+                "clientInfo": {"name": "test", "version": "1"}
+            }}),
+        )
+        .await;
+    client.response(0).await;
+    let (first, _) = client
+        .call(1, json!({"name": "nap", "arguments": {"ms": 300}}))
+        .await;
+    assert_eq!(first["result"]["resultType"], "task", "{first}");
+    let (refused, _) = client
+        .call(2, json!({"name": "nap", "arguments": {"ms": 1}}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    assert_eq!(refused["error"]["data"]["maxTasksPerSession"], 1);
+    let task_id = first["result"]["taskId"].clone();
+    let mut id = 3;
+    loop {
+        let (task, _) = client
+            .request(id, "tasks/get", json!({"taskId": task_id}))
+            .await;
+        if task["result"]["status"] != "working" {
+            break;
+        }
+        id += 1;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The call's context (and the place it held) goes as the call ends.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let (again, _) = client
+        .call(1000, json!({"name": "nap", "arguments": {"ms": 1}}))
+        .await;
+    assert_eq!(again["result"]["resultType"], "task", "{again}");
+}

@@ -146,6 +146,8 @@ struct Implementation {
 struct Limits {
     /// The most calls a session runs at once.
     max_calls: usize,
+    /// The most tasks a session's calls run at once.
+    max_session_tasks: usize,
     /// The most bytes of messages a byte stream's output queue holds.
     output_buffer: usize,
     /// How long a `tools/list` (and `server/discover`) result of the
@@ -159,6 +161,7 @@ impl Default for Limits {
     fn default() -> Self {
         Self {
             max_calls: McpServer::DEFAULT_MAX_CONCURRENT_CALLS,
+            max_session_tasks: McpServer::DEFAULT_MAX_TASKS_PER_SESSION,
             output_buffer: McpServer::DEFAULT_OUTPUT_BUFFER,
             list_ttl: McpServer::DEFAULT_LIST_TTL,
             state_ttl: McpServer::DEFAULT_REQUEST_STATE_TTL,
@@ -220,6 +223,11 @@ impl McpServer {
     /// otherwise.
     pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 64;
 
+    /// The most tasks the calls of one session run at once unless
+    /// [`with_max_tasks_per_session`](Self::with_max_tasks_per_session) says
+    /// otherwise.
+    pub const DEFAULT_MAX_TASKS_PER_SESSION: usize = 16;
+
     /// The most bytes of messages waiting to be written to a byte stream
     /// (stdio, [`serve_io`](Self::serve_io)) unless
     /// [`with_output_buffer`](Self::with_output_buffer) says otherwise:
@@ -243,6 +251,21 @@ impl McpServer {
     /// is [`DEFAULT_MAX_CONCURRENT_CALLS`](Self::DEFAULT_MAX_CONCURRENT_CALLS).
     pub fn with_max_concurrent_calls(mut self, calls: usize) -> Self {
         self.limits.max_calls = calls.max(1);
+        self
+    }
+
+    /// The most tasks the calls of one session (one stdio client, one HTTP
+    /// session) run at once, when the server serves tasks
+    /// ([`with_tasks`](Self::with_tasks)); a call that would start one more
+    /// is refused with a JSON-RPC error (`-32603`, "server busy", with
+    /// `{"maxTasksPerSession": n}` as its data) and may be sent again once
+    /// one has ended. A request of the stateless revision has no session:
+    /// the tasks' own limit for the whole server,
+    /// [`TaskOptions::max_running`](tool_runtime::TaskOptions::max_running),
+    /// bounds it. At least 1; the default is
+    /// [`DEFAULT_MAX_TASKS_PER_SESSION`](Self::DEFAULT_MAX_TASKS_PER_SESSION).
+    pub fn with_max_tasks_per_session(mut self, tasks: usize) -> Self {
+        self.limits.max_session_tasks = tasks.max(1);
         self
     }
 

@@ -81,6 +81,8 @@ pub(super) struct Session<O: Outbox> {
     /// output does not route by request (a byte stream): one client for
     /// every call.
     context: OnceLock<ToolContext>,
+    /// How many tasks the session's calls run now.
+    pub(super) tasks: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// The requests in flight.
@@ -122,6 +124,7 @@ impl<O: Outbox> Session<O> {
             listens: Mutex::new(HashMap::new()),
             closed: CancellationToken::new(),
             context: OnceLock::new(),
+            tasks: Arc::default(),
         })
     }
 

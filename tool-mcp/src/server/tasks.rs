@@ -245,13 +245,28 @@ impl<O: Outbox> Session<O> {
         } = start;
         let tasks = &tasks;
         let server = &self.server;
+        let limit = server.limits.max_session_tasks;
+        let Some(slot) = SessionSlot::take(&self.tasks, limit) else {
+            let error = RpcError::new(
+                INTERNAL_ERROR,
+                format!(
+                    "server busy: this session runs {limit} tasks already, its limit; send the \
+                     call again once one has ended"
+                ),
+            )
+            .with_data(json!({"maxTasksPerSession": limit}));
+            return self.answer(error.line(&call.id), &call.id).await;
+        };
         let registry = server.registry.snapshot();
         let context = server.context.clone();
+        // The client lives as long as the task's call: the session's place
+        // is freed when the call ends (or at once if no task is made).
         let client = |input| {
             let client: Arc<dyn ClientRequests> = Arc::new(TaskClient {
                 input,
                 capabilities,
                 answers: std::sync::Mutex::new(answers),
+                _slot: slot,
             });
             Some(client)
         };
@@ -389,6 +404,29 @@ struct TaskClient {
     /// Answers the call that made the task brought, by request key, taken
     /// by the tool's first requests.
     answers: std::sync::Mutex<HashMap<String, Value>>,
+    /// The task's place among its session's.
+    _slot: SessionSlot,
+}
+
+/// A task's place among those its session runs; freed when dropped.
+struct SessionSlot(Arc<std::sync::atomic::AtomicUsize>);
+
+impl SessionSlot {
+    /// A place when fewer than `limit` are taken.
+    fn take(count: &Arc<std::sync::atomic::AtomicUsize>, limit: usize) -> Option<Self> {
+        use std::sync::atomic::Ordering;
+        if count.fetch_add(1, Ordering::AcqRel) >= limit {
+            count.fetch_sub(1, Ordering::AcqRel);
+            return None;
+        }
+        Some(SessionSlot(Arc::clone(count)))
+    }
+}
+
+impl Drop for SessionSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 impl TaskClient {
