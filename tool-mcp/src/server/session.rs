@@ -533,18 +533,6 @@ impl<O: Outbox> Session<O> {
     /// cancelled meanwhile, as MCP asks.
     async fn start_call(self: &Arc<Self>, call: Call, era: Era) {
         let task = match self.task_start(&call, &era) {
-            Ok(Some(task)) if task.after_input && matches!(era, Era::Stateless(_)) => {
-                // Input first, in rounds of the request; the call that
-                // brings the answers becomes the task.
-                if call.input_responses.is_none() && call.request_state.is_none() {
-                    None
-                } else {
-                    match super::mrtr::answers_of(&self.server, &call) {
-                        Ok(answers) => Some(task.with_answers(answers)),
-                        Err(error) => return self.refuse(&call.id, error).await,
-                    }
-                }
-            }
             Ok(task) => task,
             Err(error) => return self.refuse(&call.id, error).await,
         };

@@ -60,21 +60,9 @@ pub(super) struct TaskStart {
     capabilities: Map<String, Value>,
     /// Whether the call is of the stateless revision.
     stateless: bool,
-    /// Whether the tool runs as a task once it has the input it asks for
-    /// first ([`TaskSupport::AfterInput`]).
-    pub(super) after_input: bool,
     /// The answers the call brought, by request key, for the tool's first
     /// requests.
     answers: HashMap<String, Value>,
-}
-
-impl TaskStart {
-    /// The task of a retry that brings answers: the tool's requests with
-    /// those keys are answered at once.
-    pub(super) fn with_answers(mut self, answers: HashMap<String, Value>) -> Self {
-        self.answers = answers;
-        self
-    }
 }
 
 /// Whether client `capabilities` declare the extension.
@@ -171,22 +159,35 @@ impl<O: Outbox> Session<O> {
             Era::Session => self.session_declares_tasks(call.meta.as_ref()),
             Era::Stateless(meta) => declared_in(Some(&meta.capabilities)),
         };
-        match self.server.call_mode(&call.name, declared) {
-            Mode::InRequest => Ok(None),
-            Mode::Refused(error) => Err(error),
-            Mode::Task(tasks) => Ok(Some(TaskStart {
-                tasks,
-                capabilities: self.capabilities_of(call, era),
-                stateless: matches!(era, Era::Stateless(_)),
-                after_input: self
-                    .server
-                    .registry
-                    .snapshot()
-                    .resolve(&call.name)
-                    .is_some_and(|tool| tool.spec().task_support == TaskSupport::AfterInput),
-                answers: HashMap::new(),
-            })),
-        }
+        let tasks = match self.server.call_mode(&call.name, declared) {
+            Mode::InRequest => return Ok(None),
+            Mode::Refused(error) => return Err(error),
+            Mode::Task(tasks) => tasks,
+        };
+        let stateless = matches!(era, Era::Stateless(_));
+        let after_input = self
+            .server
+            .registry
+            .snapshot()
+            .resolve(&call.name)
+            .is_some_and(|tool| tool.spec().task_support == TaskSupport::AfterInput);
+        // A tool that takes its input first, in the stateless revision: a
+        // call without answers is a round of the request; the retry that
+        // brings them becomes the task, with them.
+        let answers = if after_input && stateless {
+            if call.input_responses.is_none() && call.request_state.is_none() {
+                return Ok(None);
+            }
+            super::mrtr::answers_of(&self.server, call)?
+        } else {
+            HashMap::new()
+        };
+        Ok(Some(TaskStart {
+            tasks,
+            capabilities: self.capabilities_of(call, era),
+            stateless,
+            answers,
+        }))
     }
 
     /// The client's capabilities for `call` of `era`: the request's, or
