@@ -76,7 +76,7 @@ impl Section for McpServers {
     }
 
     fn schema(&self) -> Value {
-        schema_of::<ServersForm>()
+        tool_runtime::manifest::section_schema::<ServersForm>()
     }
 
     fn read(&self, node: Node<'_>, reader: &mut SectionReader<'_>) -> Vec<McpServerEntry> {
@@ -146,53 +146,6 @@ fn valid_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
-
-/// The JSON Schema of `T`, a form of a section's value, to stand in the
-/// registry file's schema: subschemas inline, no `$schema` or `title`,
-/// descriptions on one line; an optional key may be left out, not written
-/// `null`.
-fn schema_of<T: JsonSchema>() -> Value {
-    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
-    settings.inline_subschemas = true;
-    settings.meta_schema = None;
-    settings
-        .transforms
-        .push(Box::new(schemars::transform::RecursiveTransform(tidy)));
-    let mut schema = settings.into_generator().into_root_schema_for::<T>();
-    schema.remove("title");
-    schema.to_value()
-}
-
-/// `schema` without the `null` an `Option` adds (to `type`, to `enum`, or
-/// as a choice of `anyOf`), its description on one line.
-fn tidy(schema: &mut schemars::Schema) {
-    let Some(object) = schema.as_object_mut() else {
-        return;
-    };
-    if let Some(Value::String(description)) = object.get_mut("description") {
-        *description = description.split_whitespace().collect::<Vec<_>>().join(" ");
-    }
-    if let Some(Value::Array(types)) = object.get_mut("type") {
-        types.retain(|kind| kind != "null");
-        if let [single] = types.as_slice() {
-            let single = single.clone();
-            object.insert("type".to_owned(), single);
-        }
-    }
-    if let Some(Value::Array(values)) = object.get_mut("enum") {
-        values.retain(|value| !value.is_null());
-    }
-    if let Some(Value::Array(choices)) = object.get_mut("anyOf") {
-        choices.retain(|choice| choice.get("type").is_none_or(|kind| kind != "null"));
-        if let [Value::Object(single)] = choices.as_slice() {
-            let single = single.clone();
-            object.remove("anyOf");
-            for (key, value) in single {
-                object.entry(key).or_insert(value);
-            }
-        }
-    }
 }
 
 // The section's form, for its schema: each doc comment is a description.

@@ -71,3 +71,52 @@ pub fn schema_with(sections: &[&dyn AnySection]) -> Value {
     }
     schema
 }
+
+/// The JSON Schema of `T`, a form of a section's value (a type that
+/// derives `schemars::JsonSchema`, its doc comments the descriptions), to
+/// stand in the registry file's schema, as [`Section::schema`](super::Section::schema)
+/// gives it: subschemas inline, no `$schema` or `title`,
+/// descriptions on one line; an optional key may be left out, not written
+/// `null`.
+pub fn section_schema<T: schemars::JsonSchema>() -> Value {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    settings.meta_schema = None;
+    settings
+        .transforms
+        .push(Box::new(schemars::transform::RecursiveTransform(tidy)));
+    let mut schema = settings.into_generator().into_root_schema_for::<T>();
+    schema.remove("title");
+    schema.to_value()
+}
+
+/// `schema` without the `null` an `Option` adds (to `type`, to `enum`, or
+/// as a choice of `anyOf`), its description on one line.
+fn tidy(schema: &mut schemars::Schema) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::String(description)) = object.get_mut("description") {
+        *description = description.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    if let Some(Value::Array(types)) = object.get_mut("type") {
+        types.retain(|kind| kind != "null");
+        if let [single] = types.as_slice() {
+            let single = single.clone();
+            object.insert("type".to_owned(), single);
+        }
+    }
+    if let Some(Value::Array(values)) = object.get_mut("enum") {
+        values.retain(|value| !value.is_null());
+    }
+    if let Some(Value::Array(choices)) = object.get_mut("anyOf") {
+        choices.retain(|choice| choice.get("type").is_none_or(|kind| kind != "null"));
+        if let [Value::Object(single)] = choices.as_slice() {
+            let single = single.clone();
+            object.remove("anyOf");
+            for (key, value) in single {
+                object.entry(key).or_insert(value);
+            }
+        }
+    }
+}
