@@ -100,7 +100,7 @@ fn read_server(
     reader: &mut SectionReader<'_>,
 ) -> Option<McpServerEntry> {
     let at = node.location();
-    if !valid_name(name) {
+    if !tool_runtime::manifest::is_entry_name(name) {
         reader.problem(
             Some(at),
             format!(
@@ -137,15 +137,6 @@ fn read_server(
         prefix,
         location: at,
     })
-}
-
-/// Whether `name` is 1 to 64 letters, digits, `_` or `-`.
-fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 // The section's form, for its schema: each doc comment is a description.

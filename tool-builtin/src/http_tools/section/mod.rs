@@ -134,7 +134,7 @@ impl Section for OpenApi {
         for (name, entry) in documents {
             let name = name.as_str();
             let at = entry.location();
-            if !valid_name(name) {
+            if !tool_runtime::manifest::is_entry_name(name) {
                 reader.problem(
                     Some(at),
                     format!(
@@ -165,13 +165,4 @@ impl Section for OpenApi {
         }
         entries
     }
-}
-
-/// Whether `name` is 1 to 64 letters, digits, `_` or `-`.
-fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }

@@ -46,7 +46,7 @@ use problem::problem;
 
 pub use document::{Document, Location, pointer_token};
 pub use problem::{ManifestError, ManifestProblem};
-pub use schema::{schema, schema_with, section_schema};
+pub use schema::{is_entry_name, schema, schema_with, section_schema};
 pub use section::{AnySection, Key, Node, Section, SectionReader};
 
 /// A parsed registry file.

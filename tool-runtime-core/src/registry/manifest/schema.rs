@@ -120,3 +120,22 @@ fn tidy(schema: &mut schemars::Schema) {
         }
     }
 }
+
+/// Whether `name` is a valid name for an entry of a section keyed by names
+/// (an MCP server, an OpenAPI document): 1 to 64 letters, digits, `_` or
+/// `-`, the `propertyNames` pattern of those sections' schemas.
+///
+/// ```
+/// use tool_runtime::manifest::is_entry_name;
+///
+/// assert!(is_entry_name("everything_2"));
+/// assert!(!is_entry_name("two words"));
+/// assert!(!is_entry_name(""));
+/// ```
+pub fn is_entry_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
