@@ -95,6 +95,9 @@ pub use spec::content::{
     Audio, Content, Image, InvalidBase64, Resource, ResourceContents, ResourceLink,
 };
 pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
+pub use spec::format::{DescriptionFormat, Formatter, ToolFormat};
+pub use spec::limit::ResultLimit;
+pub use spec::requires::{Feature, Requirements};
 pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
 pub use spec::tool_spec::{
     ParamSpec, SchemaSource, SourceLocation, TaskSupport, ToolAnnotations, ToolSpec,

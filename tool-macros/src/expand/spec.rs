@@ -52,8 +52,10 @@ pub fn spec(tool: &ToolFn) -> TokenStream {
 
 /// How many of `ToolSpec`'s fields are options, with a default in
 /// `SPEC_DEFAULTS`: `title`, `annotations`, `strict`, `timeout`, `blocking`,
-/// `needs_approval`, `streaming`, `aliases`, `config`, `task_support`.
-const SPEC_OPTIONS: usize = 10;
+/// `needs_approval`, `streaming`, `aliases`, `config`, `task_support`,
+/// `version`, `deprecated`, `requires`, `sequential`, `result_limit`,
+/// `formatter`.
+const SPEC_OPTIONS: usize = 16;
 
 /// The fields of the options the attribute sets, `config` apart; the others
 /// come from `SPEC_DEFAULTS`.

@@ -109,6 +109,25 @@ pub struct ToolSpec {
     /// Whether a call may run as a task, answered at once with the task's
     /// id and read later (`#[tool(task)]`, `#[tool(task = "required")]`).
     pub task_support: TaskSupport,
+    /// The tool's version (`#[tool(version = "2.0.0")]`), a semantic
+    /// version. A registry may hold several versions of one name.
+    pub version: Option<Cow<'static, str>>,
+    /// Why the tool is deprecated and what to use instead
+    /// (`#[tool(deprecated = "use convert_length_v3")]`). A deprecated tool
+    /// stays callable; its calls carry a warning.
+    pub deprecated: Option<Cow<'static, str>>,
+    /// What the tool needs before it is offered (`#[tool(requires(..))]`).
+    pub requires: crate::spec::requires::Requirements,
+    /// Whether a call is a barrier among calls made together
+    /// (`#[tool(sequential)]`): calls before it finish first, calls after it
+    /// start after it.
+    pub sequential: bool,
+    /// The most of a result the model sees (`#[tool(result_limit = "64KB")]`);
+    /// `None` leaves it to the registry's limit.
+    pub result_limit: Option<crate::spec::limit::ResultLimit>,
+    /// The tool's own formatting of its definition and results
+    /// (`#[tool(format = ..)]`); `None` keeps the defaults.
+    pub formatter: Option<crate::spec::format::Formatter>,
     /// The JSON Schema of the arguments (see [`input_schema`](Self::input_schema)).
     pub input_schema: SchemaSource,
     /// The JSON Schema of the result, when there is one (see
@@ -227,6 +246,12 @@ pub const UNSET: ToolSpec = ToolSpec {
     aliases: Cow::Borrowed(&[]),
     config: None,
     task_support: TaskSupport::Forbidden,
+    version: None,
+    deprecated: None,
+    requires: crate::spec::requires::Requirements::NONE,
+    sequential: false,
+    result_limit: None,
+    formatter: None,
     input_schema: SchemaSource::None,
     output_schema: SchemaSource::None,
 };
