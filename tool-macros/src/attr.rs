@@ -44,6 +44,20 @@ pub struct ToolArgs {
     /// `task` or `task = "optional"` / `"required"` / `"after_input"`:
     /// calls may (or must) run as tasks.
     pub task: Option<SpannedValue<TaskArg>>,
+    /// `version = "2.0.0"`: the tool's semantic version.
+    pub version: Option<SpannedValue<String>>,
+    /// `deprecated` or `deprecated = "use other_tool"`.
+    pub deprecated: Option<SpannedValue<DeprecatedArg>>,
+    /// `requires(env = "..", program = "..", feature = "..")`.
+    pub requires: Option<RequiresArg>,
+    /// `sequential`: calls before it finish first, calls after it wait.
+    pub sequential: Flag,
+    /// `result_limit = "64KB"` or `"2000 tokens"`, as written.
+    pub result_limit: Option<SpannedValue<String>>,
+    /// `format = PATH`: a value whose type implements `ToolFormat`.
+    pub format: Option<PathArg>,
+    /// `transform = PATH`: rewrites the JSON arguments before they decode.
+    pub transform: Option<PathArg>,
 }
 
 /// `#[tool(...)]` on a parameter.
@@ -70,6 +84,9 @@ pub struct ParamArgs {
     /// `header` or `header = "Name"`: MCP clients also send the value as
     /// the HTTP header `Mcp-Param-{Name}`.
     pub header: Option<SpannedValue<HeaderArg>>,
+    /// `transform = path::to_fn`: `fn(T) -> T` or `fn(T) -> Result<T, E>`,
+    /// run on the decoded value before the constraints.
+    pub transform: Option<PathArg>,
 }
 
 impl Fields for ToolArgs {
@@ -90,6 +107,13 @@ impl Fields for ToolArgs {
         "config",
         "register",
         "task",
+        "version",
+        "deprecated",
+        "requires",
+        "sequential",
+        "result_limit",
+        "format",
+        "transform",
     ];
 
     fn multiple(name: &str) -> bool {
@@ -114,6 +138,13 @@ impl Fields for ToolArgs {
             "config" => self.config = FromMeta::from_meta(meta)?,
             "register" => self.register = FromMeta::from_meta(meta)?,
             "task" => self.task = FromMeta::from_meta(meta)?,
+            "version" => self.version = FromMeta::from_meta(meta)?,
+            "deprecated" => self.deprecated = FromMeta::from_meta(meta)?,
+            "requires" => self.requires = FromMeta::from_meta(meta)?,
+            "sequential" => self.sequential = flag(meta, "sequential")?,
+            "result_limit" => self.result_limit = FromMeta::from_meta(meta)?,
+            "format" => self.format = Some(PathArg::read(meta, FORMAT_HINT)?),
+            "transform" => self.transform = Some(PathArg::read(meta, TRANSFORM_INPUT_HINT)?),
             _ => unreachable!("not a key of #[tool]: {name}"),
         }
         Ok(())
@@ -139,6 +170,7 @@ impl Fields for ParamArgs {
         "one_of",
         "validate",
         "header",
+        "transform",
     ];
 
     fn read(&mut self, name: &str, meta: &syn::Meta) -> meta::Result<()> {
@@ -153,6 +185,7 @@ impl Fields for ParamArgs {
             "pattern" => self.pattern = FromMeta::from_meta(meta)?,
             "one_of" => self.one_of = FromMeta::from_meta(meta)?,
             "validate" => self.validate = FromMeta::from_meta(meta)?,
+            "transform" => self.transform = Some(PathArg::read(meta, TRANSFORM_PARAM_HINT)?),
             _ => unreachable!("not a key of a parameter's #[tool]: {name}"),
         }
         Ok(())
@@ -372,6 +405,202 @@ impl FromMeta for TaskArg {
 
     fn from_string(value: &str) -> meta::Result<Self> {
         Ok(TaskArg(Some(value.to_owned())))
+    }
+}
+
+/// The value of the tool's `deprecated` key: none for the bare word, else
+/// the text written.
+#[derive(Clone, Debug)]
+pub struct DeprecatedArg(pub Option<String>);
+
+const DEPRECATED_HINT: &str = "write `deprecated`, or `deprecated = \"...\"` with what to use \
+                               instead, such as deprecated = \"use convert_length_v3\"";
+
+impl FromMeta for DeprecatedArg {
+    fn from_word() -> meta::Result<Self> {
+        Ok(DeprecatedArg(None))
+    }
+
+    fn from_list(_items: &[NestedMeta]) -> meta::Result<Self> {
+        Err(Error::custom(DEPRECATED_HINT))
+    }
+
+    fn from_expr(expr: &syn::Expr) -> meta::Result<Self> {
+        match expr {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => Ok(DeprecatedArg(Some(text.value()))),
+            syn::Expr::Group(group) => Self::from_expr(&group.expr),
+            _ => Err(Error::custom(DEPRECATED_HINT).with_span(expr)),
+        }
+    }
+}
+
+/// A bare flag key, such as `sequential`: any value is an error at the key
+/// that says to write it alone.
+fn flag(meta: &syn::Meta, key: &str) -> meta::Result<Flag> {
+    match meta {
+        syn::Meta::Path(_) => Flag::from_meta(meta),
+        _ => Err(Error::custom(format!(
+            "`{key}` is a flag and takes no value: write `{key}` on its own, as in \
+             #[tool({key})], or leave it out"
+        ))
+        .with_span(meta)),
+    }
+}
+
+const FORMAT_HINT: &str = "`format` takes the path of a value whose type implements \
+                           `ToolFormat`, such as format = MyFormat (a unit struct, a `const` or \
+                           a `static`)";
+
+const TRANSFORM_INPUT_HINT: &str = "`transform` on the function takes the path of a function \
+                                    `fn(serde_json::Value) -> serde_json::Value` (or `-> \
+                                    Result<serde_json::Value, E>`), such as transform = \
+                                    rename_legacy_keys";
+
+const TRANSFORM_PARAM_HINT: &str = "`transform` takes the path of a function `fn(T) -> T` (or \
+                                    `fn(T) -> Result<T, E>` with `E: Display`), where `T` is \
+                                    the parameter's type, such as transform = normalize";
+
+/// A path to a value or a function: `format = MyFormat`, `transform =
+/// normalize` (a string holding a path is read as the path, as for
+/// `validate`).
+#[derive(Clone)]
+pub struct PathArg(pub syn::ExprPath);
+
+impl PathArg {
+    /// Reads `key = path`; any other form is an error with `hint`.
+    fn read(meta: &syn::Meta, hint: &str) -> meta::Result<Self> {
+        let syn::Meta::NameValue(nv) = meta else {
+            return Err(Error::custom(hint).with_span(meta));
+        };
+        Self::from_value_expr(&nv.value, hint)
+    }
+
+    fn from_value_expr(expr: &syn::Expr, hint: &str) -> meta::Result<Self> {
+        match expr {
+            syn::Expr::Path(path) => Ok(PathArg(path.clone())),
+            syn::Expr::Group(group) => Self::from_value_expr(&group.expr, hint),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => text
+                .parse::<syn::ExprPath>()
+                .map(PathArg)
+                .map_err(|_| Error::custom(hint).with_span(expr)),
+            _ => Err(Error::custom(hint).with_span(expr)),
+        }
+    }
+}
+
+/// The keys of `requires(..)`.
+const REQUIRES_KEYS: &[&str] = &["env", "program", "feature"];
+
+/// `requires(env = "A", program = "git", feature = "search")`: each key
+/// repeatable, each value a string or a list of strings.
+#[derive(Clone, Default)]
+pub struct RequiresArg {
+    /// Environment variables, each spanned at its string.
+    pub env: Vec<SpannedValue<String>>,
+    /// Programs on the `PATH`.
+    pub programs: Vec<SpannedValue<String>>,
+    /// Cargo features of the defining crate.
+    pub features: Vec<SpannedValue<String>>,
+}
+
+const REQUIRES_HINT: &str = "write the requirements as requires(env = \"VAR\", program = \
+                             \"name\", feature = \"name\"); each key may repeat or take a \
+                             list, as in env = [\"A\", \"B\"]";
+
+impl FromMeta for RequiresArg {
+    fn from_word() -> meta::Result<Self> {
+        Err(Error::custom(REQUIRES_HINT))
+    }
+
+    fn from_expr(expr: &syn::Expr) -> meta::Result<Self> {
+        Err(Error::custom(REQUIRES_HINT).with_span(expr))
+    }
+
+    fn from_list(items: &[NestedMeta]) -> meta::Result<Self> {
+        let mut requires = RequiresArg::default();
+        let mut errors = Error::accumulator();
+        for item in items {
+            let nv = match item {
+                NestedMeta::Meta(syn::Meta::NameValue(nv)) => nv,
+                other => {
+                    let key = match other {
+                        NestedMeta::Meta(meta) => meta.path().to_token_stream().to_string(),
+                        NestedMeta::Lit(_) => String::new(),
+                    };
+                    let message = if REQUIRES_KEYS.contains(&key.as_str()) {
+                        format!("write `{key} = \"...\"`: {REQUIRES_HINT}")
+                    } else {
+                        REQUIRES_HINT.to_owned()
+                    };
+                    errors.push(Error::custom(message).with_span(other));
+                    continue;
+                }
+            };
+            let key = nv.path.to_token_stream().to_string();
+            let into = match key.as_str() {
+                "env" => &mut requires.env,
+                "program" => &mut requires.programs,
+                "feature" => &mut requires.features,
+                _ => {
+                    errors.push(Error::custom(unknown_requirement(&key)).with_span(&nv.path));
+                    continue;
+                }
+            };
+            match string_values(&nv.value) {
+                Some(values) => into.extend(values),
+                None => errors.push(
+                    Error::custom(format!(
+                        "`{key}` takes a string or a list of strings, as in {key} = \"name\" \
+                         or {key} = [\"a\", \"b\"]"
+                    ))
+                    .with_span(&nv.value),
+                ),
+            }
+        }
+        if items.is_empty() {
+            errors.push(Error::custom(REQUIRES_HINT));
+        }
+        errors.finish_with(requires)
+    }
+}
+
+/// The error for an unknown key of `requires(..)`: the closest key when one
+/// is close, and the three keys.
+fn unknown_requirement(key: &str) -> String {
+    let closest = REQUIRES_KEYS
+        .iter()
+        .map(|known| (strsim::jaro_winkler(key, known), *known))
+        .filter(|(confidence, _)| *confidence > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let lead = match closest {
+        Some((_, known)) => format!("unknown requirement `{key}`, did you mean `{known}`?"),
+        None => format!("unknown requirement `{key}`."),
+    };
+    format!(
+        "{lead} `requires(..)` takes `env = \"VAR\"`, `program = \"name\"` and \
+         `feature = \"name\"`"
+    )
+}
+
+/// A string literal, or a list of them, each spanned at its literal.
+fn string_values(expr: &syn::Expr) -> Option<Vec<SpannedValue<String>>> {
+    let one = |expr: &syn::Expr| match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) => Some(SpannedValue::new(text.value(), text.span())),
+        _ => None,
+    };
+    match expr {
+        syn::Expr::Array(array) => array.elems.iter().map(one).collect(),
+        syn::Expr::Group(group) => string_values(&group.expr),
+        other => one(other).map(|value| vec![value]),
     }
 }
 

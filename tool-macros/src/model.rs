@@ -153,6 +153,50 @@ pub struct ToolOptions {
     pub register: Option<Sp<bool>>,
     /// `task` (none) or `task = "..."` (the value as written).
     pub task: Option<Sp<Option<String>>>,
+    /// `version = "..."`, as written.
+    pub version: Option<Sp<String>>,
+    /// Why the tool is deprecated: from `deprecated` (the key wins) or
+    /// Rust's own `#[deprecated]` on the function; `"deprecated"` when
+    /// neither says why.
+    pub deprecated: Option<String>,
+    /// `requires(..)`: what the tool needs before it is offered.
+    pub requires: Requires,
+    /// `sequential`.
+    pub sequential: bool,
+    /// `result_limit = "..."`, as written.
+    pub result_limit: Option<Sp<String>>,
+    /// `format = PATH`: the tool's `ToolFormat` value.
+    pub format: Option<syn::ExprPath>,
+    /// `transform = PATH` on the function: rewrites the JSON arguments
+    /// before they decode.
+    pub transform: Option<syn::ExprPath>,
+}
+
+/// `requires(..)`, each value spanned at its string.
+#[derive(Default)]
+pub struct Requires {
+    /// `env = ".."`.
+    pub env: Vec<Sp<String>>,
+    /// `program = ".."`.
+    pub programs: Vec<Sp<String>>,
+    /// `feature = ".."`.
+    pub features: Vec<Sp<String>>,
+}
+
+impl Requires {
+    /// Whether nothing is required.
+    pub fn is_empty(&self) -> bool {
+        self.env.is_empty() && self.programs.is_empty() && self.features.is_empty()
+    }
+}
+
+/// A limit on a result's size, read from `result_limit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// Bytes of text.
+    Bytes(u64),
+    /// Tokens.
+    Tokens(u64),
 }
 
 impl ToolOptions {
@@ -171,6 +215,12 @@ impl ToolOptions {
             Some("after_input") => Some(TaskMode::AfterInput),
             Some(_) => None,
         }
+    }
+
+    /// The result limit, when it is written and reads as one (zero
+    /// included, which `validate` refuses).
+    pub fn limit(&self) -> Option<Limit> {
+        parse_limit(self.result_limit.as_ref()?.as_str())
     }
 
     /// The timeout in milliseconds, when it is written and reads as one.
@@ -247,6 +297,9 @@ pub struct ArgParam {
     pub constraints: ParamConstraints,
     /// `header`: MCP clients also send the value as an HTTP header.
     pub header: Option<Header>,
+    /// `transform = path`: runs on the decoded value (an `Option`'s inner
+    /// value, when present) before the constraints.
+    pub transform: Option<syn::ExprPath>,
 }
 
 /// A parameter's `#[tool(header)]`: its value also travels as the HTTP
@@ -355,6 +408,26 @@ pub fn parse_duration_ms(text: &str) -> Option<u64> {
     (1.0..=1e15).contains(&ms).then_some(ms.round() as u64)
 }
 
+/// Reads a result limit: `"N"` or `"N bytes"`, `"N KB"` or `"N KiB"`
+/// (1024 bytes), `"N MB"` or `"N MiB"` (1024² bytes), `"N tokens"`; the
+/// space is optional and units ignore case.
+pub fn parse_limit(text: &str) -> Option<Limit> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number.parse().ok()?;
+    let bytes = |scale: u64| number.checked_mul(scale).map(Limit::Bytes);
+    match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" | "byte" | "bytes" => bytes(1),
+        "kb" | "kib" => bytes(1024),
+        "mb" | "mib" => bytes(1024 * 1024),
+        "token" | "tokens" => Some(Limit::Tokens(number)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,5 +441,21 @@ mod tests {
         assert_eq!(parse_duration_ms("1h"), Some(3_600_000));
         assert_eq!(parse_duration_ms("5"), None);
         assert_eq!(parse_duration_ms("0s"), None);
+    }
+
+    #[test]
+    fn result_limits() {
+        assert_eq!(parse_limit("64KB"), Some(Limit::Bytes(65536)));
+        assert_eq!(parse_limit("64 KiB"), Some(Limit::Bytes(65536)));
+        assert_eq!(parse_limit("2MB"), Some(Limit::Bytes(2 * 1024 * 1024)));
+        assert_eq!(parse_limit("1 MiB"), Some(Limit::Bytes(1024 * 1024)));
+        assert_eq!(parse_limit("500"), Some(Limit::Bytes(500)));
+        assert_eq!(parse_limit("500 bytes"), Some(Limit::Bytes(500)));
+        assert_eq!(parse_limit("2000 tokens"), Some(Limit::Tokens(2000)));
+        assert_eq!(parse_limit("0"), Some(Limit::Bytes(0)));
+        assert_eq!(parse_limit("64 GB"), None);
+        assert_eq!(parse_limit("1.5MB"), None);
+        assert_eq!(parse_limit("KB"), None);
+        assert_eq!(parse_limit("99999999999999999999 KB"), None);
     }
 }

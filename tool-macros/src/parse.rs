@@ -20,7 +20,7 @@ use crate::errors::Errors;
 use crate::item::{ImplBlock, MaybeFn};
 use crate::model::{
     ArgParam, Binding, FnShape, Header, Output, Param, ParamConstraints, ParamKind, Receiver,
-    ReceiverForm, Sp, ToolFn, ToolOptions, Toolset,
+    ReceiverForm, Requires, Sp, ToolFn, ToolOptions, Toolset,
 };
 
 /// Types the runtime injects, recognised by the last segment of their path.
@@ -98,7 +98,7 @@ pub fn tool(
             .krate
             .clone()
             .unwrap_or_else(|| syn::parse_quote!(::tool_runtime)),
-        options: options(&args),
+        options: options(&args, &item.attrs),
         extra_docs,
     }
 }
@@ -214,8 +214,23 @@ fn param_args(attrs: &[syn::Attribute], errors: &mut Errors) -> ParamArgs {
     }
 }
 
-fn options(args: &ToolArgs) -> ToolOptions {
+fn options(args: &ToolArgs, attrs: &[syn::Attribute]) -> ToolOptions {
+    let requires = args.requires.clone().unwrap_or_default();
     ToolOptions {
+        version: args.version.clone(),
+        deprecated: match &args.deprecated {
+            Some(key) => Some(deprecation_text(key.0.as_deref())),
+            None => rust_deprecation(attrs),
+        },
+        requires: Requires {
+            env: requires.env,
+            programs: requires.programs,
+            features: requires.features,
+        },
+        sequential: args.sequential.is_present(),
+        result_limit: args.result_limit.clone(),
+        format: args.format.as_ref().map(|format| format.0.clone()),
+        transform: args.transform.as_ref().map(|transform| transform.0.clone()),
         title: args.title.as_ref().map(|t| t.as_str().to_owned()),
         read_only: args.read_only,
         destructive: args.destructive,
@@ -233,6 +248,46 @@ fn options(args: &ToolArgs) -> ToolOptions {
             .as_ref()
             .map(|task| Sp::new(task.0.clone(), task.span())),
     }
+}
+
+/// The text of a deprecation: as written, or `"deprecated"` when nothing
+/// (or nothing but spaces) says why.
+fn deprecation_text(note: Option<&str>) -> String {
+    match note.map(str::trim) {
+        Some(note) if !note.is_empty() => note.to_owned(),
+        _ => "deprecated".to_owned(),
+    }
+}
+
+/// Rust's own `#[deprecated]`, `#[deprecated = ".."]` or
+/// `#[deprecated(note = "..", since = "..")]` on the function, as the
+/// deprecation's text. A form rustc refuses is rustc's to report.
+fn rust_deprecation(attrs: &[syn::Attribute]) -> Option<String> {
+    let attr = attrs
+        .iter()
+        .find(|attr| attr.path().is_ident("deprecated"))?;
+    let note = match &attr.meta {
+        syn::Meta::Path(_) => None,
+        syn::Meta::NameValue(nv) => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => Some(text.value()),
+            _ => None,
+        },
+        syn::Meta::List(_) => {
+            let mut note = None;
+            let _ = attr.parse_nested_meta(|meta| {
+                let value: syn::LitStr = meta.value()?.parse()?;
+                if meta.path.is_ident("note") {
+                    note = Some(value.value());
+                }
+                Ok(())
+            });
+            note
+        }
+    };
+    Some(deprecation_text(note.as_deref()))
 }
 
 fn shape(sig: &syn::Signature) -> FnShape {
@@ -337,6 +392,7 @@ fn param(
                 validate: args.validate,
             },
             header,
+            transform: args.transform.map(|transform| transform.0),
         })
     };
     Some(Param {

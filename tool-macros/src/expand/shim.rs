@@ -14,16 +14,25 @@ pub fn shim(tool: &ToolFn) -> TokenStream {
     let run = run(tool);
     // Arguments with constraints are checked after decoding.
     let checked = tool.args().any(|(_, _, arg)| !arg.constraints.is_empty());
-    let (decode, decode_str) = if checked {
-        (quote!(decode_checked), quote!(decode_str_checked))
+    let transforms = transforms(tool);
+    // With transforms, decoding goes through them (and checks the
+    // constraints after them); their list is the last argument.
+    let (decode, decode_str, with) = if transforms.is_some() {
+        (
+            quote!(decode_transformed),
+            quote!(decode_str_transformed),
+            quote!(, &__TOOL_TRANSFORMS),
+        )
+    } else if checked {
+        (quote!(decode_checked), quote!(decode_str_checked), quote!())
     } else {
-        (quote!(decode), quote!(decode_str))
+        (quote!(decode), quote!(decode_str), quote!())
     };
     let tool_arg = tool.bound_to_instance().then(|| quote!(self,));
     // Both entry points decode `__tool_input`, then run the function or end
     // with the decoding error.
     let call = quote! {
-        __tool_rt::#decode(&Self::SPEC, __tool_input)
+        __tool_rt::#decode(&Self::SPEC, __tool_input #with)
             .map_or_else(__tool_rt::failed, |__tool_args| __tool_run(#tool_arg __tool_args, __tool_ctx))
     };
     // A tool that never reads its context says so, so a registry need not
@@ -45,13 +54,14 @@ pub fn shim(tool: &ToolFn) -> TokenStream {
                 __tool_input: &'__tool str,
                 __tool_ctx: &'__tool __tool_rt::ToolContext,
             ) -> __tool_rt::ToolFuture<'__tool> {
-                __tool_rt::#decode_str(&Self::SPEC, __tool_input)
+                __tool_rt::#decode_str(&Self::SPEC, __tool_input #with)
                     .map_or_else(__tool_rt::failed, |__tool_args| __tool_run(#tool_arg __tool_args, __tool_ctx))
             }
         }
     });
     quote! {
         #run
+        #transforms
 
         #[automatically_derived]
         impl __tool_rt::Tool for #struct_ident {
@@ -135,9 +145,11 @@ fn run(tool: &ToolFn) -> TokenStream {
     } else {
         quote!(_)
     };
+    // A deprecated function is the user's to call; the call here warns no one.
     quote! {
         /// Runs the function on one call's arguments.
         #[inline]
+        #[allow(deprecated)]
         fn __tool_run<'__tool>(
             #tool_param
             #args: __ToolArgs,
@@ -147,6 +159,67 @@ fn run(tool: &ToolFn) -> TokenStream {
             #body
         }
     }
+}
+
+/// `__TOOL_TRANSFORMS` and the function of each transform, when the tool
+/// has any: each names the user's path once, spanned there, so a function
+/// of the wrong type is reported at it, once.
+fn transforms(tool: &ToolFn) -> Option<TokenStream> {
+    let input = tool.options.transform.as_ref();
+    let params: Vec<_> = tool
+        .args()
+        .filter_map(|(i, param, arg)| Some((i, param, arg, arg.transform.as_ref()?)))
+        .collect();
+    if input.is_none() && params.is_empty() {
+        return None;
+    }
+    let input_fn = input.map(|path| {
+        let run = quote_spanned!(path.span()=> __tool_rt::transform_value(__tool_value, #path));
+        quote! {
+            fn __tool_transform_input(
+                __tool_value: __tool_rt::serde_json::Value,
+            ) -> ::core::result::Result<__tool_rt::serde_json::Value, ::std::string::String> {
+                #run
+            }
+        }
+    });
+    let input_field = match input {
+        Some(_) => quote!(__tool_rt::Some(__tool_transform_input)),
+        None => quote!(__tool_rt::None),
+    };
+    let mut entries = Vec::new();
+    let mut fns = Vec::new();
+    for (i, param, arg, path) in params {
+        let ident = format_ident!("__tool_transform_{}", i);
+        let name = arg.name.as_str();
+        // An `Option<T>` parameter's transform takes the `T`.
+        let ty = arg.option_inner.as_ref().unwrap_or(&param.ty);
+        let run = quote_spanned! {path.span()=>
+            __tool_rt::Kind::<#ty>::NEW.transform_json(__tool_value, #path)
+        };
+        let assert = quote_spanned!(ty.span()=> __tool_rt::assert_transformable::<#ty>(););
+        fns.push(quote! {
+            fn #ident(__tool_value: &__tool_rt::serde_json::Value) -> __tool_rt::Transformed {
+                #[allow(dead_code)]
+                fn __tool_assert() {
+                    #assert
+                }
+                #run
+            }
+        });
+        entries.push(
+            quote!((#name, #ident as fn(&__tool_rt::serde_json::Value) -> __tool_rt::Transformed)),
+        );
+    }
+    Some(quote! {
+        #input_fn
+        #(#fns)*
+
+        const __TOOL_TRANSFORMS: __tool_rt::Transforms = __tool_rt::Transforms {
+            input: #input_field,
+            params: &[#(#entries),*],
+        };
+    })
 }
 
 /// Converts `__tool_ret` into `Result<ToolOutput, ToolError>`: the method

@@ -8,7 +8,9 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::attr::OneOfValue;
-use crate::model::{ArgParam, Output, Param, ParamConstraints, TaskMode, ToolFn};
+use crate::model::{
+    ArgParam, Limit, Output, Param, ParamConstraints, TaskMode, ToolFn, ToolOptions,
+};
 
 /// `impl Tool { pub const SPEC }` and the items it names.
 pub fn spec(tool: &ToolFn) -> TokenStream {
@@ -113,6 +115,78 @@ fn options(tool: &ToolFn) -> Vec<TokenStream> {
         fields.push(
             quote!(aliases: __tool_rt::Cow::Borrowed(&[#(__tool_rt::Cow::Borrowed(#aliases)),*]),),
         );
+    }
+    fields.extend(registry_options(options));
+    fields
+}
+
+/// The fields of the options that describe the tool to a registry:
+/// `version`, `deprecated`, `requires`, `sequential`, `result_limit` and
+/// `formatter`.
+fn registry_options(options: &ToolOptions) -> Vec<TokenStream> {
+    let mut fields = Vec::new();
+    if let Some(version) = &options.version {
+        let version = version.as_str();
+        fields.push(quote!(version: __tool_rt::Some(__tool_rt::Cow::Borrowed(#version)),));
+    }
+    if let Some(deprecated) = &options.deprecated {
+        fields.push(quote!(deprecated: __tool_rt::Some(__tool_rt::Cow::Borrowed(#deprecated)),));
+    }
+    let requires = &options.requires;
+    if !requires.is_empty() {
+        let names = |values: &[crate::model::Sp<String>]| {
+            let values = values.iter().map(|value| value.as_str());
+            quote!(__tool_rt::Cow::Borrowed(&[#(__tool_rt::Cow::Borrowed(#values)),*]))
+        };
+        let env = names(&requires.env);
+        let programs = names(&requires.programs);
+        // `cfg!` expands in the user's crate: whether it was built with
+        // the feature. A feature may also be a name the registry turns on,
+        // which no Cargo feature declares: no warning for that.
+        let features = requires.features.iter().map(|feature| {
+            let name = feature.as_str();
+            quote! {
+                __tool_rt::Feature {
+                    name: __tool_rt::Cow::Borrowed(#name),
+                    built: {
+                        #[allow(unexpected_cfgs)]
+                        let __tool_built = ::core::cfg!(feature = #name);
+                        __tool_built
+                    },
+                }
+            }
+        });
+        fields.push(quote! {
+            requires: __tool_rt::Requirements {
+                env: #env,
+                programs: #programs,
+                features: __tool_rt::Cow::Borrowed(&[#(#features),*]),
+            },
+        });
+    }
+    if options.sequential {
+        fields.push(quote!(sequential: true,));
+    }
+    match options.limit() {
+        Some(Limit::Bytes(bytes)) => {
+            let bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
+            fields.push(
+                quote!(result_limit: __tool_rt::Some(__tool_rt::ResultLimit::Bytes(#bytes)),),
+            );
+        }
+        Some(Limit::Tokens(tokens)) => {
+            let tokens = proc_macro2::Literal::u64_unsuffixed(tokens);
+            fields.push(
+                quote!(result_limit: __tool_rt::Some(__tool_rt::ResultLimit::Tokens(#tokens)),),
+            );
+        }
+        None => {}
+    }
+    // Spanned at the path: a value whose type is not a `ToolFormat` fails
+    // its coercion to `&dyn ToolFormat` there, with the trait's message.
+    if let Some(format) = &options.format {
+        let formatter = quote_spanned!(format.span()=> __tool_rt::Formatter::Static(&#format));
+        fields.push(quote!(formatter: __tool_rt::Some(#formatter),));
     }
     fields
 }

@@ -12,6 +12,7 @@ use header::unique_headers;
 mod constraints;
 mod header;
 mod params;
+mod spec_options;
 #[cfg(test)]
 mod tests;
 mod types;
@@ -249,6 +250,7 @@ fn options(tool: &ToolFn, options: &ToolOptions, errors: &mut Errors) {
         );
     }
     aliases(&tool.name, &options.aliases, errors);
+    spec_options::spec_options(options, errors);
 }
 
 fn name_problem(name: &str) -> Option<String> {

@@ -22,6 +22,7 @@ pub(super) const ARG_ONLY_KEYS: &[&str] = &[
     "one_of",
     "validate",
     "header",
+    "transform",
 ];
 
 /// One parameter; `context` is the first `ToolContext` parameter seen.

@@ -37,6 +37,7 @@ use serde::{Deserializer, Serialize};
 use serde_json::Value;
 
 use super::traits::{ArgValidator, ToolArg, ToolConfig};
+use super::transform::{ArgTransform, Transformed};
 use super::{PARAM_DEFAULTS, schema};
 use crate::spec::args::{self, ArgSeed};
 use crate::spec::config::{self, ConfigValue};
@@ -273,6 +274,13 @@ pub trait Fallback<T> {
     /// Never runs.
     fn arg_validate<V: ArgValidator<T>>(&self, value: &Value, validator: V) -> Result<(), String> {
         let _ = (value, validator);
+        unreachable!("{UNCHECKED}")
+    }
+
+    /// Never runs: a transformed parameter's type that does not serialise
+    /// fails its assertion.
+    fn transform_json<F: ArgTransform<T>>(&self, value: &Value, transform: F) -> Transformed {
+        let _ = (value, transform);
         unreachable!("{UNCHECKED}")
     }
 

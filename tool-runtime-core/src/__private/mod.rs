@@ -16,6 +16,8 @@
 //! - `schema.rs`: a tool's schemas cached in [`SchemaCells`]; and here the
 //!   spec's pieces, [`SPEC_DEFAULTS`], [`PARAM_DEFAULTS`], [`location`];
 //! - `stream.rs`: [`drive_stream`]; and the stream behind `stream!`;
+//! - `transform.rs`: `#[tool(transform = f)]`, on a parameter and on the
+//!   function: [`ArgTransform`], [`Transforms`] and [`decode_transformed`];
 //! - what the expansion names by path: the spec types, [`Tool`],
 //!   [`FromToolContext`], and the crates `serde`, `serde_json`, `schemars`
 //!   and `inventory`, so that a user's crate depends on `tool-runtime` alone.
@@ -43,6 +45,7 @@ mod kind;
 mod schema;
 mod stream;
 mod traits;
+mod transform;
 
 pub use std::borrow::Cow;
 pub use std::option::Option::{self, None, Some};
@@ -55,6 +58,10 @@ pub use traits::{
     ArgValidator, ToolArg, ToolConfig, ToolErrorType, ToolReturn, ValidationOutcome,
     assert_tool_arg, assert_tool_config, assert_tool_error, assert_tool_return,
 };
+pub use transform::{
+    ArgTransform, TransformOutcome, Transformable, Transformed, Transforms, assert_transformable,
+    decode_str_transformed, decode_transformed, transform_value,
+};
 
 pub use crate::registry::Registration;
 pub use crate::spec::args::{
@@ -63,6 +70,9 @@ pub use crate::spec::args::{
 };
 pub use crate::spec::config::{ConfigSpec, ConfigValue};
 pub use crate::spec::constraints::{Constraints, Literal};
+pub use crate::spec::format::Formatter;
+pub use crate::spec::limit::ResultLimit;
+pub use crate::spec::requires::{Feature, Requirements};
 pub use crate::stream::{GeneratorStream, channel as stream_channel, next as stream_next};
 pub use crate::{
     ArgError, FromToolContext, ParamSpec, SchemaSource, SourceLocation, TaskSupport, Tool,
