@@ -84,6 +84,8 @@
 //!   that way). Either way linking it registers nothing globally.
 //! - `https` (default): `https://` URLs, with rustls.
 //! - `http-tools`: the [`http_tools`] module.
+//! - `code-mode` (Unix): the `code_mode` module, a tool that runs one Python
+//!   script calling many tools of a registry (`docs/code-mode.md`).
 //!
 //! # Why a separate crate
 //!
@@ -97,6 +99,8 @@
 
 #[cfg(feature = "tools")]
 pub mod calculator;
+#[cfg(all(unix, feature = "code-mode"))]
+pub mod code_mode;
 #[cfg(feature = "tools")]
 pub mod files;
 #[cfg(any(feature = "tools", feature = "http-tools"))]

@@ -126,7 +126,20 @@ pub fn python_exec(
     if code.contains('\0') {
         return Err(ToolError::new("the code contains a NUL byte"));
     }
-    run(&code, &config, &|| ctx.is_cancelled())
+    run(&code, &config, &|| ctx.is_cancelled(), None)
+}
+
+/// Runs `code` as `python_exec` does, with the descriptor `channel` of
+/// this process left open in the code's process under the same number (it
+/// is closed on exec everywhere else): code mode's bridge to the tools.
+#[cfg(all(unix, feature = "code-mode"))]
+pub(crate) fn run_with_channel(
+    code: &str,
+    config: &PythonConfig,
+    cancelled: &dyn Fn() -> bool,
+    channel: std::os::fd::RawFd,
+) -> Result<PythonRun, ToolError> {
+    run(code, config, cancelled, Some(channel))
 }
 
 #[cfg(unix)]
@@ -140,6 +153,7 @@ fn run(
     _code: &str,
     _config: &PythonConfig,
     _cancelled: &dyn Fn() -> bool,
+    _channel: Option<i32>,
 ) -> Result<PythonRun, ToolError> {
     Err(ToolError::new(
         "python_exec is not supported on this platform (it needs Unix process groups and resource limits)",
@@ -150,7 +164,7 @@ fn run(
 mod unix {
     use std::ffi::OsString;
     use std::io::Read;
-    use std::os::fd::AsRawFd;
+    use std::os::fd::{AsRawFd, RawFd};
     use std::os::unix::process::CommandExt;
     use std::path::{Path, PathBuf};
     use std::process::{ChildStderr, ChildStdout, Command, Stdio};
@@ -221,6 +235,7 @@ mod unix {
         code: &str,
         config: &PythonConfig,
         cancelled: &dyn Fn() -> bool,
+        channel: Option<RawFd>,
     ) -> Result<PythonRun, ToolError> {
         let python = find_python(config)?;
         #[cfg(target_os = "linux")]
@@ -228,7 +243,7 @@ mod unix {
 
         // The working directory is kept until the run ends: the temporary
         // directory is deleted then.
-        let (mut command, _workdir, mut sandbox) = command(&python, code, config)?;
+        let (mut command, _workdir, mut sandbox) = command(&python, code, config, channel)?;
         let started = Instant::now();
         let spawned = command.spawn();
         if let Some(sandbox) = &mut sandbox {
@@ -314,11 +329,13 @@ mod unix {
     /// configuration asks for one (returned, to be told of the spawn),
     /// else in a temporary working directory (returned, to be kept until
     /// the run ends); with a clean environment, piped output, a process
-    /// group of its own and the resource limits.
+    /// group of its own and the resource limits; `channel` is left open
+    /// across the exec.
     fn command(
         python: &Path,
         code: &str,
         config: &PythonConfig,
+        channel: Option<RawFd>,
     ) -> Result<(Command, Option<tempfile::TempDir>, Option<Sandbox>), ToolError> {
         let mut command = Command::new(python);
         command.arg("-I").arg("snippet.py").env_clear().env(
@@ -358,10 +375,16 @@ mod unix {
         let memory = config.memory_mb.saturating_mul(1024 * 1024);
         let file_size = config.max_file_mb.saturating_mul(1024 * 1024);
         // SAFETY: between fork and exec only async-signal-safe calls
-        // (setrlimit, prctl, capset) are made, and nothing is allocated.
+        // (setrlimit, prctl, capset, fcntl) are made, and nothing is
+        // allocated.
         unsafe {
             command.pre_exec(move || {
                 apply_limits(cpu, memory, file_size)?;
+                if let Some(fd) = channel
+                    && libc::fcntl(fd, libc::F_SETFD, 0) != 0
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
                 #[cfg(target_os = "linux")]
                 super::linux::drop_privileges()?;
                 Ok(())

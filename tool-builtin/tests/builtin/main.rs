@@ -1,6 +1,8 @@
 //! The built-in tools through a registry, as an agent calls them.
 
 mod calculator;
+#[cfg(all(unix, feature = "code-mode"))]
+mod code_mode;
 mod current_time;
 mod files;
 mod http;

@@ -1,0 +1,236 @@
+//! Code mode: the model writes one Python script that calls many tools.
+//!
+//! [`CodeMode`] turns a [`Registry`] into one tool, `code_mode`, whose only
+//! argument is a script. Its description shows the registry's tools (those
+//! of an allowlist) as Python functions, with signatures and docstrings
+//! made from their schemas:
+//!
+//! ```text
+//! def convert_length(value: float, from_: str, to: str) -> dict:
+//!     """Converts a length between units."""
+//! ```
+//!
+//! The script runs under `python_exec`'s runner, with its limits and, when
+//! asked, its sandbox. Each call of such a function is a JSON request on a
+//! socket of the script's own (standard output stays the script's output);
+//! this process runs it through [`Registry::invoke_recorded`] with the
+//! `code_mode` call's context, so validation, policies, approval, time
+//! limits, cancellation and the tracing span are those of a direct call,
+//! and the reply comes back as a `dict`, a `list` or a `str`. A failed call
+//! raises `ToolCallError` in the script, which may catch it.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use tool_builtin::code_mode::CodeMode;
+//! use tool_runtime::{Registry, ToolContext, ToolUse};
+//! use serde_json::json;
+//!
+//! # async fn demo(tools: Registry) -> Result<(), Box<dyn std::error::Error>> {
+//! let code_mode = CodeMode::new(tools)
+//!     .tools(["convert_length", "schedule_meeting"])
+//!     .max_calls(20)
+//!     .build()?;
+//! let outer = Registry::builder().tool(code_mode).build()?;
+//! let script = "print(convert_length(value=3, from_='mile', to='km'))";
+//! let result = outer
+//!     .invoke(ToolUse::new("c1", "code_mode", json!({"script": script})), &ToolContext::new())
+//!     .await;
+//! println!("{}", result.text_content());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Every limit has a default (see [`CodeModeOptions`]); `docs/code-mode.md`
+//! describes the design and the security boundary.
+
+mod bridge;
+mod prelude;
+mod tool;
+
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tool_runtime::Registry;
+
+use crate::python::PythonConfig;
+use prelude::PyTool;
+pub use tool::{CodeModeRun, CodeModeTool, ScriptCall};
+
+/// The limits and settings of a [`CodeMode`] tool, each with a default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct CodeModeOptions {
+    /// The tools a script may call, by name; `None` (the default): every
+    /// tool of the registry. A tool left out has no function in the
+    /// script.
+    pub tools: Option<Vec<String>>,
+    /// The most tool calls one script may make (default 50); every later
+    /// call raises `ToolCallError` of kind `"limit"`.
+    pub max_calls: u32,
+    /// The most calls running at once (default 4): calls from more of the
+    /// script's threads wait for one to end.
+    pub max_concurrent_calls: u32,
+    /// The wall-clock limit of a whole script, in milliseconds (default
+    /// 30000): its process group is killed when it passes.
+    pub timeout_ms: u64,
+    /// The most bytes kept of the script's standard output, and of its
+    /// standard error (default 65536).
+    pub max_output_bytes: u64,
+    /// The longest script accepted, in bytes (default 100000).
+    pub max_script_bytes: u64,
+    /// The longest request line a script may send (a call's arguments as
+    /// JSON), in bytes (default 1 MiB).
+    pub max_request_bytes: u64,
+    /// The largest reply a call may return to the script, as JSON, in bytes
+    /// (default 1 MiB): a larger result raises `ToolCallError`.
+    pub max_reply_bytes: u64,
+    /// Above this many tools (default 30), the description shows only the
+    /// first `shown_tools` and the script finds the others with
+    /// `search_tools(query)`.
+    pub search_threshold: usize,
+    /// How many tools the description shows when there are more than
+    /// `search_threshold` (default 10).
+    pub shown_tools: usize,
+    /// How the interpreter runs: the interpreter, CPU time, memory, file
+    /// size, environment and the `sandbox` switch (default off), as for
+    /// `python_exec`. Its `timeout_ms`, `max_output_bytes` and
+    /// `max_code_bytes` are replaced by this tool's own limits.
+    pub python: PythonConfig,
+}
+
+impl Default for CodeModeOptions {
+    fn default() -> Self {
+        Self {
+            tools: None,
+            max_calls: 50,
+            max_concurrent_calls: 4,
+            timeout_ms: 30_000,
+            max_output_bytes: 64 * 1024,
+            max_script_bytes: 100_000,
+            max_request_bytes: 1024 * 1024,
+            max_reply_bytes: 1024 * 1024,
+            search_threshold: 30,
+            shown_tools: 10,
+            python: PythonConfig::default(),
+        }
+    }
+}
+
+/// Makes the `code_mode` tool of a registry: see the [module](self).
+#[derive(Debug, Clone)]
+pub struct CodeMode {
+    registry: Arc<Registry>,
+    options: CodeModeOptions,
+}
+
+impl CodeMode {
+    /// Code mode over the tools of `registry`, with the default options.
+    /// The registry's policies (approval, time limits, `enabled_when`,
+    /// allowlist) apply to every call a script makes.
+    pub fn new(registry: impl Into<Arc<Registry>>) -> Self {
+        Self {
+            registry: registry.into(),
+            options: CodeModeOptions::default(),
+        }
+    }
+
+    /// Replaces every option.
+    pub fn options(mut self, options: CodeModeOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Offers only the tools named (an allowlist).
+    pub fn tools(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.options.tools = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The most tool calls one script may make.
+    pub fn max_calls(mut self, calls: u32) -> Self {
+        self.options.max_calls = calls;
+        self
+    }
+
+    /// The most calls running at once.
+    pub fn max_concurrent_calls(mut self, calls: u32) -> Self {
+        self.options.max_concurrent_calls = calls;
+        self
+    }
+
+    /// The wall-clock limit of a whole script.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.options.timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        self
+    }
+
+    /// Runs scripts in `python_exec`'s sandbox (Linux namespaces: no
+    /// network, a private `/tmp`), or not.
+    pub fn sandbox(mut self, sandbox: bool) -> Self {
+        self.options.python.sandbox = sandbox;
+        self
+    }
+
+    /// The `code_mode` tool. Fails when the allowlist names a tool the
+    /// registry does not have, or a limit is zero.
+    pub fn build(self) -> Result<CodeModeTool, CodeModeError> {
+        let options = self.options;
+        for (name, value) in [
+            ("max_calls", u64::from(options.max_calls)),
+            (
+                "max_concurrent_calls",
+                u64::from(options.max_concurrent_calls),
+            ),
+            ("timeout_ms", options.timeout_ms),
+            ("max_output_bytes", options.max_output_bytes),
+            ("max_script_bytes", options.max_script_bytes),
+            ("max_request_bytes", options.max_request_bytes),
+            ("max_reply_bytes", options.max_reply_bytes),
+        ] {
+            if value == 0 {
+                return Err(CodeModeError(format!("{name} must be at least 1")));
+            }
+        }
+        let specs: Vec<_> = match &options.tools {
+            None => self.registry.specs().collect(),
+            Some(names) => {
+                let mut specs = Vec::with_capacity(names.len());
+                for name in names {
+                    match self.registry.get(name) {
+                        Some(tool) => specs.push(tool.spec()),
+                        None => {
+                            return Err(CodeModeError(format!(
+                                "code mode offers \"{name}\", which the registry does not have"
+                            )));
+                        }
+                    }
+                }
+                specs
+            }
+        };
+        let mut taken = HashSet::new();
+        let tools: Vec<PyTool> = specs
+            .iter()
+            .map(|spec| PyTool::new(spec, &mut taken))
+            .collect();
+        let index = (tools.len() > options.search_threshold)
+            .then(|| tool_runtime::search::ToolIndex::new(specs.iter().copied()));
+        Ok(CodeModeTool::new(self.registry, options, tools, index))
+    }
+}
+
+/// Why a [`CodeMode`] tool could not be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeModeError(String);
+
+impl fmt::Display for CodeModeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CodeModeError {}

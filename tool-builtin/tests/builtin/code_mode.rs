@@ -1,0 +1,417 @@
+//! `code_mode`: real scripts calling tools through the bridge. Each test
+//! runs in `python_exec`'s sandbox where the kernel allows its namespaces
+//! and without it otherwise, saying so; skipped, with a notice, where no
+//! Python 3 is installed.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tool_builtin::code_mode::CodeMode;
+use tool_runtime::{Approval, Approver, Registry, ToolContext, ToolError, ToolUse, tool};
+
+fn have_python() -> bool {
+    let found = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !found {
+        eprintln!("python3 is not installed: skipping this code_mode test");
+    }
+    found
+}
+
+/// Converts a length between metres, kilometres and miles.
+#[tool(register = false)]
+fn convert_length(
+    /// The length to convert.
+    value: f64,
+    /// The unit it is in: "m", "km" or "mile".
+    from: String,
+    /// The unit wanted.
+    #[tool(default = "m")]
+    to: String,
+) -> Result<Value, ToolError> {
+    let metres = |unit: &str| match unit {
+        "m" => Ok(1.0),
+        "km" => Ok(1000.0),
+        "mile" => Ok(1609.344),
+        other => Err(ToolError::new(format!("unknown unit {other:?}"))),
+    };
+    let result = value * metres(&from)? / metres(&to)?;
+    Ok(json!({"value": result, "unit": to}))
+}
+
+/// Deletes a file (needs approval).
+#[tool(register = false, needs_approval)]
+fn delete_file(path: String) -> String {
+    format!("deleted {path}")
+}
+
+/// Waits a little, then greets.
+#[tool(register = false)]
+async fn slow_greeting(name: String) -> String {
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    format!("hello {name}")
+}
+
+/// Counts to `n`.
+#[tool(register = false)]
+fn count_to(n: u32) -> impl tool_runtime::Stream<Item = u32> {
+    tool_runtime::stream! {
+        for i in 1..=n {
+            tokio::task::yield_now().await;
+            yield i;
+        }
+    }
+}
+
+/// Sleeps for `ms` milliseconds and says how many calls sleep at once.
+#[tool(register = false)]
+async fn nap(ms: u64, #[tool(inject)] running: tool_runtime::State<Arc<Running>>) -> usize {
+    let now = running.0.fetch_add(1, Ordering::SeqCst) + 1;
+    running.1.fetch_max(now, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    running.0.fetch_sub(1, Ordering::SeqCst);
+    now
+}
+
+/// How many `nap`s run now, and the most that ran at once.
+#[derive(Default)]
+struct Running(AtomicUsize, AtomicUsize);
+
+fn tools() -> (Registry, Arc<Running>) {
+    let running = Arc::new(Running::default());
+    let registry = Registry::builder()
+        .tool(ConvertLengthTool)
+        .tool(DeleteFileTool)
+        .tool(SlowGreetingTool)
+        .tool(CountToTool)
+        .tool(NapTool)
+        .state(Arc::clone(&running))
+        .approver(Approver::new(|request| {
+            if request.input["path"]
+                .as_str()
+                .is_some_and(|path| path.starts_with("/tmp/"))
+            {
+                Approval::Approve
+            } else {
+                Approval::reject("only files under /tmp/ may be deleted")
+            }
+        }))
+        .build()
+        .expect("the test tools");
+    (registry, running)
+}
+
+/// Whether scripts run in the sandbox here: where namespaces are allowed.
+fn sandboxed() -> bool {
+    let allowed = std::process::Command::new("unshare")
+        .args([
+            "--user",
+            "--map-root-user",
+            "--net",
+            "--pid",
+            "--mount",
+            "--fork",
+            "true",
+        ])
+        .status()
+        .is_ok_and(|status| status.success());
+    if allowed {
+        eprintln!("code_mode test: scripts run in python_exec's sandbox");
+    } else {
+        eprintln!(
+            "code_mode test: namespaces are not available here: scripts run without the sandbox"
+        );
+    }
+    allowed
+}
+
+/// Runs `script` through a registry that offers `code_mode` made by
+/// `make`, as the call "cm"; the run's JSON.
+async fn run(make: impl FnOnce(CodeMode) -> CodeMode, script: &str) -> Value {
+    let (tools, _) = tools();
+    run_with(make(CodeMode::new(tools)), script).await
+}
+
+async fn run_with(code_mode: CodeMode, script: &str) -> Value {
+    let tool = code_mode
+        .sandbox(sandboxed())
+        .build()
+        .expect("the code_mode tool");
+    let outer = Registry::builder().tool(tool).build().unwrap();
+    let result = outer
+        .invoke(
+            ToolUse::new("cm", "code_mode", json!({"script": script})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(result.is_success(), "{}", result.text_content());
+    let run: Value = serde_json::from_str(&result.text_content()).unwrap();
+    eprintln!("{}", serde_json::to_string_pretty(&run).unwrap());
+    run
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_script_calls_tools_in_a_loop_and_combines_their_results() {
+    if !have_python() {
+        return;
+    }
+    let script = r#"
+total = 0.0
+for value, unit in [(1, "km"), (2, "mile"), (500, "m")]:
+    total += convert_length(value=value, from_=unit)["value"]
+print(round(total, 3))
+"#;
+    let run = run(|c| c, script).await;
+    assert_eq!(run["stdout"], "4718.688\n", "{run}");
+    assert_eq!(run["exit_code"], 0);
+    let calls = run["calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 3);
+    // Each call is its own record, its id and parent the script's call.
+    let mut ids: Vec<&str> = calls
+        .iter()
+        .map(|call| call["id"].as_str().unwrap())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["cm.1", "cm.2", "cm.3"]);
+    for call in calls {
+        assert_eq!(call["parent"], "cm");
+        assert_eq!(call["tool"], "convert_length");
+        assert_eq!(call["status"], "completed");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_validation_error_is_caught_in_python() {
+    if !have_python() {
+        return;
+    }
+    let script = r#"
+try:
+    convert_length(value="far", from_="m")
+except ToolCallError as error:
+    print("caught", error.kind, error.tool)
+print(convert_length(2, "km", to="m")["value"])
+"#;
+    let run = run(|c| c, script).await;
+    assert_eq!(
+        run["stdout"], "caught invalid_arguments convert_length\n2000.0\n",
+        "{run}"
+    );
+    assert_eq!(run["calls"][0]["status"], "failed");
+    assert_eq!(run["calls"][0]["error_kind"], "invalid_arguments");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn approval_is_asked_for_each_call() {
+    if !have_python() {
+        return;
+    }
+    let script = r#"
+print(delete_file("/tmp/x"))
+try:
+    delete_file(path="/etc/passwd")
+except ToolCallError as error:
+    print(error.kind, "|", error)
+"#;
+    let run = run(|c| c, script).await;
+    assert_eq!(
+        run["stdout"],
+        "deleted /tmp/x\nnot_approved | the call to delete_file was rejected: only files under /tmp/ may be deleted\n",
+        "{run}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tool_outside_the_allowlist_does_not_exist_in_the_script() {
+    if !have_python() {
+        return;
+    }
+    let (tools, _) = tools();
+    let code_mode = CodeMode::new(tools).tools(["convert_length"]);
+    let tool = code_mode.clone().build().unwrap();
+    let signatures: Vec<String> = tool.signatures().collect();
+    assert_eq!(signatures.len(), 1);
+    assert!(
+        !tool_runtime::Tool::spec(&tool)
+            .description
+            .contains("delete_file")
+    );
+    let script = r#"
+try:
+    delete_file(path="/tmp/x")
+except NameError as error:
+    print("NameError:", error)
+"#;
+    let run = run_with(code_mode, script).await;
+    assert_eq!(
+        run["stdout"], "NameError: name 'delete_file' is not defined\n",
+        "{run}"
+    );
+    assert_eq!(run["calls"], json!([]));
+    // Nor can the raw socket reach it.
+    let error = CodeMode::new(tools_only())
+        .tools(["nope"])
+        .build()
+        .unwrap_err();
+    assert!(error.to_string().contains("\"nope\""), "{error}");
+}
+
+fn tools_only() -> Registry {
+    tools().0
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_time_limit_stops_the_script() {
+    if !have_python() {
+        return;
+    }
+    let script = "import time\nprint('started', flush=True)\nwhile True:\n    time.sleep(0.05)\n";
+    let started = std::time::Instant::now();
+    let run = run(|c| c.timeout(Duration::from_millis(800)), script).await;
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(run["limit"], "timeout", "{run}");
+    assert_eq!(run["killed"], true);
+    assert_eq!(run["stdout"], "started\n");
+    assert!(run["error"].as_str().unwrap().contains("800 ms"), "{run}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_call_limit_fails_later_calls() {
+    if !have_python() {
+        return;
+    }
+    let script = r#"
+done = 0
+for i in range(5):
+    try:
+        convert_length(value=i, from_="m")
+        done += 1
+    except ToolCallError as error:
+        print(error.kind, error)
+        break
+print("done", done)
+"#;
+    let run = run(|c| c.max_calls(3), script).await;
+    assert_eq!(
+        run["stdout"], "limit this script may make at most 3 tool calls\ndone 3\n",
+        "{run}"
+    );
+    assert_eq!(run["limit"], "calls");
+    assert_eq!(run["calls"].as_array().unwrap().len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn async_and_streaming_tools_answer_the_script() {
+    if !have_python() {
+        return;
+    }
+    let script = "print(slow_greeting('ada'))\nprint(count_to(n=3))\n";
+    let run = run(|c| c, script).await;
+    assert_eq!(run["stdout"], "hello ada\n3\n", "{run}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn calls_from_threads_run_at_most_the_limit_at_once() {
+    if !have_python() {
+        return;
+    }
+    let (tools, running) = tools();
+    let script = r#"
+from concurrent.futures import ThreadPoolExecutor
+with ThreadPoolExecutor(6) as pool:
+    seen = list(pool.map(lambda _: nap(ms=150), range(6)))
+print(len(seen), max(seen))
+"#;
+    let run = run_with(CodeMode::new(tools).max_concurrent_calls(2), script).await;
+    assert_eq!(run["exit_code"], 0, "{run}");
+    assert_eq!(run["stdout"], "6 2\n", "{run}");
+    assert_eq!(running.1.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_uncaught_error_shows_the_script_line() {
+    if !have_python() {
+        return;
+    }
+    let run = run(|c| c, "x = 1\nconvert_length(value=1, from_='parsec')\n").await;
+    assert_eq!(run["exit_code"], 1, "{run}");
+    let stderr = run["stderr"].as_str().unwrap();
+    assert!(stderr.contains("File \"<script>\", line 2"), "{stderr}");
+    assert!(
+        stderr.contains("ToolCallError: unknown unit \"parsec\""),
+        "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn garbage_on_the_socket_gets_error_replies() {
+    if !have_python() {
+        return;
+    }
+    // The script writes to the bridge's socket itself, bypassing the
+    // functions: lines that are no request, and an over-long one.
+    let script = r#"
+import json
+b = globals()["convert_length"].__globals__["_bridge"]
+b._socket.sendall(b"not json\n" + b"x" * 5000 + b"\n")
+print(b.request({"tool": "delete_file", "arguments": {"path": "/tmp/a"}}, "t")["ok"])
+print(b.request({"tool": "python_exec", "arguments": {}}, "t")["kind"])
+print(convert_length(1, "km")["value"])
+"#;
+    let (tools, _) = tools();
+    let code_mode = CodeMode::new(tools)
+        .tools(["convert_length", "delete_file"])
+        .options(tool_builtin::code_mode::CodeModeOptions {
+            tools: Some(vec!["convert_length".into(), "delete_file".into()]),
+            max_request_bytes: 1000,
+            ..Default::default()
+        });
+    let run = run_with(code_mode, script).await;
+    assert_eq!(run["stdout"], "True\nunknown_tool\n1000.0\n", "{run}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn large_registries_offer_search_tools() {
+    if !have_python() {
+        return;
+    }
+    let (tools, _) = tools();
+    let options = tool_builtin::code_mode::CodeModeOptions {
+        search_threshold: 2,
+        shown_tools: 1,
+        ..Default::default()
+    };
+    let code_mode = CodeMode::new(tools).options(options);
+    let tool = code_mode.clone().build().unwrap();
+    let description = &tool_runtime::Tool::spec(&tool).description;
+    assert!(description.contains("def search_tools("), "{description}");
+    // One tool shown, and search_tools.
+    assert_eq!(description.matches("\ndef ").count(), 2, "{description}");
+    let script = "found = search_tools('convert a length between units', limit=1)\nprint(found[0]['name'])\n";
+    let run = run_with(code_mode, script).await;
+    assert_eq!(run["stdout"], "convert_length\n", "{run}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn scripts_run_without_the_sandbox_too() {
+    if !have_python() {
+        return;
+    }
+    eprintln!("code_mode test: this script runs without the sandbox");
+    let tool = CodeMode::new(tools_only()).sandbox(false).build().unwrap();
+    let outer = Registry::builder().tool(tool).build().unwrap();
+    let script = "print(convert_length(value=3, from_='km')['value'], slow_greeting(name='bo'))";
+    let result = outer
+        .invoke(
+            ToolUse::new("plain", "code_mode", json!({"script": script})),
+            &ToolContext::new(),
+        )
+        .await;
+    let run: Value = serde_json::from_str(&result.text_content()).unwrap();
+    assert_eq!(run["stdout"], "3000.0 hello bo\n", "{run}");
+    assert_eq!(run["calls"][0]["id"], "plain.1");
+}
