@@ -50,6 +50,10 @@ pub struct HttpTools;
 #[cfg(doctest)]
 pub struct BuiltinTools;
 
+#[doc = include_str!("../docs/code-mode.md")]
+#[cfg(doctest)]
+pub struct CodeMode;
+
 #[doc = include_str!("../docs/cli.md")]
 #[cfg(doctest)]
 pub struct Cli;
