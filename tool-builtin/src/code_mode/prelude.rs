@@ -59,6 +59,9 @@ struct PyParam {
     /// The schema's default, as a Python literal.
     default: Option<String>,
     description: Option<String>,
+    /// The keys of the object the parameter takes (or of its list's
+    /// items), when its schema names them.
+    keys: Option<String>,
 }
 
 impl PyTool {
@@ -95,6 +98,7 @@ impl PyTool {
                         .get("description")
                         .and_then(Value::as_str)
                         .map(str::to_owned),
+                    keys: keys(property, schema, 0),
                 });
             }
         }
@@ -134,20 +138,26 @@ impl PyTool {
         let described: Vec<&PyParam> = self
             .params
             .iter()
-            .filter(|param| param.description.is_some())
+            .filter(|param| param.description.is_some() || param.keys.is_some())
             .collect();
         if !described.is_empty() {
             doc.push_str("\n\nArgs:");
             for param in described {
-                let text = param.description.as_deref().unwrap_or_default();
-                let _ = write!(doc, "\n    {}: {}", param.ident, text.trim());
+                let text = param.description.as_deref().unwrap_or_default().trim();
+                let _ = write!(doc, "\n    {}: {text}", param.ident);
+                if let Some(keys) = &param.keys {
+                    let _ = write!(doc, "{}{keys}", if text.is_empty() { "" } else { " " });
+                }
             }
         }
         let doc = doc.replace("\"\"\"", "\\\"\\\"\\\"");
         out.push_str("    \"\"\"");
         for (i, line) in doc.lines().enumerate() {
             if i > 0 {
-                out.push_str("\n    ");
+                out.push('\n');
+                if !line.is_empty() {
+                    out.push_str("    ");
+                }
             }
             out.push_str(line);
         }
@@ -315,9 +325,11 @@ fn simple(
     }
 }
 
-/// The union of `parts`, each once, `None` last.
+/// The union of `parts`, each once, literals in one `Literal[...]`,
+/// `None` last.
 fn union(parts: impl Iterator<Item = String>) -> String {
     let mut seen = Vec::new();
+    let mut literals: Vec<String> = Vec::new();
     let mut none = false;
     for part in parts {
         if part == "Any" {
@@ -325,9 +337,17 @@ fn union(parts: impl Iterator<Item = String>) -> String {
         }
         if part == "None" {
             none = true;
+        } else if let Some(values) = part
+            .strip_prefix("Literal[")
+            .and_then(|rest| rest.strip_suffix(']'))
+        {
+            literals.push(values.to_owned());
         } else if !seen.contains(&part) {
             seen.push(part);
         }
+    }
+    if !literals.is_empty() {
+        seen.insert(0, format!("Literal[{}]", literals.join(", ")));
     }
     if none {
         seen.push("None".to_owned());
@@ -336,6 +356,43 @@ fn union(parts: impl Iterator<Item = String>) -> String {
         0 => "Any".to_owned(),
         _ => seen.join(" | "),
     }
+}
+
+/// The keys of the object `schema` takes, or of its list's items, with
+/// their types: `{"date": str, "minutes": int}`; `None` for other schemas.
+fn keys(schema: &Value, root: &Value, depth: usize) -> Option<String> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let object = schema.as_object()?;
+    if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+        return keys(resolve(reference, root)?, root, depth + 1);
+    }
+    if let Some(items) = object.get("items") {
+        return keys(items, root, depth + 1).map(|keys| format!("(each {keys})"));
+    }
+    let properties = object.get("properties")?.as_object()?;
+    let required: Vec<&str> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let entries: Vec<String> = properties
+        .iter()
+        .map(|(name, property)| {
+            let optional = if required.contains(&name.as_str()) {
+                ""
+            } else {
+                " (optional)"
+            };
+            format!(
+                "{}: {}{optional}",
+                json_string(name),
+                annotation(property, root, depth + 1)
+            )
+        })
+        .collect();
+    Some(format!("{{{}}}", entries.join(", ")))
 }
 
 /// The schema a local `$ref` (`#/...`, a JSON pointer) names in `root`.
