@@ -677,6 +677,48 @@ fn serve_answers_mcp_on_stdio() {
 }
 
 #[test]
+fn serve_code_mode_offers_one_tool_that_runs_scripts() {
+    let script = "lengths = [convert_length(value=v, from_='mile', to='kilometre') for v in (1, 2)]\nprint(len(lengths), lengths[1])";
+    let input = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "cli-test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "code_mode", "arguments": {"script": script}}}),
+    ];
+    let mut child = toolbox(&["serve", "--code-mode"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("toolbox serve starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for message in &input {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stdout));
+    let mut answers = Vec::new();
+    while answers.len() < 3 {
+        let line = lines.next().expect("an answer").expect("a line");
+        answers.push(serde_json::from_str::<Value>(&line).expect("JSON"));
+    }
+    drop(stdin);
+    assert!(child.wait().expect("toolbox serve ends").success());
+    let answer = |id: i32| answers.iter().find(|a| a["id"] == id).expect("answered");
+    let tools = answer(2)["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1, "{tools:?}");
+    assert_eq!(tools[0]["name"], "code_mode");
+    let description = tools[0]["description"].as_str().unwrap();
+    assert!(description.contains("def convert_length("), "{description}");
+    let run = &answer(3)["result"]["structuredContent"];
+    assert_eq!(run["stdout"], "2 2 mile = 3.2187 kilometre\n", "{run}");
+    assert_eq!(run["calls"].as_array().unwrap().len(), 2, "{run}");
+}
+
+#[test]
 fn list_shows_the_builtin_tools() {
     let output = run(&["list"]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));

@@ -154,6 +154,17 @@ pub(crate) struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) max_sessions: Option<u32>,
+    /// Serve one tool, `code_mode`, in place of the tools: it runs a
+    /// Python script in which they are functions (feature `code-mode`;
+    /// docs/code-mode.md).
+    #[cfg(feature = "code-mode")]
+    #[arg(long)]
+    pub(crate) code_mode: bool,
+    /// With --code-mode: run the scripts in python_exec's sandbox (Linux
+    /// namespaces: no network, a private /tmp).
+    #[cfg(feature = "code-mode")]
+    #[arg(long, requires = "code_mode")]
+    pub(crate) sandbox: bool,
 }
 
 pub(crate) fn parse_provider(name: &str) -> Result<Provider, String> {

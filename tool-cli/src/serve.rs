@@ -16,6 +16,12 @@ use crate::usage_error;
 /// Serves `tools` over MCP as the server named `program`: on stdio, or on
 /// the loopback address of `--http`.
 pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitCode {
+    #[cfg(feature = "code-mode")]
+    let live = match code_mode(&tools, &args) {
+        Ok(registry) => LiveRegistry::new(registry),
+        Err(code) => return code,
+    };
+    #[cfg(not(feature = "code-mode"))]
     let live = LiveRegistry::new(tools.registry.clone());
     // Nothing waits for the MCP servers: their tools join as they answer.
     #[cfg(feature = "mcp-client")]
@@ -32,6 +38,30 @@ pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitC
     following.stop().await;
     drop(tools);
     code
+}
+
+/// The registry served: the tools, or with `--code-mode` the one
+/// `code_mode` tool over them (a registry file's MCP servers' tools join it
+/// beside `code_mode`, as they answer).
+#[cfg(feature = "code-mode")]
+fn code_mode(tools: &Tools, args: &ServeArgs) -> Result<tool_runtime::Registry, ExitCode> {
+    if !args.code_mode {
+        return Ok(tools.registry.clone());
+    }
+    let built = tool_builtin::code_mode::CodeMode::new(tools.registry.clone())
+        .sandbox(args.sandbox)
+        .build()
+        .map_err(|error| error.to_string())
+        .and_then(|tool| {
+            tool_runtime::Registry::builder()
+                .tool(tool)
+                .build()
+                .map_err(|error| error.to_string())
+        });
+    built.map_err(|error| {
+        eprintln!("error: code mode: {error}");
+        ExitCode::FAILURE
+    })
 }
 
 async fn serve_on(server: McpServer, args: ServeArgs) -> ExitCode {
