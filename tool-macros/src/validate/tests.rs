@@ -332,3 +332,195 @@ fn reads_task_support_and_rejects_other_values() {
     assert!(error.contains("unknown task support \"always\""), "{error}");
     assert!(error.contains("task = \"required\""), "{error}");
 }
+
+/// The messages for a tool `/// Doc. fn f(x: String) {}` with `#[tool(args)]`.
+fn keys(args: TokenStream) -> String {
+    check(
+        args,
+        parse_quote! {
+            /// Doc.
+            fn f(x: String) {}
+        },
+    )
+}
+
+#[test]
+fn versions_are_semantic() {
+    for good in [
+        "2.0.0",
+        "0.1.0-alpha.1",
+        "1.2.3+build.5",
+        "1.0.0-rc.1+sha.abc",
+    ] {
+        assert_eq!(keys(quote!(version = #good)), "", "{good}");
+    }
+    for bad in ["2.0", "v2.0.0", "01.0.0", "2.0.0-", ""] {
+        let error = keys(quote!(version = #bad));
+        assert!(
+            error.contains("`version` takes a semantic version such as \"2.0.0\"")
+                && error.contains(&format!("found \"{bad}\"")),
+            "{bad}: {error}"
+        );
+    }
+    assert!(keys(quote!(version = 2)).contains("Unexpected type `int`"));
+}
+
+#[test]
+fn deprecation_takes_a_word_or_a_string() {
+    assert_eq!(keys(quote!(deprecated)), "");
+    assert_eq!(keys(quote!(deprecated = "use g")), "");
+    for bad in [quote!(deprecated = 5), quote!(deprecated(note = "x"))] {
+        let error = keys(bad);
+        assert!(error.starts_with("write `deprecated`, or"), "{error}");
+    }
+}
+
+#[test]
+fn requirements_are_named() {
+    assert_eq!(
+        keys(quote!(requires(
+            env = "A",
+            env = ["B", "C"],
+            program = "git",
+            feature = "f"
+        ))),
+        ""
+    );
+    let error = keys(quote!(requires(envs = "A")));
+    assert!(
+        error.starts_with("unknown requirement `envs`, did you mean `env`?")
+            && error.contains("`program = \"name\"` and `feature = \"name\"`"),
+        "{error}"
+    );
+    let error = keys(quote!(requires(path = "A")));
+    assert!(
+        error.starts_with("unknown requirement `path`. `requires(..)` takes"),
+        "{error}"
+    );
+    let error = keys(quote!(requires(env = "", program = [" "], feature = "ok")));
+    assert_eq!(error.lines().count(), 2, "{error}");
+    assert!(error.contains("an empty `env` names nothing"), "{error}");
+    assert!(
+        error.contains("an empty `program` names nothing"),
+        "{error}"
+    );
+    assert!(keys(quote!(requires(env = 1))).contains("takes a string or a list of strings"));
+    assert!(keys(quote!(requires)).starts_with("write the requirements as requires("));
+    assert!(keys(quote!(requires())).starts_with("write the requirements as requires("));
+}
+
+#[test]
+fn flags_take_no_value() {
+    assert_eq!(keys(quote!(sequential)), "");
+    for bad in [
+        quote!(sequential = 3),
+        quote!(sequential = true),
+        quote!(sequential(x)),
+    ] {
+        let error = keys(bad);
+        assert!(
+            error.starts_with("`sequential` is a flag and takes no value"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn result_limits_are_read() {
+    for good in [
+        "64KB",
+        "64 KiB",
+        "2MB",
+        "1 MiB",
+        "500",
+        "500 bytes",
+        "2000 tokens",
+    ] {
+        assert_eq!(keys(quote!(result_limit = #good)), "", "{good}");
+    }
+    let error = keys(quote!(result_limit = "0 KB"));
+    assert!(error.starts_with("a result limit of zero"), "{error}");
+    for bad in ["64 GB", "1.5MB", "lots", "-1"] {
+        let error = keys(quote!(result_limit = #bad));
+        assert!(
+            error.starts_with(&format!("cannot read the result limit \"{bad}\""))
+                && error.contains("\"2000 tokens\""),
+            "{bad}: {error}"
+        );
+    }
+}
+
+#[test]
+fn format_and_transforms_take_paths() {
+    assert_eq!(keys(quote!(format = Terse, transform = legacy::rename)), "");
+    assert_eq!(keys(quote!(transform = "legacy::rename")), "");
+    for bad in [quote!(format), quote!(format = 1), quote!(format(Terse))] {
+        let error = keys(bad);
+        assert!(
+            error.starts_with("`format` takes the path of a value"),
+            "{error}"
+        );
+    }
+    let error = keys(quote!(transform = |v| v));
+    assert!(
+        error.starts_with("`transform` on the function takes the path"),
+        "{error}"
+    );
+    assert_eq!(fit(parse_quote!(String), quote!(transform = trim)), "");
+    for bad in [
+        quote!(transform),
+        quote!(transform = 3),
+        quote!(transform(trim)),
+    ] {
+        let error = fit(parse_quote!(String), bad);
+        assert!(
+            error.starts_with("`transform` takes the path of a function `fn(T) -> T`"),
+            "{error}"
+        );
+    }
+    // An injected parameter is not the model's to send: nothing to transform.
+    let error = check(
+        TokenStream::new(),
+        parse_quote! {
+            /// Doc.
+            fn f(#[tool(inject, transform = trim)] db: Db) {}
+        },
+    );
+    assert!(
+        error.starts_with("`transform` has no effect on an injected parameter"),
+        "{error}"
+    );
+}
+
+#[test]
+fn rust_deprecated_is_read() {
+    let read = |item: MaybeFn| {
+        let mut errors = Errors::new();
+        let tool = crate::parse::tool(TokenStream::new(), &item, None, &mut errors);
+        errors.finish().unwrap();
+        tool.options.deprecated
+    };
+    let note = read(parse_quote! {
+        /// Doc.
+        #[deprecated(since = "1.0.0", note = "use g")]
+        fn f() {}
+    });
+    assert_eq!(note.as_deref(), Some("use g"));
+    let bare = read(parse_quote! {
+        /// Doc.
+        #[deprecated]
+        fn f() {}
+    });
+    assert_eq!(bare.as_deref(), Some("deprecated"));
+    let named = read(parse_quote! {
+        /// Doc.
+        #[deprecated = "use h"]
+        fn f() {}
+    });
+    assert_eq!(named.as_deref(), Some("use h"));
+    let neither = read(parse_quote! {
+        /// Doc.
+        fn f() {}
+    });
+    assert_eq!(neither, None);
+}
