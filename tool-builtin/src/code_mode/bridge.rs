@@ -20,7 +20,7 @@
 //! Nothing the script writes can make this side panic: a line that is not
 //! a request gets an error reply (with `"id": null` when it has no id).
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
@@ -31,14 +31,29 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
+use tool_runtime::search::ToolIndex;
 use tool_runtime::{
-    Content, ToolCallRecord, ToolContext, ToolError, ToolErrorKind, ToolResult, ToolUse,
+    Content, Registry, ToolCallRecord, ToolContext, ToolError, ToolErrorKind, ToolResult, ToolUse,
 };
 use tracing::Instrument;
 
-use super::prelude::{self, FD_VARIABLE};
-use super::tool::{CodeModeRun, Inner, ScriptCall};
+use super::CodeModeOptions;
+use super::prelude::{self, FD_VARIABLE, PyTool};
+use super::run::{CodeModeRun, ScriptCall};
 use crate::python::{self, PythonRun};
+
+/// What every run of one `code_mode` tool shares.
+pub(super) struct Inner {
+    pub(super) registry: Arc<Registry>,
+    pub(super) options: CodeModeOptions,
+    /// The exposed tools, as Python functions.
+    pub(super) tools: Vec<PyTool>,
+    /// Each exposed tool's place in `tools`, by its registry name.
+    pub(super) by_name: HashMap<String, usize>,
+    /// The index `search_tools` reads, when the tools are more than the
+    /// description shows.
+    pub(super) index: Option<ToolIndex>,
+}
 
 /// How many requests wait between the reader thread and the loop.
 const QUEUED_REQUESTS: usize = 16;
@@ -191,7 +206,7 @@ pub(super) async fn run(
 
 /// The run's result: the interpreter's, the calls made, and the limit
 /// that stopped the script or that it ran into.
-fn result(run: PythonRun, calls: Calls<'_>, options: &super::CodeModeOptions) -> CodeModeRun {
+fn result(run: PythonRun, calls: Calls<'_>, options: &CodeModeOptions) -> CodeModeRun {
     let limit = run.limit.clone().or(calls.limit.map(str::to_owned));
     let error = match limit.as_deref() {
         Some("timeout") => Some(format!(

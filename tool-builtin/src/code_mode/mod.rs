@@ -45,6 +45,7 @@
 
 mod bridge;
 mod prelude;
+mod run;
 mod tool;
 
 use std::collections::HashSet;
@@ -58,7 +59,8 @@ use tool_runtime::Registry;
 
 use crate::python::PythonConfig;
 use prelude::PyTool;
-pub use tool::{CodeModeRun, CodeModeTool, ScriptCall};
+pub use run::{CodeModeRun, ScriptCall};
+pub use tool::CodeModeTool;
 
 /// The limits and settings of a [`CodeMode`] tool, each with a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -415,3 +415,73 @@ async fn scripts_run_without_the_sandbox_too() {
     assert_eq!(run["stdout"], "3000.0 hello bo\n", "{run}");
     assert_eq!(run["calls"][0]["id"], "plain.1");
 }
+
+/// Records each span's tool name and parent: the spans of the calls a
+/// script makes are children of the `code_mode` call's span.
+mod spans {
+    use std::sync::{Arc, Mutex};
+
+    use tracing::Subscriber;
+    use tracing::span::{Attributes, Id};
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::Context;
+    use tracing_subscriber::registry::LookupSpan;
+
+    /// Each span: its id, its tool (`gen_ai.tool.name`) and its parent's id.
+    #[derive(Clone, Default)]
+    pub struct Spans(pub Arc<Mutex<Vec<(u64, String, Option<u64>)>>>);
+
+    struct ToolName(String);
+
+    impl tracing::field::Visit for ToolName {
+        fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+            if field.name() == "gen_ai.tool.name" {
+                self.0 = format!("{value:?}");
+            }
+        }
+    }
+
+    impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Spans {
+        fn on_new_span(&self, attributes: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+            let parent = ctx
+                .span(id)
+                .and_then(|span| span.parent())
+                .map(|parent| parent.id().into_u64());
+            let mut name = ToolName(String::new());
+            attributes.record(&mut name);
+            self.0.lock().unwrap().push((id.into_u64(), name.0, parent));
+        }
+    }
+}
+
+#[test]
+fn the_spans_of_a_scripts_calls_are_children_of_its_span() {
+    if !have_python() {
+        return;
+    }
+    use tracing_subscriber::layer::SubscriberExt;
+    let spans = spans::Spans::default();
+    let subscriber = tracing_subscriber::registry().with(spans.clone());
+    let _default = tracing::subscriber::set_default(subscriber);
+    // One thread: the subscriber above is this thread's.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let script = "convert_length(value=1, from_='km')\nprint(slow_greeting(name='x'))";
+    let run = runtime.block_on(run(|c| c, script));
+    assert_eq!(run["stdout"], "hello x\n", "{run}");
+    let spans = spans.0.lock().unwrap();
+    let script_span = spans
+        .iter()
+        .find(|(_, tool, _)| tool == "code_mode")
+        .expect("the code_mode call's span")
+        .0;
+    for tool in ["convert_length", "slow_greeting"] {
+        let (_, _, parent) = spans
+            .iter()
+            .find(|(_, name, _)| name == tool)
+            .unwrap_or_else(|| panic!("no span for {tool}"));
+        assert_eq!(*parent, Some(script_span), "{tool}");
+    }
+}
