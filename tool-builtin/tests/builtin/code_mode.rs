@@ -427,9 +427,12 @@ mod spans {
     use tracing_subscriber::layer::Context;
     use tracing_subscriber::registry::LookupSpan;
 
-    /// Each span: its id, its tool (`gen_ai.tool.name`) and its parent's id.
+    /// A span's id, its tool (`gen_ai.tool.name`) and its parent's id.
+    pub type Seen = (u64, String, Option<u64>);
+
+    /// Each span seen.
     #[derive(Clone, Default)]
-    pub struct Spans(pub Arc<Mutex<Vec<(u64, String, Option<u64>)>>>);
+    pub struct Spans(pub Arc<Mutex<Vec<Seen>>>);
 
     struct ToolName(String);
 
