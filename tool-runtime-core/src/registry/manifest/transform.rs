@@ -217,29 +217,25 @@ pub(super) fn locate(transform: &FileTransform, at: Location, error: &TransformE
                 (crate::quote::name(new) == *name).then_some(*at)
             })
             .unwrap_or(at),
-        _ => at,
     }
 }
 
 /// The problem a registry reports for an entry that re-exposes a tool,
-/// at its place, if it is one.
-pub(super) fn problem_of(
-    entries: &[super::tools::Entry],
+/// at its place, if it is one. `entries` are the entries that do: each
+/// one's name, where it was written, and its transform.
+pub(super) fn problem_of<'a>(
+    mut entries: impl Iterator<Item = (&'a str, Location, &'a FileTransform)>,
     registry_problem: &RegistryProblem,
 ) -> Option<ManifestProblem> {
     let location = match registry_problem {
         RegistryProblem::Transform { tool, error, .. } => {
-            let entry = entries
-                .iter()
-                .find(|entry| entry.name == *tool && entry.transform.is_some())?;
-            let transform = entry.transform.as_ref()?;
-            locate(transform, entry.at, error)
+            let (_, at, transform) = entries.find(|(name, _, _)| name == tool)?;
+            locate(transform, at, error)
         }
-        RegistryProblem::UnknownName { name, .. } => entries
-            .iter()
-            .filter_map(|entry| entry.transform.as_ref())
-            .find(|transform| transform.from.0 == *name)
-            .map(|transform| transform.from.1)?,
+        RegistryProblem::UnknownName { name, .. } => {
+            let (_, _, transform) = entries.find(|(_, _, t)| t.from.0 == *name)?;
+            transform.from.1
+        }
         _ => return None,
     };
     Some(ManifestProblem {
