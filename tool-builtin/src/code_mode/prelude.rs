@@ -84,6 +84,10 @@ impl PyTool {
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
             for (json, property) in properties {
                 let mut ident = identifier(json);
+                // The names the functions' bodies use stay theirs.
+                if ident.starts_with("__cm_") {
+                    ident.insert(0, 'p');
+                }
                 while names.contains(&ident) {
                     ident.push('_');
                 }
@@ -165,10 +169,12 @@ impl PyTool {
         out
     }
 
-    /// The function's definition in the program: it sends the arguments
-    /// given (under the schema's names) and returns the reply.
+    /// The function's definition in the program, inside the function that
+    /// makes them all (so that no tool's name hides a built-in the program
+    /// uses): it sends the arguments given (under the schema's names) and
+    /// returns the reply.
     fn definition(&self) -> String {
-        let mut out = format!("def {}(", self.ident);
+        let mut out = format!("    def {}(", self.ident);
         let mut body = String::new();
         for (i, param) in self.params.iter().enumerate() {
             if i > 0 {
@@ -177,20 +183,21 @@ impl PyTool {
             }
             out.push_str(&param.ident);
             if !param.required {
-                out.push_str("=_MISSING");
+                out.push_str("=__cm_missing");
             }
             let _ = write!(body, "{}: {}", json_string(&param.json), param.ident);
         }
         let _ = writeln!(
             out,
-            "):\n    return _call({}, {{{body}}})",
+            "):\n        return __cm_call({}, {{{body}}})",
             json_string(&self.name)
         );
         let _ = writeln!(
             out,
-            "{}.__doc__ = {}",
+            "    {0}.__doc__ = {1}\n    __cm_tools[{2}] = {0}",
             self.ident,
-            json_string(&self.description)
+            json_string(&self.description),
+            json_string(&self.ident),
         );
         out
     }
@@ -411,14 +418,11 @@ pub(crate) fn program(tools: &[PyTool], script: &str, max_request: u64) -> Strin
         "_bridge = _Bridge({}, {max_request})",
         json_string(FD_VARIABLE)
     );
+    out.push_str("def _tools():\n    __cm_tools = {}\n");
     for tool in tools {
         out.push_str(&tool.definition());
     }
-    out.push_str("_EXPOSED = [");
-    for tool in tools {
-        let _ = write!(out, "{}, ", json_string(&tool.ident));
-    }
-    out.push_str("]\n");
+    out.push_str("    return __cm_tools\n\n\n_TOOLS = _tools()\n");
     let _ = writeln!(out, "_SCRIPT = {}", json_string(script));
     out.push_str(RUN);
     out
@@ -490,11 +494,11 @@ class _Bridge:
             return self._replies.pop(key)
 
 
-_MISSING = object()
+__cm_missing = object()
 
 
-def _call(tool, arguments):
-    arguments = {k: v for k, v in arguments.items() if v is not _MISSING}
+def __cm_call(tool, arguments):
+    arguments = {k: v for k, v in arguments.items() if v is not __cm_missing}
     reply = _bridge.request({"tool": tool, "arguments": arguments}, tool)
     if reply.get("ok"):
         return reply.get("value")
@@ -521,8 +525,7 @@ def _run():
     linecache.cache["<script>"] = (len(_SCRIPT), None, _SCRIPT.splitlines(True), "<script>")
     namespace = {"__name__": "__main__", "__builtins__": __builtins__,
                  "ToolCallError": ToolCallError, "search_tools": search_tools}
-    for name in _EXPOSED:
-        namespace[name] = globals()[name]
+    namespace.update(_TOOLS)
     try:
         code = compile(_SCRIPT, "<script>", "exec")
         exec(code, namespace)
@@ -575,7 +578,7 @@ mod tests {
         assert!(signature.contains("value: How long."), "{signature}");
         let definition = tool.definition();
         assert!(definition.contains("\"from\": from_"), "{definition}");
-        assert!(definition.contains("to=_MISSING"), "{definition}");
+        assert!(definition.contains("to=__cm_missing"), "{definition}");
     }
 
     #[test]

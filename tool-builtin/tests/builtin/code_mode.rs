@@ -43,6 +43,12 @@ fn convert_length(
     Ok(json!({"value": result, "unit": to}))
 }
 
+/// Shouts: a tool whose name is one of Python's built-ins.
+#[tool(register = false)]
+fn compile(text: String) -> String {
+    text.to_uppercase()
+}
+
 /// Deletes a file (needs approval).
 #[tool(register = false, needs_approval)]
 fn delete_file(path: String) -> String {
@@ -89,6 +95,7 @@ fn tools() -> (Registry, Arc<Running>) {
         .tool(SlowGreetingTool)
         .tool(CountToTool)
         .tool(NapTool)
+        .tool(CompileTool)
         .state(Arc::clone(&running))
         .approver(Approver::new(|request| {
             if request.input["path"]
@@ -309,9 +316,9 @@ async fn async_and_streaming_tools_answer_the_script() {
     if !have_python() {
         return;
     }
-    let script = "print(slow_greeting('ada'))\nprint(count_to(n=3))\n";
+    let script = "print(slow_greeting('ada'))\nprint(count_to(n=3))\nprint(compile(text='ok'))\n";
     let run = run(|c| c, script).await;
-    assert_eq!(run["stdout"], "hello ada\n3\n", "{run}");
+    assert_eq!(run["stdout"], "hello ada\n3\nOK\n", "{run}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
