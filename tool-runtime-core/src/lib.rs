@@ -95,8 +95,8 @@ pub use spec::content::{
     Audio, Content, Image, InvalidBase64, Resource, ResourceContents, ResourceLink,
 };
 pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
-pub use spec::format::{DescriptionFormat, Formatter, ToolFormat};
-pub use spec::limit::ResultLimit;
+pub use spec::format::{CallBody, DescriptionFormat, Formatter, ToolFormat};
+pub use spec::limit::{BadResultLimit, MissingResult, ResultHandle, ResultLimit};
 pub use spec::requires::{Feature, Requirements};
 pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
 pub use spec::tool_spec::{

@@ -125,6 +125,13 @@ pub struct ToolCallRecord {
     /// For an error result, its kind (which the serialised
     /// [`ToolResult`] leaves out).
     pub error_kind: Option<ToolErrorKind>,
+    /// When the model was given less than the full result (it was over its
+    /// [`ResultLimit`](crate::ResultLimit)), the handle the full result is
+    /// kept under: read it back with
+    /// [`Registry::full_result`](crate::Registry::full_result). Left out of
+    /// the serialised record when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_result: Option<crate::spec::limit::ResultHandle>,
 }
 
 impl ToolCallRecord {
@@ -141,6 +148,7 @@ impl ToolCallRecord {
             ended_at_ms: None,
             result: None,
             error_kind: None,
+            full_result: None,
         }
     }
 
@@ -182,6 +190,7 @@ impl ToolCallRecord {
         } else {
             None
         };
+        self.full_result = result.full_result.clone();
         self.result = Some(result.clone());
     }
 }

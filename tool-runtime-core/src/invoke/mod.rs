@@ -19,7 +19,9 @@
 //! Steps 3 and 4, time limits and blocking threads are one boxed path that
 //! only the calls they apply to take; the others go straight to step 5.
 //! 6. Errors are shaped for the model (detail logged, panics and internal
-//!    errors redacted if so configured), the record is closed, and the
+//!    errors redacted if so configured), the tool's formatter writes the
+//!    text of its result and the result is held to its limit (`limit.rs`,
+//!    only for a tool with either), the record is closed, and the
 //!    `tool_call` tracing span gets its `status` and `duration_ms`.
 
 use std::future::Future;
@@ -34,8 +36,10 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
+pub(crate) mod limit;
 pub(crate) mod policy;
 mod poll;
+pub(crate) mod store;
 
 use policy::{ErrorDetail, Settings};
 
@@ -270,6 +274,16 @@ pub(crate) fn call<C: Catalog>(
         let result = match outcome {
             Ok(output) => output.into_result(id),
             Err(error) => ToolResult::from_error(id, &shape_error(error_detail, tool, error)),
+        };
+        // A formatter or a result limit governs the call, so only a call
+        // that holds the settings can have one.
+        let result = match &prepared {
+            Prepared::Context {
+                tool,
+                settings: Some(settings),
+                ..
+            } => limit::adapt(settings, tool.spec(), result),
+            _ => result,
         };
         #[cfg(feature = "tracing")]
         if let (Some(started), Some(recorded)) = (started, recorded) {

@@ -52,6 +52,12 @@ pub(crate) struct Settings {
     pub(crate) require_approval: Option<Arc<RequireApprovalFn>>,
     pub(crate) enabled: Option<Arc<EnabledFn>>,
     pub(crate) error_detail: ErrorDetail,
+    /// The registry's result limit, for tools without one of their own.
+    pub(crate) result_limit: Option<crate::spec::limit::ResultLimit>,
+    /// Where full results cut to their limit are kept.
+    pub(crate) results: Arc<super::store::ResultStore>,
+    /// Whether the registry offers `read_result`, which markers then name.
+    pub(crate) read_result: bool,
 }
 
 impl Settings {
@@ -62,15 +68,23 @@ impl Settings {
         self.governs_every_call() || Self::governs_tool(spec)
     }
 
-    /// Whether the tool's own spec asks for approval, a time limit or a
-    /// blocking thread.
+    /// Whether the tool's own spec asks for approval, a time limit, a
+    /// blocking thread, its own formatting of results or a result limit.
     pub(crate) fn governs_tool(spec: &ToolSpec) -> bool {
-        spec.needs_approval || spec.timeout.is_some() || spec.blocking
+        spec.needs_approval
+            || spec.timeout.is_some()
+            || spec.blocking
+            || spec.formatter.is_some()
+            || spec.result_limit.is_some()
     }
 
-    /// Whether a policy hook or a default time limit applies to every call.
+    /// Whether a policy hook, a default time limit or a result limit
+    /// applies to every call.
     pub(crate) fn governs_every_call(&self) -> bool {
-        self.enabled.is_some() || self.require_approval.is_some() || self.default_timeout.is_some()
+        self.enabled.is_some()
+            || self.require_approval.is_some()
+            || self.default_timeout.is_some()
+            || self.result_limit.is_some()
     }
 }
 
@@ -84,6 +98,8 @@ impl fmt::Debug for Settings {
             .field("require_approval", &self.require_approval.is_some())
             .field("enabled", &self.enabled.is_some())
             .field("error_detail", &self.error_detail)
+            .field("result_limit", &self.result_limit)
+            .field("read_result", &self.read_result)
             .finish()
     }
 }

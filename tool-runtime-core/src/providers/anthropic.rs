@@ -24,7 +24,7 @@ use crate::spec::tool_spec::ToolSpec;
 pub fn tool(spec: &ToolSpec) -> Value {
     json!({
         "name": spec.name,
-        "description": spec.description,
+        "description": super::description(spec),
         "input_schema": spec.input_schema(),
     })
 }

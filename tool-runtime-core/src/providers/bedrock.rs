@@ -17,7 +17,7 @@ pub fn tool_spec(spec: &ToolSpec) -> Value {
     json!({
         "toolSpec": {
             "name": spec.name,
-            "description": spec.description,
+            "description": super::description(spec),
             "inputSchema": {"json": spec.input_schema()},
         }
     })

@@ -56,7 +56,7 @@ pub const GENERATED_ID_PREFIX: &str = "gemini-call-";
 pub fn function_declaration(spec: &ToolSpec) -> Value {
     let mut declaration = Map::new();
     declaration.insert("name".into(), spec.name.as_ref().into());
-    declaration.insert("description".into(), spec.description.as_ref().into());
+    declaration.insert("description".into(), super::description(spec).into());
     let mut parameters = schema(spec.input_schema());
     if let Value::Object(object) = &mut parameters
         && let Some(Value::Object(properties)) = object.get("properties")

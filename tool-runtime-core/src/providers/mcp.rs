@@ -53,7 +53,7 @@ pub fn tool(spec: &ToolSpec) -> Value {
     if let Some(title) = &spec.title {
         tool.insert("title".into(), title.as_ref().into());
     }
-    tool.insert("description".into(), spec.description.as_ref().into());
+    tool.insert("description".into(), super::description(spec).into());
     tool.insert("inputSchema".into(), spec.input_schema().clone());
     if let Some(schema) = output_schema(spec) {
         tool.insert("outputSchema".into(), schema);
@@ -200,9 +200,10 @@ pub fn parse_tool_calls(body: &Value) -> Result<Vec<ToolUse>, ProviderError> {
 /// `{"content": [{"type": "text", "text"}], "structuredContent"?, "isError"}`.
 ///
 /// `structuredContent` is added when the call succeeded, `spec` has an
-/// output schema, and the result holds one value: the value itself when it
-/// is an object and the output schema describes one, else `{"result":
-/// value}` (see [`output_schema`]).
+/// output schema, and the result holds one value (its one block, or the
+/// value kept beside a formatter's text: see [`structured_content`]): the
+/// value itself when it is an object and the output schema describes one,
+/// else `{"result": value}` (see [`output_schema`]).
 pub fn call_tool_result(result: &ToolResult, spec: Option<&ToolSpec>) -> Value {
     let content: Vec<Value> = result.content.iter().map(content_block).collect();
     let mut out = Map::new();
@@ -250,17 +251,23 @@ pub fn content_block(part: &Content) -> Value {
     }
 }
 
-/// A result's `structuredContent` (see [`call_tool_result`]): `None` when
+/// A result's `structuredContent` (see [`call_tool_result`]): the result's
+/// [value](ToolResult::value), which is its structured content when a
+/// formatter wrote its text (the text block is the formatter's, the value
+/// unchanged), or the object a text block holds as JSON text. `None` when
 /// the call failed, `spec` is unknown or has no output schema, or the
 /// result does not hold exactly one value.
 pub fn structured_content(result: &ToolResult, spec: Option<&ToolSpec>) -> Option<Value> {
     let schema = spec?.output_schema()?;
-    if result.is_error() || result.content.len() != 1 {
-        return None;
-    }
-    let value = super::result_value(result);
+    let value = result.value()?.into_owned();
     if describes_object(schema) {
-        value.is_object().then_some(value)
+        match value {
+            Value::Object(_) => Some(value),
+            // The value's JSON text, as MCP asks a server to send beside
+            // structured content (a hand-written tool may send only that).
+            Value::String(text) => serde_json::from_str(&text).ok().filter(Value::is_object),
+            _ => None,
+        }
     } else {
         Some(json!({WRAPPED_RESULT_KEY: value}))
     }

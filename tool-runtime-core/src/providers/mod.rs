@@ -11,11 +11,13 @@
 //! | [`Bedrock`](Provider::Bedrock) | `bedrock` | Converse `toolConfig` (Strands `TOOL_SPEC`s) | `output.message.content[].toolUse` | a `toolResult` block |
 //! | [`Gemini`](Provider::Gemini) | `gemini` | one `tools` entry: `{"functionDeclarations": [...]}` | `candidates[0].content.parts[].functionCall` | a `functionResponse` part |
 //! | [`Mcp`](Provider::Mcp) | `mcp` | the `tools/list` result | `tools/call` requests | a `CallToolResult` |
-//! | [`Xml`](Provider::Xml) | `xml` | a `<tools>` block for a system prompt (a JSON string) | (not parsed) | a `<tool_result>` element |
+//! | [`Xml`](Provider::Xml) | `xml` | a `<tools>` block for a system prompt (a JSON string) | `<tool_call>` elements in text ([`xml::parse_tool_calls`]) | a `<tool_result>` element |
 //!
 //! Each provider's module has the functions behind the table, with the
 //! details of its shapes: [`openai`], [`anthropic`], [`bedrock`],
-//! [`gemini`], [`mcp`], [`xml`]. Strict mode is in [`crate::strict`].
+//! [`gemini`], [`mcp`], [`xml`]. Strict mode is in [`crate::strict`]. A
+//! prompt that lists tools in prose takes [`text`]'s rendering, which is
+//! no provider's.
 //!
 //! ```
 //! use serde_json::json;
@@ -67,6 +69,7 @@ pub mod bedrock;
 pub mod gemini;
 pub mod mcp;
 pub mod openai;
+pub mod text;
 pub mod xml;
 
 use std::fmt;
@@ -211,6 +214,17 @@ impl fmt::Display for ProviderError {
 }
 
 impl std::error::Error for ProviderError {}
+
+/// The description a JSON rendering gives the tool with `spec`: what its
+/// formatter writes for [`DescriptionFormat::Json`](crate::DescriptionFormat::Json),
+/// else the spec's own.
+pub(crate) fn description(spec: &ToolSpec) -> std::borrow::Cow<'_, str> {
+    let format = crate::spec::format::DescriptionFormat::Json;
+    match crate::spec::format::written_description(spec, format) {
+        Some(text) => std::borrow::Cow::Owned(text),
+        None => std::borrow::Cow::Borrowed(&spec.description),
+    }
+}
 
 /// One tool's definition in `provider`'s request shape.
 ///
@@ -377,8 +391,10 @@ pub(crate) fn render_offered_tools_with<'a>(
 /// [`openai::parse_chat_calls`], [`openai::parse_responses_calls`],
 /// [`anthropic::parse_tool_uses`], [`bedrock::parse_tool_uses`],
 /// [`gemini::parse_function_calls`], [`mcp::parse_tool_calls`]. A response
-/// without tool calls gives an empty list. Plain-text (XML) responses are
-/// not parsed: [`Provider::Xml`] gives an error.
+/// without tool calls gives an empty list. A plain-text answer is no JSON
+/// value: [`Provider::Xml`] gives an error here, and
+/// [`xml::parse_tool_calls`] (or [`Registry::parse_xml_calls`](crate::Registry::parse_xml_calls))
+/// reads its `<tool_call>` elements.
 pub fn parse_tool_calls(provider: Provider, body: &Value) -> Result<Vec<ToolUse>, ProviderError> {
     match provider {
         Provider::OpenAiChat | Provider::OpenAiStrict => openai::parse_chat_calls(body),

@@ -41,7 +41,7 @@ pub fn chat_tool(spec: &ToolSpec, strict: bool) -> Value {
         "type": "function",
         "function": {
             "name": spec.name,
-            "description": spec.description,
+            "description": super::description(spec),
             "parameters": parameters,
             "strict": strict,
         }
@@ -55,7 +55,7 @@ pub fn responses_tool(spec: &ToolSpec, strict: bool) -> Value {
     json!({
         "type": "function",
         "name": spec.name,
-        "description": spec.description,
+        "description": super::description(spec),
         "parameters": parameters,
         "strict": strict,
     })

@@ -31,11 +31,29 @@
 //! Text and attribute values are escaped; characters XML 1.0 does not allow
 //! (control characters other than tab, newline and carriage return) become
 //! U+FFFD.
+//!
+//! A tool whose formatter writes its own XML definition
+//! ([`ToolFormat::describe`](crate::ToolFormat::describe) for
+//! [`DescriptionFormat::Xml`](crate::DescriptionFormat::Xml)) has that text
+//! in place of its `<tool>` element, as written.
+//!
+//! A model calls a tool by writing a `<tool_call>` element in its answer,
+//! which [`parse_tool_calls`] reads:
+//!
+//! ```text
+//! <tool_call name="convert_length">{"value": 3, "from": "metre", "to": "foot"}</tool_call>
+//! ```
+//!
+//! `name` is the tool's name (or an alias), `id` an optional id for the
+//! result; the body is the arguments' JSON object (empty for none), unless
+//! the tool's formatter reads calls in a form of its own
+//! ([`ToolFormat::parse_call`](crate::ToolFormat::parse_call)).
 
 use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
+use super::{Provider, ProviderError};
 use crate::spec::result::{ToolResult, ToolUse};
 use crate::spec::tool_spec::ToolSpec;
 
@@ -70,6 +88,172 @@ pub fn render_result(call: &ToolUse, result: &ToolResult) -> String {
         escape_attribute(&call.name),
         escape_text(&result.text_content())
     )
+}
+
+/// The `<tool_call>` elements of a plain-text answer, in order (see the
+/// [module](self) documentation), the tools among `specs` reading the calls
+/// written in a form of their own. A call without an `id` gets `call_1`,
+/// `call_2`, ... by its place; a name no spec has is kept, for the registry
+/// to answer. Text outside the elements is passed over.
+///
+/// The error names the byte where a call goes wrong (its pointer is empty):
+/// an opening tag without its end, a body that is not a JSON object, a
+/// missing `</tool_call>`, or what a tool's own reading says.
+pub fn parse_tool_calls<'a>(
+    text: &str,
+    specs: impl IntoIterator<Item = &'a ToolSpec>,
+) -> Result<Vec<ToolUse>, ProviderError> {
+    const OPEN: &str = "<tool_call";
+    const CLOSE: &str = "</tool_call>";
+    let specs: Vec<&ToolSpec> = specs.into_iter().collect();
+    let error = |at: usize, message: String| ProviderError {
+        provider: Provider::Xml,
+        pointer: String::new(),
+        message: format!("at byte {at}: {message}"),
+    };
+    let mut calls = Vec::new();
+    let mut at = 0;
+    while let Some(found) = text[at..].find(OPEN) {
+        let start = at + found;
+        let after = start + OPEN.len();
+        // `<tool_calls>` or `<tool_caller`: another element.
+        if !text[after..].starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/') {
+            at = after;
+            continue;
+        }
+        let Some(end) = text[after..].find('>').map(|i| after + i) else {
+            return Err(error(
+                start,
+                "a <tool_call> tag without its closing `>`".into(),
+            ));
+        };
+        let tag = &text[after..end];
+        let empty = tag.trim_end().ends_with('/');
+        let attributes = read_attributes(tag.trim_end().trim_end_matches('/'))
+            .map_err(|message| error(start, message))?;
+        let Some(name) = attributes
+            .iter()
+            .find(|(key, _)| key == "name")
+            .map(|(_, v)| v.clone())
+        else {
+            return Err(error(
+                start,
+                "a <tool_call> without a name attribute".into(),
+            ));
+        };
+        let id = attributes
+            .iter()
+            .find(|(key, _)| key == "id")
+            .map_or_else(|| format!("call_{}", calls.len() + 1), |(_, v)| v.clone());
+        let body_start = end + 1;
+        if empty {
+            calls.push(ToolUse::new(id, name, Value::Object(Map::new())));
+            at = body_start;
+            continue;
+        }
+        let spec = specs
+            .iter()
+            .find(|spec| spec.name == name || spec.aliases.iter().any(|alias| *alias == name));
+        let rest = &text[body_start..];
+        let own = spec.and_then(|spec| {
+            let formatter = spec.formatter.as_ref()?;
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                formatter.get().parse_call(spec, rest)
+            }))
+            .unwrap_or_else(|_| Some(Err(format!("reading a call of {name} failed"))))
+        });
+        let (arguments, body_end) = match own {
+            Some(Ok(body)) if body.len <= rest.len() && rest.is_char_boundary(body.len) => {
+                let tail = &rest[body.len..];
+                let gap = tail.len() - tail.trim_start().len();
+                if !tail.trim_start().starts_with(CLOSE) {
+                    let at = body_start + body.len + gap;
+                    return Err(error(
+                        at,
+                        format!("expected {CLOSE} after the call of {name}"),
+                    ));
+                }
+                (body.arguments, body_start + body.len + gap)
+            }
+            Some(Ok(_)) => {
+                return Err(error(
+                    body_start,
+                    format!("the call of {name} was read past its end"),
+                ));
+            }
+            Some(Err(message)) => return Err(error(body_start, message)),
+            None => {
+                let Some(close) = rest.find(CLOSE) else {
+                    return Err(error(start, format!("the call of {name} has no {CLOSE}")));
+                };
+                (
+                    json_arguments(&rest[..close]).map_err(|m| error(body_start, m))?,
+                    body_start + close,
+                )
+            }
+        };
+        if !arguments.is_object() {
+            let got = super::describe_value(&arguments);
+            return Err(error(
+                body_start,
+                format!("the arguments must be an object, got {got}"),
+            ));
+        }
+        calls.push(ToolUse::new(id, name, arguments));
+        at = body_end + CLOSE.len();
+    }
+    Ok(calls)
+}
+
+/// A call's body read as its arguments' JSON object (empty for none).
+fn json_arguments(body: &str) -> Result<Value, String> {
+    let body = body.trim();
+    if body.is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    serde_json::from_str(body)
+        .map_err(|error| format!("the arguments are not valid JSON ({error})"))
+}
+
+/// The `key="value"` attributes of a tag (single or double quotes), their
+/// values unescaped.
+fn read_attributes(tag: &str) -> Result<Vec<(String, String)>, String> {
+    let mut attributes = Vec::new();
+    let mut rest = tag.trim_start();
+    while !rest.is_empty() {
+        let Some(eq) = rest.find('=') else {
+            return Err(format!(
+                "expected key=\"value\" in the tag, got {:?}",
+                crate::quote::name(rest)
+            ));
+        };
+        let key = rest[..eq].trim().to_owned();
+        let value = rest[eq + 1..].trim_start();
+        let Some(quote) = value.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            return Err(format!(
+                "the value of {} must be quoted",
+                crate::quote::name(&key)
+            ));
+        };
+        let Some(close) = value[1..].find(quote) else {
+            return Err(format!(
+                "the value of {} has no closing quote",
+                crate::quote::name(&key)
+            ));
+        };
+        attributes.push((key, unescape(&value[1..1 + close])));
+        rest = value[close + 2..].trim_start();
+    }
+    Ok(attributes)
+}
+
+/// XML's five named entities replaced by their characters.
+fn unescape(text: &str) -> String {
+    text.replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
 }
 
 /// `text` escaped for XML character data.
@@ -108,6 +292,14 @@ fn indent(out: &mut String, level: usize) {
 }
 
 fn write_tool(out: &mut String, spec: &ToolSpec, level: usize) {
+    let format = crate::spec::format::DescriptionFormat::Xml;
+    if let Some(written) = crate::spec::format::written_description(spec, format) {
+        out.push_str(&written);
+        if !written.ends_with('\n') {
+            out.push('\n');
+        }
+        return;
+    }
     let schema = super::gemini::schema(spec.input_schema());
     indent(out, level);
     let _ = write!(out, "<tool name=\"{}\"", escape_attribute(&spec.name));

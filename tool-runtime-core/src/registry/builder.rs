@@ -446,6 +446,10 @@ impl RegistryBuilder {
                 allowlist.allows(&spec.name) || spec.aliases.iter().any(|a| allowlist.allows(a))
             });
         }
+        if self.settings.read_result {
+            let reader = super::results::read_result_tool(&self.settings);
+            self.tools.push(ToolRef::Shared(Arc::new(reader)));
+        }
         let built = Registry::from_tools(self.tools);
         #[cfg(feature = "search")]
         let built = built.and_then(
@@ -593,6 +597,34 @@ impl RegistryBuilder {
     /// [`ErrorDetail`]. `Full` by default.
     pub fn error_detail(mut self, detail: ErrorDetail) -> Self {
         self.settings.error_detail = detail;
+        self
+    }
+
+    /// The most of a result the model sees, for every tool without a limit
+    /// of its own (which wins); none by default. Text over it is cut in the
+    /// middle, a structured result refused; the full result is kept (see
+    /// [`ResultLimit`](crate::ResultLimit), [`Registry::full_result`]).
+    pub fn result_limit(mut self, limit: crate::spec::limit::ResultLimit) -> Self {
+        self.settings.result_limit = Some(limit);
+        self
+    }
+
+    /// Whether the registry offers `read_result`, which reads a kept full
+    /// result by its handle in pages of at most the
+    /// [result limit](Self::result_limit) (64 KiB without one); off by
+    /// default. A tool of the registry's own named `read_result` is then an
+    /// error at [`build`](Self::build).
+    pub fn read_result(mut self, on: bool) -> Self {
+        self.settings.read_result = on;
+        self
+    }
+
+    /// How many full results cut to their limit the registry keeps, and
+    /// how many bytes of them: 64 and 64 MiB by default, the oldest dropped
+    /// first. A result larger than `max_bytes` is not kept.
+    pub fn kept_results(mut self, max_results: usize, max_bytes: usize) -> Self {
+        let store = crate::invoke::store::ResultStore::new(max_results, max_bytes);
+        self.settings.results = Arc::new(store);
         self
     }
 }

@@ -9,6 +9,8 @@
 //! - `render.rs`: the tool definitions and results for a provider;
 //! - `calls.rs`: running calls, which the invoke module does: the methods
 //!   that start them hand over to it;
+//! - `results.rs`: full results kept from the model by a result limit,
+//!   and the `read_result` tool that reads them in pages;
 //! - `live.rs`: [`LiveRegistry`], and a registry with tools added and
 //!   removed (feature `live`).
 
@@ -28,6 +30,7 @@ mod live;
 #[cfg(feature = "files")]
 pub mod manifest;
 mod render;
+mod results;
 
 pub use builder::RegistryBuilder;
 pub use error::{RegistryError, RegistryProblem};

@@ -106,6 +106,20 @@ impl Registry {
         self.render(Provider::Xml).as_str().unwrap_or_default()
     }
 
+    /// Every tool as plain text for a prompt that lists tools in prose
+    /// (see [`providers::text`](crate::providers::text)), in name order.
+    /// Not cached.
+    pub fn render_text(&self) -> String {
+        crate::providers::text::render_tools(self.specs())
+    }
+
+    /// The tool calls written as `<tool_call>` elements in a plain-text
+    /// answer (see [`providers::xml::parse_tool_calls`](crate::providers::xml::parse_tool_calls)),
+    /// each tool with a formatter of its own reading the calls of it.
+    pub fn parse_xml_calls(&self, text: &str) -> Result<Vec<ToolUse>, crate::ProviderError> {
+        crate::providers::xml::parse_tool_calls(text, self.specs())
+    }
+
     /// The result of `call` as `provider`'s message, with the called tool's
     /// spec looked up by name (see [`render_result`](crate::providers::render_result)).
     pub fn render_result(&self, provider: Provider, call: &ToolUse, result: &ToolResult) -> Value {

@@ -24,7 +24,20 @@ pub enum DescriptionFormat {
 /// A tool's own formatting, where the default does not suit it.
 ///
 /// Every method has a provided answer, `None`, which keeps the default: a
-/// formatter overrides only what it names.
+/// formatter overrides only what it names. Where each answer is used:
+///
+/// - [`describe`](Self::describe) with [`DescriptionFormat::Xml`]: the
+///   tool's element in the XML rendering's `<tools>` block, in place of
+///   the generated `<tool>` element; with [`DescriptionFormat::Text`]: the
+///   tool's entry in the plain-text rendering
+///   ([`Registry::render_text`](crate::Registry::render_text)); with
+///   [`DescriptionFormat::Json`]: the description of every JSON rendering
+///   (each provider's, and MCP's `tools/list`).
+/// - [`format_result`](Self::format_result): the text of a successful
+///   result, on the agent path ([`Registry::invoke`](crate::Registry::invoke)
+///   and the rest), before any [result limit](crate::ResultLimit).
+/// - [`parse_call`](Self::parse_call): a call written in the tool's own
+///   form in a plain-text response.
 pub trait ToolFormat: Send + Sync + 'static {
     /// The tool's definition in `format`, in place of the one generated
     /// from its spec.
@@ -35,10 +48,44 @@ pub trait ToolFormat: Send + Sync + 'static {
 
     /// The text the model reads for a result whose value is `value`, in
     /// place of the default (the value as JSON, or the text itself).
+    ///
+    /// It is asked for a successful result only: a returned value, or a
+    /// [`ToolResult`](crate::ToolResult) the tool built holding one text or
+    /// JSON block. A formatted result keeps its value beside the text: the
+    /// result's [`structured_content`](crate::ToolResult::structured_content)
+    /// (and MCP's `structuredContent`) is the value unchanged, so a tool
+    /// with an output schema still sends structured content its schema
+    /// accepts; only the text block changes.
     fn format_result(&self, spec: &ToolSpec, value: &Value) -> Option<String> {
         let _ = (spec, value);
         None
     }
+
+    /// A call of the tool written in the tool's own form, in a plain-text
+    /// (XML) response: `text` is everything after the call's opening
+    /// `<tool_call name="..">` tag (see
+    /// [`providers::xml::parse_tool_calls`](crate::providers::xml::parse_tool_calls)).
+    ///
+    /// Return the arguments and how many bytes of `text` the call's body
+    /// takes; the closing `</tool_call>` tag must follow them (after any
+    /// white space). The body may hold anything, `</tool_call>` included,
+    /// since the formatter says where it ends. An `Err` says what is wrong
+    /// with the call, for the model to read. `None`, the default, reads the
+    /// body as the arguments' JSON object, up to the first `</tool_call>`.
+    fn parse_call(&self, spec: &ToolSpec, text: &str) -> Option<Result<CallBody, String>> {
+        let _ = (spec, text);
+        None
+    }
+}
+
+/// A call's body read by [`ToolFormat::parse_call`]: the arguments, and the
+/// bytes of the text they were read from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallBody {
+    /// The arguments, a JSON object.
+    pub arguments: Value,
+    /// How many bytes of the text the body takes.
+    pub len: usize,
 }
 
 /// A spec's [`ToolFormat`]: a `'static` one, as `#[tool(format = ..)]`
@@ -59,6 +106,18 @@ impl Formatter {
             Formatter::Shared(format) => &**format,
         }
     }
+}
+
+/// What the formatter of the tool with `spec`, if it has one, writes for
+/// its definition in `format`; `None` when it has none, writes none, or
+/// panics (the default definition is rendered then).
+pub(crate) fn written_description(spec: &ToolSpec, format: DescriptionFormat) -> Option<String> {
+    let formatter = spec.formatter.as_ref()?;
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        formatter.get().describe(spec, format)
+    }))
+    .ok()
+    .flatten()
 }
 
 impl fmt::Debug for Formatter {

@@ -1,12 +1,259 @@
 //! How much of a result the model may see: [`ResultLimit`]
-//! (`#[tool(result_limit = "64KB")]`, `RegistryBuilder::result_limit`).
+//! (`#[tool(result_limit = "64KB")]`, `RegistryBuilder::result_limit`),
+//! and the [`ResultHandle`] a result cut to its limit is kept under.
+//!
+//! A registry applies no limit unless one is set: on the registry
+//! (`RegistryBuilder::result_limit`) for every tool, or on a tool
+//! (`ToolSpec::result_limit`), which wins over the registry's.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
 
 /// A limit on the size of the result the model sees, in bytes of text or
 /// in tokens.
+///
+/// What is measured is the text the model reads: text blocks as they are,
+/// JSON blocks as compact JSON text, and a structured value kept beside a
+/// formatted text (see [`ToolFormat`](crate::ToolFormat)) as compact JSON
+/// too, the larger of the two counting. Images, audio and resources are not
+/// counted.
+///
+/// Tokens are counted in OpenAI's `o200k_base` encoding with the `tokens`
+/// feature (as [`tokens::count`](crate::tokens) counts them); without it,
+/// a text of `n` bytes counts as `n / 4` tokens (rounded up), the usual
+/// rule of thumb for English text and code.
+///
+/// It reads from text as `#[tool(result_limit = "..")]` takes it: `"65536"`
+/// or `"65536 bytes"`, `"64KB"`, `"64 KiB"` (×1024), `"2MB"`, `"2 MiB"`
+/// (×1024²), `"8000 tokens"`:
+///
+/// ```
+/// use tool_runtime::ResultLimit;
+///
+/// assert_eq!("64KB".parse(), Ok(ResultLimit::Bytes(65_536)));
+/// assert_eq!("8000 tokens".parse(), Ok(ResultLimit::Tokens(8_000)));
+/// assert!("0".parse::<ResultLimit>().is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ResultLimit {
     /// At most this many bytes of UTF-8 text.
     Bytes(usize),
     /// At most this many tokens (counted as [`tokens`](crate::tokens) does).
     Tokens(usize),
+}
+
+impl ResultLimit {
+    /// The size of `text` in this limit's unit: its bytes, or its tokens.
+    pub fn measure(self, text: &str) -> usize {
+        match self {
+            ResultLimit::Bytes(_) => text.len(),
+            ResultLimit::Tokens(_) => count_tokens(text),
+        }
+    }
+
+    /// Whether `text` is within the limit.
+    pub fn admits(self, text: &str) -> bool {
+        match self {
+            ResultLimit::Bytes(max) => text.len() <= max,
+            // A token is at least one byte: a text no longer than the limit
+            // in bytes needs no count.
+            ResultLimit::Tokens(max) => text.len() <= max || count_tokens(text) <= max,
+        }
+    }
+
+    /// The limit's number, in its own unit.
+    pub fn amount(self) -> usize {
+        match self {
+            ResultLimit::Bytes(n) | ResultLimit::Tokens(n) => n,
+        }
+    }
+
+    /// About how many bytes of text the limit lets through: the bytes
+    /// themselves, or four bytes a token.
+    pub fn approximate_bytes(self) -> usize {
+        match self {
+            ResultLimit::Bytes(n) => n,
+            ResultLimit::Tokens(n) => n.saturating_mul(4),
+        }
+    }
+}
+
+/// The tokens of `text`: `o200k_base` with the `tokens` feature, else its
+/// bytes divided by four, rounded up.
+#[cfg(feature = "tokens")]
+fn count_tokens(text: &str) -> usize {
+    tiktoken_rs::o200k_base_singleton()
+        .encode_with_special_tokens(text)
+        .len()
+}
+
+/// The tokens of `text`: `o200k_base` with the `tokens` feature, else its
+/// bytes divided by four, rounded up.
+#[cfg(not(feature = "tokens"))]
+fn count_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
+/// Shows the limit as it reads: `65,536 bytes`, `8,000 tokens`.
+impl fmt::Display for ResultLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResultLimit::Bytes(n) => write!(f, "{} bytes", grouped(*n)),
+            ResultLimit::Tokens(n) => write!(f, "{} tokens", grouped(*n)),
+        }
+    }
+}
+
+/// Text that does not read as a [`ResultLimit`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadResultLimit {
+    /// The text given.
+    pub text: String,
+}
+
+impl fmt::Display for BadResultLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "\"{}\" is not a result limit; write a positive size such as \"65536\", \"64KB\", \
+             \"2 MiB\" or \"8000 tokens\"",
+            crate::quote::name(&self.text)
+        )
+    }
+}
+
+impl std::error::Error for BadResultLimit {}
+
+impl FromStr for ResultLimit {
+    type Err = BadResultLimit;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let bad = || BadResultLimit {
+            text: text.to_owned(),
+        };
+        let trimmed = text.trim();
+        let digits = trimmed
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(trimmed.len());
+        let number: usize = trimmed[..digits].parse().map_err(|_| bad())?;
+        let unit = trimmed[digits..].trim();
+        let (scale, tokens) = match unit.to_ascii_lowercase().as_str() {
+            "" | "b" | "byte" | "bytes" => (1, false),
+            "kb" | "kib" => (1 << 10, false),
+            "mb" | "mib" => (1 << 20, false),
+            "token" | "tokens" => (1, true),
+            _ => return Err(bad()),
+        };
+        match number.checked_mul(scale) {
+            Some(0) | None => Err(bad()),
+            Some(n) if tokens => Ok(ResultLimit::Tokens(n)),
+            Some(n) => Ok(ResultLimit::Bytes(n)),
+        }
+    }
+}
+
+/// `n` with its thousands grouped by commas: `1,984,512`.
+pub(crate) fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The handle a full result is kept under when the model was given less
+/// of it (see [`ResultLimit`]): `r-` and 32 hex digits, hard to guess.
+///
+/// [`ToolResult::full_result`](crate::ToolResult::full_result) and
+/// [`ToolCallRecord::full_result`](crate::ToolCallRecord::full_result)
+/// carry it; [`Registry::full_result`](crate::Registry::full_result) reads
+/// the full result back, and the registry's `read_result` tool
+/// ([`RegistryBuilder::read_result`](crate::RegistryBuilder::read_result))
+/// reads it in pages.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ResultHandle(String);
+
+impl ResultHandle {
+    /// A handle with this text, as a model or a log gives it back.
+    pub fn new(text: impl Into<String>) -> Self {
+        ResultHandle(text.into())
+    }
+
+    /// The handle's text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ResultHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A [`ResultHandle`] under which no full result is kept: the result was
+/// dropped to make room for newer ones, or there never was one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingResult {
+    /// The handle asked for.
+    pub handle: ResultHandle,
+    /// How many full results the registry keeps at most.
+    pub max_results: usize,
+    /// How many bytes of full results the registry keeps at most.
+    pub max_bytes: usize,
+}
+
+impl fmt::Display for MissingResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no full result is kept under the handle \"{}\": it was dropped to make room for \
+             newer results (the {} most recent are kept, {} bytes at most, the oldest dropped \
+             first) or there never was one",
+            crate::quote::name(self.handle.as_str()),
+            grouped(self.max_results),
+            grouped(self.max_bytes),
+        )
+    }
+}
+
+impl std::error::Error for MissingResult {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_sizes_and_rejects_the_rest() {
+        assert_eq!("65536".parse(), Ok(ResultLimit::Bytes(65_536)));
+        assert_eq!(" 10 bytes ".parse(), Ok(ResultLimit::Bytes(10)));
+        assert_eq!("64 KiB".parse(), Ok(ResultLimit::Bytes(65_536)));
+        assert_eq!("2MB".parse(), Ok(ResultLimit::Bytes(2 << 20)));
+        assert_eq!("1 token".parse(), Ok(ResultLimit::Tokens(1)));
+        for bad in [
+            "",
+            "0KB",
+            "-1",
+            "12 parsecs",
+            "KB",
+            "99999999999999999999999",
+        ] {
+            assert!(bad.parse::<ResultLimit>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_984_512), "1,984,512");
+        assert_eq!(ResultLimit::Bytes(65_536).to_string(), "65,536 bytes");
+    }
 }

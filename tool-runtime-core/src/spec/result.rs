@@ -74,6 +74,21 @@ pub struct ToolResult {
     /// the serialised shape.
     #[serde(skip)]
     pub error_kind: Option<ToolErrorKind>,
+    /// The tool's value, kept beside text that stands for it: set when a
+    /// tool's [formatter](crate::ToolFormat::format_result) wrote the text
+    /// the model reads. `None` when the content holds the value itself (its
+    /// one JSON block). Serialised as `structuredContent` when set.
+    #[serde(
+        rename = "structuredContent",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub structured_content: Option<Value>,
+    /// When the model was given less than the full result (see
+    /// [`ResultLimit`](crate::ResultLimit)), the handle the full result is
+    /// kept under. Not part of the serialised shape.
+    #[serde(skip)]
+    pub full_result: Option<crate::spec::limit::ResultHandle>,
 }
 
 impl ToolResult {
@@ -84,6 +99,8 @@ impl ToolResult {
             status: ToolStatus::Success,
             content,
             error_kind: None,
+            structured_content: None,
+            full_result: None,
         }
     }
 
@@ -104,6 +121,8 @@ impl ToolResult {
             status: ToolStatus::Error,
             content: vec![Content::Text(message.into())],
             error_kind: None,
+            structured_content: None,
+            full_result: None,
         }
     }
 
@@ -112,6 +131,34 @@ impl ToolResult {
         let mut result = Self::error(tool_use_id, error.message());
         result.error_kind = Some(error.kind());
         result
+    }
+
+    /// This result with `value` kept as its structured content beside its
+    /// text (see [`structured_content`](Self::structured_content)): for a
+    /// tool that writes the text the model reads itself and has an output
+    /// schema, whose structured content must still be there.
+    pub fn with_structured_content(mut self, value: Value) -> Self {
+        self.structured_content = Some(value);
+        self
+    }
+
+    /// The tool's value, when the result holds one: its
+    /// [`structured_content`](Self::structured_content) when set, else the
+    /// value of its one text or JSON block (text as a JSON string). `None`
+    /// for an error, for no content, several blocks or media.
+    pub fn value(&self) -> Option<std::borrow::Cow<'_, Value>> {
+        use std::borrow::Cow;
+        if self.is_error() {
+            return None;
+        }
+        if let Some(value) = &self.structured_content {
+            return Some(Cow::Borrowed(value));
+        }
+        match self.content.as_slice() {
+            [Content::Json(value)] => Some(Cow::Borrowed(value)),
+            [Content::Text(text)] => Some(Cow::Owned(Value::String(text.clone()))),
+            _ => None,
+        }
     }
 
     /// Whether the call succeeded.

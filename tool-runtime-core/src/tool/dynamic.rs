@@ -259,6 +259,21 @@ impl DynamicToolBuilder {
         self
     }
 
+    /// The most of a result the model sees, over the registry's limit (see
+    /// [`ResultLimit`](crate::ResultLimit)); none by default.
+    pub fn result_limit(mut self, limit: crate::spec::limit::ResultLimit) -> Self {
+        self.spec.result_limit = Some(limit);
+        self
+    }
+
+    /// The tool's own formatting of its definition and results (see
+    /// [`ToolFormat`](crate::ToolFormat)); the defaults otherwise.
+    pub fn formatter(mut self, formatter: impl crate::spec::format::ToolFormat) -> Self {
+        let formatter = std::sync::Arc::new(formatter);
+        self.spec.formatter = Some(crate::spec::format::Formatter::Shared(formatter));
+        self
+    }
+
     /// Whether the tool asks for OpenAI strict mode.
     pub fn strict(mut self, strict: bool) -> Self {
         self.spec.strict = strict;

@@ -1,0 +1,200 @@
+//! Full results: those a [`ResultLimit`] kept from the model, read back by
+//! their handle ([`Registry::full_result`]) or in pages by the model itself
+//! through the registry's `read_result` tool
+//! ([`RegistryBuilder::read_result`](crate::RegistryBuilder::read_result)).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::Registry;
+use crate::context::ToolContext;
+use crate::invoke::limit::{READ_RESULT, ceil_boundary, floor_boundary};
+use crate::invoke::policy::Settings;
+use crate::invoke::store::ResultStore;
+use crate::spec::content::Content;
+use crate::spec::error::{ToolError, ToolErrorKind};
+use crate::spec::limit::{MissingResult, ResultHandle, ResultLimit, grouped};
+use crate::spec::result::ToolResult;
+use crate::spec::tool_spec::ToolSpec;
+use crate::tool::{Tool, ToolFuture};
+
+/// The page `read_result` reads when the registry has no result limit:
+/// 64 KiB.
+const DEFAULT_PAGE: usize = 64 << 10;
+
+/// Room kept in each page of `read_result` for its note.
+const NOTE_ROOM: usize = 256;
+
+impl Registry {
+    /// The full result kept under `handle`: one that reached the model cut
+    /// to its [`ResultLimit`], or refused for it (a structured result), as
+    /// the tool made it (and its formatter wrote it).
+    ///
+    /// The handle is in the cut result ([`ToolResult::full_result`]), in
+    /// the call's record ([`ToolCallRecord::full_result`](crate::ToolCallRecord::full_result))
+    /// and in the marker the model reads. A registry keeps the 64 most
+    /// recent full results by default, 64 MiB at most, the oldest dropped
+    /// first ([`RegistryBuilder::kept_results`](crate::RegistryBuilder::kept_results));
+    /// a handle whose result was dropped gives a [`MissingResult`] saying
+    /// so.
+    pub fn full_result(&self, handle: &ResultHandle) -> Result<Arc<ToolResult>, MissingResult> {
+        self.settings.results.get(handle)
+    }
+
+    /// The registry's result limit, for tools without one of their own
+    /// ([`RegistryBuilder::result_limit`](crate::RegistryBuilder::result_limit));
+    /// `None`, the default, for no limit.
+    pub fn result_limit(&self) -> Option<ResultLimit> {
+        self.settings.result_limit
+    }
+}
+
+/// The `read_result` tool of a registry's settings: pages bounded by its
+/// result limit.
+pub(super) fn read_result_tool(settings: &Settings) -> ReadResult {
+    let limit = settings.result_limit;
+    let page = limit.map_or(DEFAULT_PAGE, |limit| {
+        limit.approximate_bytes().saturating_sub(NOTE_ROOM).max(1)
+    });
+    let mut spec = ToolSpec::new(
+        READ_RESULT,
+        "Reads a tool result that was too long to show whole, page by page, by the handle \
+         its marker gives (\"r-...\"). Start at offset 0, then read on from the offset each \
+         page names, until a page says it is the end.",
+        json!({
+            "type": "object",
+            "properties": {
+                "handle": {
+                    "type": "string",
+                    "description": "The handle of the full result, from the marker where it was cut"
+                },
+                "offset": {
+                    "type": "integer",
+                    "description": "Where the page starts, in bytes from the start of the result",
+                    "minimum": 0,
+                    "default": 0
+                },
+                "length": {
+                    "type": "integer",
+                    "description": format!("How many bytes to read, at most {page}"),
+                    "minimum": 1,
+                    "maximum": page,
+                    "default": page
+                }
+            },
+            "required": ["handle"],
+            "additionalProperties": false
+        }),
+    );
+    spec.title = Some("Read a full result".into());
+    spec.annotations.read_only = Some(true);
+    spec.annotations.idempotent = Some(true);
+    spec.annotations.open_world = Some(false);
+    ReadResult {
+        spec,
+        store: Arc::clone(&settings.results),
+        page,
+        limit,
+    }
+}
+
+/// The `read_result` tool: reads a kept full result in pages.
+pub(super) struct ReadResult {
+    spec: ToolSpec,
+    store: Arc<ResultStore>,
+    /// The most bytes of one page.
+    page: usize,
+    /// The registry's limit, which a page and its note stay within.
+    limit: Option<ResultLimit>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PageArgs {
+    handle: String,
+    #[serde(default)]
+    offset: u64,
+    length: Option<u64>,
+}
+
+impl ReadResult {
+    fn read(&self, input: &Value) -> Result<ToolResult, ToolError> {
+        let args = PageArgs::deserialize(input).map_err(|error| {
+            ToolError::with_kind(
+                ToolErrorKind::InvalidArguments,
+                format!("invalid arguments for {READ_RESULT}: {error}"),
+            )
+        })?;
+        let handle = ResultHandle::new(args.handle);
+        let full = self
+            .store
+            .get(&handle)
+            .map_err(|missing| ToolError::new(missing.to_string()))?;
+        let text = full_text(&full);
+        let total = text.len();
+        let start = usize::try_from(args.offset).unwrap_or(usize::MAX);
+        if start > total {
+            return Err(ToolError::with_kind(
+                ToolErrorKind::InvalidArguments,
+                format!(
+                    "offset {start} is past the end of the result {handle}, which has {} bytes",
+                    grouped(total)
+                ),
+            ));
+        }
+        let length = args
+            .length
+            .map_or(self.page, |n| usize::try_from(n).unwrap_or(usize::MAX))
+            .clamp(1, self.page);
+        let start = floor_boundary(&text, start);
+        let mut end = floor_boundary(&text, start.saturating_add(length).min(total));
+        loop {
+            if end == start && start < total {
+                end = ceil_boundary(&text, start + 1);
+            }
+            let note = if end == total {
+                format!("[{handle}: bytes {start}..{end} of {total}, the end]")
+            } else {
+                format!("[{handle}: bytes {start}..{end} of {total}; read on from offset {end}]")
+            };
+            let page = &text[start..end];
+            // A limit in tokens may take less than the page's bytes.
+            let fits = self
+                .limit
+                .is_none_or(|limit| limit.admits(&format!("{note}\n{page}")) || end <= start + 1);
+            if fits {
+                return Ok(ToolResult::success(
+                    "",
+                    vec![Content::Text(note), Content::Text(page.to_owned())],
+                ));
+            }
+            end = floor_boundary(&text, start + (end - start) * 9 / 10);
+        }
+    }
+}
+
+impl Tool for ReadResult {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn takes_context(&self) -> bool {
+        false
+    }
+
+    fn call<'a>(&'a self, input: &'a Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+        ToolFuture::ready(self.read(input).map(Into::into))
+    }
+}
+
+/// The text of a full result as the model reads it: its one text block as
+/// it is, else every block as [`ToolResult::text_content`] joins them.
+fn full_text(result: &ToolResult) -> Cow<'_, str> {
+    match result.content.as_slice() {
+        [Content::Text(text)] => Cow::Borrowed(text),
+        _ => Cow::Owned(result.text_content()),
+    }
+}
