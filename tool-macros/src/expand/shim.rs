@@ -207,9 +207,7 @@ fn transforms(tool: &ToolFn) -> Option<TokenStream> {
                 #run
             }
         });
-        entries.push(
-            quote!((#name, #ident as fn(&__tool_rt::serde_json::Value) -> __tool_rt::Transformed)),
-        );
+        entries.push(quote!((#name, #ident as __tool_rt::ParamTransform)));
     }
     Some(quote! {
         #input_fn

@@ -217,6 +217,26 @@ impl<T: ToolArg> Kind<T> {
     }
 }
 
+/// What the expansion does with a transformed parameter's type.
+impl<T: ToolArg + Serialize> Kind<T> {
+    /// Decodes `value` as `T`, runs `transform` on it and serialises the
+    /// result.
+    pub fn transform_json<F: ArgTransform<T>>(self, value: &Value, transform: F) -> Transformed {
+        let Ok(decoded) = T::deserialize(value) else {
+            return Transformed::Undecoded;
+        };
+        match transform.run(decoded) {
+            Ok(new) => match serde_json::to_value(new) {
+                Ok(json) => Transformed::Value(json),
+                Err(error) => {
+                    Transformed::Refused(format!("the transformed value cannot be sent: {error}"))
+                }
+            },
+            Err(reason) => Transformed::Refused(reason),
+        }
+    }
+}
+
 /// What the expansion does with a configuration type.
 impl<T: ToolConfig> Kind<T> {
     /// The type's JSON Schema.

@@ -59,8 +59,8 @@ pub use traits::{
     assert_tool_arg, assert_tool_config, assert_tool_error, assert_tool_return,
 };
 pub use transform::{
-    ArgTransform, TransformOutcome, Transformable, Transformed, Transforms, assert_transformable,
-    decode_str_transformed, decode_transformed, transform_value,
+    ArgTransform, ParamTransform, TransformOutcome, Transformable, Transformed, Transforms,
+    assert_transformable, decode_str_transformed, decode_transformed, transform_value,
 };
 
 pub use crate::registry::Registration;

@@ -10,7 +10,7 @@
 //!
 //! A parameter's transform works on JSON: the expansion's function for it
 //! decodes the value, runs `f` and serialises what it returns
-//! ([`Kind::transform_json`]), so every problem of a call, a transform's
+//! (`Kind::transform_json`, beside the tag's other methods), so every problem of a call, a transform's
 //! refusal among them, is found in one pass and reported in one error.
 
 use std::fmt::Display;
@@ -18,8 +18,6 @@ use std::fmt::Display;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::Kind;
-use super::traits::ToolArg;
 use crate::spec::args::{
     ToolArgs, check_constraints, decode, decode_checked, parse_text, too_deep, within_depth,
 };
@@ -95,26 +93,6 @@ pub enum Transformed {
     Refused(String),
 }
 
-/// What the expansion does with a transformed parameter's type.
-impl<T: ToolArg + Serialize> Kind<T> {
-    /// Decodes `value` as `T`, runs `transform` on it and serialises the
-    /// result.
-    pub fn transform_json<F: ArgTransform<T>>(self, value: &Value, transform: F) -> Transformed {
-        let Ok(decoded) = T::deserialize(value) else {
-            return Transformed::Undecoded;
-        };
-        match transform.run(decoded) {
-            Ok(new) => match serde_json::to_value(new) {
-                Ok(json) => Transformed::Value(json),
-                Err(error) => {
-                    Transformed::Refused(format!("the transformed value cannot be sent: {error}"))
-                }
-            },
-            Err(reason) => Transformed::Refused(reason),
-        }
-    }
-}
-
 /// Runs the function-level `transform` on the argument object.
 pub fn transform_value<F: ArgTransform<Value>>(
     value: Value,
@@ -129,8 +107,12 @@ pub struct Transforms {
     pub input: Option<fn(Value) -> Result<Value, String>>,
     /// `transform` on parameters: each parameter's schema name and the
     /// function that transforms its JSON value.
-    pub params: &'static [(&'static str, fn(&Value) -> Transformed)],
+    pub params: &'static [(&'static str, ParamTransform)],
 }
+
+/// A parameter's transform, as the expansion emits it: from the JSON value
+/// the model sent to what takes its place.
+pub type ParamTransform = fn(&Value) -> Transformed;
 
 /// Decodes a tool's arguments as [`decode_checked`] does, with its
 /// transforms run first: the function's on the whole object, then each
@@ -178,14 +160,11 @@ pub fn decode_transformed<T: ToolArgs>(
     let changed = changed.map(Value::Object);
     let input = changed.as_ref().unwrap_or(input);
     let problems = match decode::<T>(spec, input) {
-        Ok(args) => {
-            let problems = match check_constraints(spec, input) {
-                Ok(()) if refused.is_empty() => return Ok(args),
-                Ok(()) => Vec::new(),
-                Err(error) => error.argument_errors().to_vec(),
-            };
-            problems
-        }
+        Ok(args) => match check_constraints(spec, input) {
+            Ok(()) if refused.is_empty() => return Ok(args),
+            Ok(()) => Vec::new(),
+            Err(error) => error.argument_errors().to_vec(),
+        },
         Err(error)
             if error.kind() == ToolErrorKind::InvalidArguments
                 && !error.argument_errors().is_empty() =>
