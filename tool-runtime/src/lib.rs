@@ -188,6 +188,13 @@ pub use tool_runtime_macros::{__stream, __try_stream};
 /// | `task`, `task = "required"` | calls may (or must) run as tasks ([`TaskSupport`]) |
 /// | `alias = "..."` | another name the tool answers to (repeatable) |
 /// | `config = Type` | the configuration type, injected as [`config::Config<T>`] |
+/// | `version = "2.0.0"` | the tool's semantic version |
+/// | `deprecated`, `deprecated = "..."` | the tool is deprecated, and what to use instead (Rust's `#[deprecated]` counts too) |
+/// | `requires(env = "..", program = "..", feature = "..")` | what the tool needs before a registry offers it ([`Requirements`]) |
+/// | `sequential` | calls before it finish first, calls after it wait |
+/// | `result_limit = "64KB"` | the most of a result the model sees ([`ResultLimit`]) |
+/// | `format = PATH` | a value whose type implements [`ToolFormat`] |
+/// | `transform = path` | a `fn(Value) -> Value` (or `-> Result<Value, E>`) that rewrites the JSON arguments first |
 /// | `crate = path` | the path of this crate, for re-exporters |
 ///
 /// Keys on a parameter, `#[tool(...)]`:
@@ -204,6 +211,7 @@ pub use tool_runtime_macros::{__stream, __try_stream};
 /// | `one_of = [...]` | the allowed values |
 /// | `validate = path` | a custom `fn(&T) -> Result<(), E>` |
 /// | `header`, `header = "Name"` | MCP clients also send it as the HTTP header `Mcp-Param-{Name}` (a string, integer or boolean) |
+/// | `transform = path` | a `fn(T) -> T` (or `-> Result<T, E>`) run on the decoded value before the constraints |
 pub use tool_runtime_macros::tool;
 
 /// Makes the `#[tool]` methods of an impl block tools bound to a shared
