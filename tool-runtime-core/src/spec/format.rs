@@ -38,6 +38,11 @@ pub enum DescriptionFormat {
 ///   and the rest), before any [result limit](crate::ResultLimit).
 /// - [`parse_call`](Self::parse_call): a call written in the tool's own
 ///   form in a plain-text response.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool formatter",
+    label = "`format = ..` names a value whose type implements `ToolFormat`",
+    note = "implement `tool_runtime::ToolFormat` for `{Self}` (`impl ToolFormat for {Self} {{}}` keeps every default), or name another value"
+)]
 pub trait ToolFormat: Send + Sync + 'static {
     /// The tool's definition in `format`, in place of the one generated
     /// from its spec.
