@@ -283,3 +283,79 @@ async fn an_mcp_session_runs_a_sequential_call_alone() {
     drop(lines);
     serving.await.unwrap().unwrap();
 }
+
+/// One MCP session over an in-process byte stream: send a message, read
+/// the next one (within a generous time, so that a wrongly held call fails
+/// rather than hangs).
+struct Session {
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+}
+
+impl Session {
+    async fn open(registry: Registry) -> Self {
+        let (client, server) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server);
+        tokio::spawn(McpServer::new(registry).serve_io(server_read, server_write));
+        let (read, write) = tokio::io::split(client);
+        let mut session = Session {
+            write,
+            lines: BufReader::new(read).lines(),
+        };
+        session
+            .send(
+                json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"}}}),
+            )
+            .await;
+        assert_eq!(session.next().await["id"], 0);
+        session
+    }
+
+    async fn send(&mut self, message: Value) {
+        let line = format!("{message}\n");
+        self.write.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    async fn call(&mut self, id: u64, name: &str) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": {}}}))
+            .await;
+    }
+
+    async fn next(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(30), self.lines.next_line())
+            .await
+            .expect("a message in time")
+            .unwrap()
+            .expect("a message");
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sequential_call_holds_no_other_sessions_calls() {
+    let log = Log::default();
+    let release = Arc::new(Semaphore::new(0));
+    let registry = Registry::builder()
+        .tool(held("s", &log, Some(release.clone())))
+        .tool(held("c", &log, None))
+        .build()
+        .unwrap();
+    let mut first = Session::open(registry.clone()).await;
+    let mut second = Session::open(registry).await;
+    first.call(1, "s").await;
+    while !log.lock().unwrap().iter().any(|e| e == "s start") {
+        tokio::task::yield_now().await;
+    }
+    // `s` runs alone in its own session, and holds it; the other session's
+    // call runs and is answered meanwhile.
+    second.call(1, "c").await;
+    let answer = second.next().await;
+    assert_eq!(answer["result"]["content"][0]["text"], "c");
+    assert!(!log.lock().unwrap().iter().any(|e| e == "s end"));
+    release.add_permits(1);
+    let answer = first.next().await;
+    assert_eq!(answer["result"]["content"][0]["text"], "s");
+}
