@@ -150,3 +150,46 @@ fn plain(value: &Value) -> String {
         other => other.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn lists_arguments_with_their_kinds_and_nested_fields() {
+        let spec = ToolSpec::new(
+            "convert_length",
+            "Convert a length.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "value": {"type": "number", "description": "The length"},
+                    "unit": {"type": "string", "enum": ["metre", "foot"]},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                    "round": {
+                        "type": "object",
+                        "description": "How to round",
+                        "properties": {"digits": {"type": "integer", "default": 2}}
+                    }
+                },
+                "required": ["value", "unit"]
+            }),
+        );
+        assert_eq!(
+            render_tool(&spec),
+            "convert_length: Convert a length.\nArguments:\n\
+             - value (number, required): The length\n\
+             - unit (string, required; one of: metre, foot)\n\
+             - tags (array of string, optional)\n\
+             - round (object, optional): How to round\n  \
+             - digits (integer, optional; default 2)\n"
+        );
+        let none = ToolSpec::new("ping", "", json!({"type": "object"}));
+        assert_eq!(
+            render_tools([&none, &none]),
+            "ping\nArguments: none\n\nping\nArguments: none\n"
+        );
+    }
+}

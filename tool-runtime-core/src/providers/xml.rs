@@ -470,6 +470,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn reads_tool_calls_in_text() {
+        use serde_json::json;
+        let text = "<tool_calls>not one</tool_calls>\n\
+                    <tool_call name='a&amp;b' id=\"7\">{\"x\": 1}</tool_call>\n\
+                    <tool_call name=\"ping\"/> <tool_call name=\"ping\">  </tool_call>";
+        let calls = parse_tool_calls(text, []).unwrap();
+        assert_eq!(
+            calls,
+            [
+                ToolUse::new("7", "a&b", json!({"x": 1})),
+                ToolUse::new("call_2", "ping", json!({})),
+                ToolUse::new("call_3", "ping", json!({})),
+            ]
+        );
+        for (bad, says) in [
+            ("<tool_call name=\"a\">{}", "has no </tool_call>"),
+            ("<tool_call>{}</tool_call>", "without a name"),
+            ("<tool_call name=a>{}</tool_call>", "must be quoted"),
+            ("<tool_call name=\"a\">[1]</tool_call>", "must be an object"),
+            ("<tool_call name=\"a\"", "without its closing"),
+        ] {
+            let error = parse_tool_calls(bad, []).unwrap_err();
+            assert!(error.message.contains(says), "{bad}: {error}");
+        }
+    }
+
+    #[test]
     fn escapes_markup_quotes_and_forbidden_characters() {
         assert_eq!(
             escape_text("a < b && c > \"d\"\n"),
