@@ -480,9 +480,9 @@ class _Bridge:
             key = self._next
         message["id"] = key
         line = _json.dumps(message, ensure_ascii=False, allow_nan=False).encode() + b"\n"
-        if len(line) > self._max:
+        if len(line) - 1 > self._max:
             raise ToolCallError(
-                "the request is %d bytes of JSON, more than the limit of %d" % (len(line), self._max),
+                "the request is %d bytes of JSON, more than the limit of %d" % (len(line) - 1, self._max),
                 tool, "limit")
         with self._send:
             self._socket.sendall(line)

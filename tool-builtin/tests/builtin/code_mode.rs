@@ -368,6 +368,10 @@ b._socket.sendall(b"not json\n" + b"x" * 5000 + b"\n")
 print(b.request({"tool": "delete_file", "arguments": {"path": "/tmp/a"}}, "t")["ok"])
 print(b.request({"tool": "python_exec", "arguments": {}}, "t")["kind"])
 print(convert_length(1, "km")["value"])
+try:
+    convert_length(value=1, from_="x" * 2000)
+except ToolCallError as error:
+    print(error.kind, error)
 "#;
     let (tools, _) = tools();
     let code_mode = CodeMode::new(tools)
@@ -378,7 +382,11 @@ print(convert_length(1, "km")["value"])
             ..Default::default()
         });
     let run = run_with(code_mode, script).await;
-    assert_eq!(run["stdout"], "True\nunknown_tool\n1000.0\n", "{run}");
+    assert_eq!(
+        run["stdout"],
+        "True\nunknown_tool\n1000.0\nlimit the request is 2074 bytes of JSON, more than the limit of 1000\n",
+        "{run}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
