@@ -650,3 +650,90 @@ impl fmt::Display for TransformError {
 }
 
 impl std::error::Error for TransformError {}
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::spec::result::ToolOutput;
+
+    /// A tool that gives back the arguments it was called with, or fails
+    /// with a problem at `q.sub[0]` when `q` is `"bad"`.
+    struct Echo(ToolSpec);
+
+    impl Tool for Echo {
+        fn spec(&self) -> &ToolSpec {
+            &self.0
+        }
+
+        fn call<'a>(&'a self, input: &'a Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+            if input["q"] == "bad" {
+                let problem = ArgError {
+                    field: "q.sub[0]".into(),
+                    kind: ArgErrorKind::InvalidValue,
+                    message: "expected a number, got \"x\"".into(),
+                };
+                return ToolFuture::ready(Err(ToolError::invalid_arguments("echo", vec![problem])));
+            }
+            ToolFuture::ready(Ok(ToolOutput::Value(input.clone())))
+        }
+    }
+
+    fn echo(schema: Value) -> Echo {
+        Echo(ToolSpec::new("echo", "Echoes.", schema))
+    }
+
+    fn call(tool: &TransformedTool, input: Value) -> Result<Value, ToolError> {
+        let ctx = ToolContext::new();
+        let mut future = std::pin::pin!(tool.call(&input, &ctx));
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match future.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(outcome) => outcome.map(|output| output.into_value().unwrap()),
+            std::task::Poll::Pending => panic!("the call is not done"),
+        }
+    }
+
+    #[test]
+    fn an_open_schema_passes_other_keys_on_but_not_old_or_hidden_names() {
+        let schema = json!({"type": "object", "properties": {"q": {}, "k": {}}});
+        let tool = ToolTransform::new(echo(schema))
+            .arg("q", ArgTransform::new().rename("query"))
+            .arg("k", ArgTransform::hidden(json!(1)))
+            .build()
+            .unwrap();
+        let passed = call(&tool, json!({"query": "a", "extra": true})).unwrap();
+        assert_eq!(passed, json!({"q": "a", "extra": true, "k": 1}));
+        let old = call(&tool, json!({"q": "a"})).unwrap_err();
+        assert_eq!(old.argument_errors()[0].field, "q");
+        let hidden = call(&tool, json!({"query": "a", "k": 2})).unwrap_err();
+        assert_eq!(hidden.argument_errors()[0].field, "k");
+        let not_object = call(&tool, json!([1])).unwrap_err();
+        assert_eq!(
+            not_object.argument_errors()[0].kind,
+            ArgErrorKind::NotAnObject
+        );
+    }
+
+    #[test]
+    fn a_problem_inside_a_value_is_renamed_at_its_first_step() {
+        let schema = json!({"type": "object", "properties": {"q": {}}, "required": ["q"]});
+        let tool = ToolTransform::new(echo(schema))
+            .name("find")
+            .arg("q", ArgTransform::new().rename("query"))
+            .build()
+            .unwrap();
+        let error = call(&tool, json!({"query": "bad"})).unwrap_err();
+        assert_eq!(
+            error.message(),
+            "invalid arguments for find: query.sub[0]: expected a number, got \"x\""
+        );
+        let missing = call(&tool, json!({})).unwrap_err();
+        assert_eq!(
+            missing.message(),
+            "invalid arguments for find: query: missing required field"
+        );
+    }
+}
