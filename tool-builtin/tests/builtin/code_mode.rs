@@ -503,3 +503,38 @@ fn the_spans_of_a_scripts_calls_are_children_of_its_span() {
         assert_eq!(*parent, Some(script_span), "{tool}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_scripts_record_traces_each_call() {
+    if !have_python() {
+        return;
+    }
+    let tool = CodeMode::new(tools_only())
+        .sandbox(sandboxed())
+        .build()
+        .unwrap();
+    let outer = Registry::builder().tool(tool).build().unwrap();
+    let script = "convert_length(value=1, from_='km')\ntry:\n    delete_file(path='/etc/x')\nexcept ToolCallError:\n    pass\n";
+    let (result, record) = outer
+        .invoke_recorded(
+            ToolUse::new("rec", "code_mode", json!({"script": script})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(result.is_success(), "{}", result.text_content());
+    let calls: Vec<(&str, &str)> = record
+        .trace
+        .iter()
+        .map(|entry| (entry.step.as_str(), entry.message.as_str()))
+        .collect();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert_eq!(calls[0].0, "tool_call");
+    assert!(
+        calls[0].1.starts_with("rec.1 convert_length completed in "),
+        "{calls:?}"
+    );
+    assert!(
+        calls[1].1.starts_with("rec.2 delete_file failed in "),
+        "{calls:?}"
+    );
+}
