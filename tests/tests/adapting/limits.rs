@@ -443,3 +443,42 @@ fn the_text_of_a_cut_result_stays_within_bounds_for_any_limit() {
         assert!(text.len() > shown.len());
     }
 }
+
+/// Writes the same two-byte letter many times.
+#[tool(register = false)]
+fn accents() -> String {
+    "é".repeat(10_000)
+}
+
+#[tokio::test]
+async fn a_limit_smaller_than_a_page_note_still_reads_a_character_at_a_time() {
+    let registry = Registry::builder()
+        .tool(AccentsTool)
+        .result_limit(ResultLimit::Tokens(5))
+        .read_result(true)
+        .build()
+        .unwrap();
+    let ctx = ToolContext::new();
+    let cut = registry
+        .invoke(ToolUse::new("1", "accents", json!({})), &ctx)
+        .await;
+    let handle = cut.full_result.expect("kept");
+    let read = |offset: usize| {
+        registry.invoke(
+            ToolUse::new(
+                "2",
+                "read_result",
+                json!({"handle": handle.as_str(), "offset": offset}),
+            ),
+            &ctx,
+        )
+    };
+    // An offset inside a character starts at that character.
+    for offset in [0, 1] {
+        let page = read(offset).await;
+        assert_eq!(page.content[1].as_text(), Some("é"), "{page:?}");
+        assert!(page.text_content().contains("read on from offset 2]"));
+    }
+    let last = read(19_998).await;
+    assert!(last.text_content().ends_with(", the end]\né"), "{last:?}");
+}

@@ -49,6 +49,11 @@ pub(crate) fn adapt(settings: &Settings, spec: &ToolSpec, result: ToolResult) ->
         Some(formatter) => format(formatter.get(), spec, result),
         None => result,
     };
+    // `read_result`'s pages are bounded by the limit already: a page too
+    // small for its note is not cut, and kept, again.
+    if settings.read_result && spec.name == READ_RESULT {
+        return result;
+    }
     match spec.result_limit.or(settings.result_limit) {
         Some(limit) => hold(settings, spec, limit, result),
         None => result,

@@ -611,9 +611,9 @@ impl RegistryBuilder {
 
     /// Whether the registry offers `read_result`, which reads a kept full
     /// result by its handle in pages of at most the
-    /// [result limit](Self::result_limit) (64 KiB without one); off by
-    /// default. A tool of the registry's own named `read_result` is then an
-    /// error at [`build`](Self::build).
+    /// [result limit](Self::result_limit) (64 KiB without one), which does
+    /// not cut them again; off by default. A tool of the registry's own
+    /// named `read_result` is then an error at [`build`](Self::build).
     pub fn read_result(mut self, on: bool) -> Self {
         self.settings.read_result = on;
         self

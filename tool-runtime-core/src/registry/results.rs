@@ -150,11 +150,10 @@ impl ReadResult {
             .map_or(self.page, |n| usize::try_from(n).unwrap_or(usize::MAX))
             .clamp(1, self.page);
         let start = floor_boundary(&text, start);
-        let mut end = floor_boundary(&text, start.saturating_add(length).min(total));
+        // The least a page holds: one character (none at the end).
+        let smallest = ceil_boundary(&text, (start + 1).min(total));
+        let mut end = floor_boundary(&text, start.saturating_add(length).min(total)).max(smallest);
         loop {
-            if end == start && start < total {
-                end = ceil_boundary(&text, start + 1);
-            }
             let note = if end == total {
                 format!("[{handle}: bytes {start}..{end} of {total}, the end]")
             } else {
@@ -162,16 +161,17 @@ impl ReadResult {
             };
             let page = &text[start..end];
             // A limit in tokens may take less than the page's bytes.
-            let fits = self
-                .limit
-                .is_none_or(|limit| limit.admits(&format!("{note}\n{page}")) || end <= start + 1);
+            let fits = end <= smallest
+                || self
+                    .limit
+                    .is_none_or(|limit| limit.admits(&format!("{note}\n{page}")));
             if fits {
                 return Ok(ToolResult::success(
                     "",
                     vec![Content::Text(note), Content::Text(page.to_owned())],
                 ));
             }
-            end = floor_boundary(&text, start + (end - start) * 9 / 10);
+            end = floor_boundary(&text, start + (end - start) * 9 / 10).max(smallest);
         }
     }
 }
