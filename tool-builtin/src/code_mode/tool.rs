@@ -16,6 +16,10 @@ use super::bridge::Inner;
 use super::prelude::PyTool;
 use super::run::CodeModeRun;
 
+/// How much longer than the script's time limit the `code_mode` call's
+/// own limit is: time to stop the script and gather its output.
+const TIMEOUT_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The `code_mode` tool made by [`CodeMode::build`](super::CodeMode::build).
 #[derive(Clone)]
 pub struct CodeModeTool {
@@ -55,7 +59,13 @@ impl CodeModeTool {
         let mut spec = ToolSpec::new("code_mode", describe(&inner), input_schema(&inner));
         spec.title = Some("Python script calling tools".into());
         spec.output_schema = SchemaSource::given(output_schema());
+        // As python_exec's: the script may do what Python can.
+        spec.annotations.destructive = Some(true);
         spec.annotations.open_world = Some(true);
+        // The script's own limit comes first, with its clear result; a
+        // registry's default time limit does not cut it short.
+        let timeout = std::time::Duration::from_millis(inner.options.timeout_ms);
+        spec.timeout = Some(timeout.saturating_add(TIMEOUT_GRACE));
         Self {
             spec,
             inner: Arc::new(inner),
