@@ -242,11 +242,10 @@ async fn a_tool_outside_the_allowlist_does_not_exist_in_the_script() {
     let tool = code_mode.clone().build().unwrap();
     let signatures: Vec<String> = tool.signatures().collect();
     assert_eq!(signatures.len(), 1);
-    assert!(
-        !tool_runtime::Tool::spec(&tool)
-            .description
-            .contains("delete_file")
-    );
+    let spec = tool_runtime::Tool::spec(&tool);
+    assert!(!spec.description.contains("delete_file"));
+    // The script's own limit (30 s by default) comes before the call's.
+    assert_eq!(spec.timeout, Some(Duration::from_secs(35)));
     let script = r#"
 try:
     delete_file(path="/tmp/x")
