@@ -553,6 +553,13 @@ impl FromMeta for RequiresArg {
                 }
             };
             match string_values(&nv.value) {
+                Some(values) if values.is_empty() => errors.push(
+                    Error::custom(format!(
+                        "an empty list names nothing to require; write at least one name, as \
+                         in {key} = [\"a\"], or remove `{key}`"
+                    ))
+                    .with_span(&nv.value),
+                ),
                 Some(values) => into.extend(values),
                 None => errors.push(
                     Error::custom(format!(

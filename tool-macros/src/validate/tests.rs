@@ -405,6 +405,7 @@ fn requirements_are_named() {
         "{error}"
     );
     assert!(keys(quote!(requires(env = 1))).contains("takes a string or a list of strings"));
+    assert!(keys(quote!(requires(env = []))).starts_with("an empty list names nothing"));
     assert!(keys(quote!(requires)).starts_with("write the requirements as requires("));
     assert!(keys(quote!(requires())).starts_with("write the requirements as requires("));
 }
