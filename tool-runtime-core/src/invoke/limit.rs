@@ -40,6 +40,21 @@ use crate::spec::tool_spec::ToolSpec;
 /// The name of the tool that reads kept results in pages.
 pub(crate) const READ_RESULT: &str = "read_result";
 
+/// The result the model gets of a call made ready: [`adapt`]ed when it
+/// holds the registry's settings, which only a call governed by a formatter
+/// or a result limit (among others) does.
+#[inline]
+pub(super) fn adapt_call(prepared: &super::Prepared, result: ToolResult) -> ToolResult {
+    match prepared {
+        super::Prepared::Context {
+            tool,
+            settings: Some(settings),
+            ..
+        } => adapt(settings, tool.spec(), result),
+        _ => result,
+    }
+}
+
 /// The result the model gets of a call of the tool with `spec`: formatted
 /// by its formatter, then held to its limit (the tool's, else the
 /// registry's).

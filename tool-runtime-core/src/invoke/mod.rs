@@ -275,16 +275,7 @@ pub(crate) fn call<C: Catalog>(
             Ok(output) => output.into_result(id),
             Err(error) => ToolResult::from_error(id, &shape_error(error_detail, tool, error)),
         };
-        // A formatter or a result limit governs the call, so only a call
-        // that holds the settings can have one.
-        let result = match &prepared {
-            Prepared::Context {
-                tool,
-                settings: Some(settings),
-                ..
-            } => limit::adapt(settings, tool.spec(), result),
-            _ => result,
-        };
+        let result = limit::adapt_call(&prepared, result);
         #[cfg(feature = "tracing")]
         if let (Some(started), Some(recorded)) = (started, recorded) {
             record_end(started, &recorded, &result);
