@@ -278,6 +278,13 @@ impl From<ToolResult> for ToolOutput {
 
 impl ToolOutput {
     /// The result for the tool use `tool_use_id`.
+    ///
+    /// A value becomes the result's one block, text for a string and JSON
+    /// otherwise: that block is the result's [value](ToolResult::value),
+    /// which MCP's `structuredContent` is made from. On the agent path a
+    /// tool's [formatter](crate::ToolFormat::format_result) may then put
+    /// its own text in the block's place; the value moves to
+    /// [`structured_content`](ToolResult::structured_content), unchanged.
     #[inline]
     pub fn into_result(self, tool_use_id: impl Into<String>) -> ToolResult {
         match self {
