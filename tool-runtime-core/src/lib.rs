@@ -114,4 +114,5 @@ pub use tasks::{
 pub use tokio_util::sync::CancellationToken;
 #[cfg(feature = "dynamic")]
 pub use tool::dynamic::{DynamicTool, DynamicToolBuilder, DynamicToolError};
+pub use tool::transform::{ArgTransform, ToolTransform, TransformError, TransformedTool};
 pub use tool::{Tool, ToolFuture, Toolset};

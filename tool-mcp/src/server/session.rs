@@ -31,7 +31,8 @@
 //! - `tools/call` runs on a task of its own, so that calls overlap (at most
 //!   the server's limit at once); its progress and log messages go out as
 //!   notifications, and `notifications/cancelled` stops it (with no answer,
-//!   as MCP asks).
+//!   as MCP asks). A call of a sequential tool runs alone: after the calls
+//!   that came before it, before those that come after ([`sequence`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -52,6 +53,7 @@ use super::wire::{
 use super::{CallError, Called, McpServer, Notify};
 
 mod requests;
+mod sequence;
 
 /// How long calls still running when the input ends may take to finish and
 /// be answered; then they are cancelled.
@@ -83,6 +85,9 @@ pub(super) struct Session<O: Outbox> {
     context: OnceLock<ToolContext>,
     /// How many tasks the session's calls run now.
     pub(super) tasks: Arc<std::sync::atomic::AtomicUsize>,
+    /// The line its calls take turns in: a sequential tool's call runs
+    /// alone.
+    order: sequence::Order,
 }
 
 /// The requests in flight.
@@ -125,6 +130,7 @@ impl<O: Outbox> Session<O> {
             closed: CancellationToken::new(),
             context: OnceLock::new(),
             tasks: Arc::default(),
+            order: sequence::Order::default(),
         })
     }
 
@@ -557,6 +563,9 @@ impl<O: Outbox> Session<O> {
                 .output
                 .run(&id, tracing::Instrument::instrument(work, span));
         }
+        // Its place in line is taken now, in the order the calls arrive.
+        let sequential = self.server.registry.snapshot().is_sequential(&call.name);
+        let place = self.order.enter(sequential);
         // Each era's work a future of its own: a session call's, which most
         // calls are, does not carry the larger state of the stateless
         // revision's rounds.
@@ -574,6 +583,9 @@ impl<O: Outbox> Session<O> {
                         session: &*session,
                         key: &key,
                     };
+                    let Some(_turn) = place.turn(&cancelled).await else {
+                        return;
+                    };
                     session
                         .run_session_call(&id, tool_use, progress_token, &cancelled)
                         .await;
@@ -587,6 +599,9 @@ impl<O: Outbox> Session<O> {
                     let _finished = Finished {
                         session: &*session,
                         key: &key,
+                    };
+                    let Some(_turn) = place.turn(&cancelled).await else {
+                        return;
                     };
                     session.run_stateless_call(call, meta, &cancelled).await;
                 };

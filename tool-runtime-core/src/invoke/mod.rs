@@ -39,6 +39,7 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 pub(crate) mod limit;
 pub(crate) mod policy;
 mod poll;
+pub(crate) mod sequence;
 pub(crate) mod store;
 
 use policy::{ErrorDetail, Settings};
@@ -76,6 +77,9 @@ pub(crate) trait Catalog {
     ) -> ToolContext;
     /// The error for a call to a name no tool offered to `ctx` has.
     fn unknown_tool(&self, name: &str, ctx: &ToolContext) -> ToolError;
+    /// Whether a call of the tool with the name or alias `name` is a
+    /// barrier among calls made together (see `sequence.rs`).
+    fn sequential(&self, name: &str) -> bool;
 }
 
 /// One call whose reports are read as it runs; see [`Registry::stream`].
@@ -105,20 +109,6 @@ pub(crate) async fn invoke_recorded(
     let (sink, _record) = CallSink::new(record, None);
     let result = call(registry, tool_use, ctx, Some(Arc::clone(&sink))).await;
     (result, sink.snapshot())
-}
-
-/// Several calls at once, results in order; see [`Registry::invoke_all`].
-pub(crate) async fn invoke_all(
-    registry: &impl Catalog,
-    tool_uses: impl IntoIterator<Item = ToolUse>,
-    ctx: &ToolContext,
-) -> Vec<ToolResult> {
-    let calls: Vec<_> = tool_uses
-        .into_iter()
-        .map(|tool_use| call(registry, tool_use, ctx, None))
-        .collect();
-    let limit = registry.settings().concurrency_limit.unwrap_or(usize::MAX);
-    poll::join_limited(calls, limit).await
 }
 
 /// One call on the direct path; see [`Registry::call_json`].

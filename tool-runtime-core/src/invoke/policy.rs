@@ -52,6 +52,9 @@ pub(crate) struct Settings {
     pub(crate) require_approval: Option<Arc<RequireApprovalFn>>,
     pub(crate) enabled: Option<Arc<EnabledFn>>,
     pub(crate) error_detail: ErrorDetail,
+    /// Whether tools annotated destructive are sequential
+    /// (`RegistryBuilder::sequential_destructive`).
+    pub(crate) sequential_destructive: bool,
     /// The registry's result limit, for tools without one of their own.
     pub(crate) result_limit: Option<crate::spec::limit::ResultLimit>,
     /// Where full results cut to their limit are kept.

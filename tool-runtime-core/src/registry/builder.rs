@@ -68,6 +68,8 @@ pub struct RegistryBuilder {
     /// Whether to add `search_tools` (`tool_search`).
     #[cfg(feature = "search")]
     tool_search: bool,
+    /// Tools to make by re-exposing others (`transformed`).
+    transforms: Vec<super::transforms::Pending>,
 }
 
 impl RegistryBuilder {
@@ -229,6 +231,46 @@ impl RegistryBuilder {
     pub fn toolset<T: crate::tool::Toolset>(mut self, instance: std::sync::Arc<T>) -> Self {
         self.tools
             .extend(instance.tools().into_iter().map(ToolRef::Shared));
+        self
+    }
+
+    /// Adds the tool named `from` re-exposed as `transform` makes it from
+    /// a [`ToolTransform`](crate::ToolTransform) of it: under another name,
+    /// with its arguments renamed, hidden or given new defaults. `from` is
+    /// looked up at [`build`](Self::build) among the tools added, the
+    /// [`catalog`](Self::catalog) and the linked `#[tool]`s (it is not added
+    /// itself unless named too); a name none has, or a transform that
+    /// cannot be made, is an error there.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::{tool, ArgTransform, Registry};
+    ///
+    /// /// Searches the web.
+    /// #[tool(register = false)]
+    /// fn web_search(query: String, site: Option<String>) -> String {
+    ///     format!("{query} on {}", site.unwrap_or_default())
+    /// }
+    ///
+    /// let registry = Registry::builder()
+    ///     .tool(WebSearchTool)
+    ///     .transformed("web_search", |tool| {
+    ///         tool.name("docs_search")
+    ///             .arg("site", ArgTransform::hidden(json!("docs.rs")))
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(registry.names().collect::<Vec<_>>(), ["docs_search", "web_search"]);
+    /// ```
+    pub fn transformed(
+        mut self,
+        from: impl Into<String>,
+        transform: impl Fn(crate::ToolTransform) -> crate::ToolTransform + Send + Sync + 'static,
+    ) -> Self {
+        self.transforms.push(super::transforms::Pending {
+            from: from.into(),
+            reshape: Arc::new(transform),
+        });
         self
     }
 
@@ -416,7 +458,7 @@ impl RegistryBuilder {
 
     /// Builds the registry once: every problem is an error.
     fn build_once(mut self) -> Result<Registry, RegistryError> {
-        if !self.named.is_empty() {
+        if !self.named.is_empty() || !self.transforms.is_empty() {
             let offered: Vec<ToolRef> = std::mem::take(&mut self.catalog)
                 .into_iter()
                 .chain(
@@ -439,6 +481,9 @@ impl RegistryBuilder {
                         .push(RegistryProblem::UnknownName { name, suggestion });
                 }
             }
+            let pending = std::mem::take(&mut self.transforms);
+            let made = super::transforms::add(&mut self.tools, &offered, pending);
+            self.problems.extend(made);
         }
         if let Some(allowlist) = &self.allowlist {
             self.tools.retain(|tool| {
@@ -536,6 +581,17 @@ impl RegistryBuilder {
     /// (0 counts as 1). Without it, all of them do.
     pub fn concurrency_limit(mut self, limit: usize) -> Self {
         self.settings.concurrency_limit = Some(limit.max(1));
+        self
+    }
+
+    /// Whether every tool annotated destructive
+    /// ([`ToolAnnotations::destructive`](crate::ToolAnnotations::destructive))
+    /// is sequential, as a tool marked `#[tool(sequential)]` is: a barrier
+    /// among the calls of one [`Registry::invoke_all`] (and of one MCP
+    /// session), run alone once the calls before it have finished. Off by
+    /// default.
+    pub fn sequential_destructive(mut self, on: bool) -> Self {
+        self.settings.sequential_destructive = on;
         self
     }
 

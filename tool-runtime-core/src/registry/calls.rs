@@ -119,12 +119,32 @@ impl Registry {
     /// result. The calls share the caller's task (use `blocking` tools for
     /// CPU-heavy sync work). Each call has every guarantee of
     /// [`invoke`](Self::invoke).
+    ///
+    /// A call of a [sequential](Self::is_sequential) tool is a barrier: the
+    /// calls before it in `tool_uses` finish first, it runs alone, and the
+    /// calls after it start once it has finished.
     pub async fn invoke_all(
         &self,
         tool_uses: impl IntoIterator<Item = ToolUse>,
         ctx: &ToolContext,
     ) -> Vec<ToolResult> {
-        crate::invoke::invoke_all(self, tool_uses, ctx).await
+        crate::invoke::sequence::invoke_all(self, tool_uses, ctx).await
+    }
+
+    /// Whether a call of the tool with the name or alias `name` is a
+    /// barrier among calls made together: its spec says `sequential`
+    /// (`#[tool(sequential)]`, [`DynamicToolBuilder::sequential`](crate::DynamicToolBuilder::sequential)),
+    /// or it is annotated destructive and the registry was built with
+    /// [`sequential_destructive(true)`](crate::RegistryBuilder::sequential_destructive).
+    /// [`invoke_all`](Self::invoke_all) and the MCP server of `tool-mcp`
+    /// run such a call alone. False for a name no tool has.
+    pub fn is_sequential(&self, name: &str) -> bool {
+        self.resolve(name).is_some_and(|tool| {
+            crate::invoke::sequence::is_sequential(
+                tool.spec(),
+                self.settings.sequential_destructive,
+            )
+        })
     }
 
     /// Whether a model calling with `ctx` may see the tool: inside the
@@ -188,6 +208,10 @@ impl Catalog for Registry {
             sink,
             registry_state: Some(&self.settings.state),
         })
+    }
+
+    fn sequential(&self, name: &str) -> bool {
+        Registry::is_sequential(self, name)
     }
 
     /// The error for a call to a name no tool has, or one outside the

@@ -70,6 +70,17 @@ pub enum RegistryProblem {
         /// pointer.
         violations: Vec<crate::schema::strict::StrictViolation>,
     },
+    /// A tool could not be re-exposed as [`RegistryBuilder::transformed`](crate::RegistryBuilder::transformed)
+    /// (or a registry file's entry with `from`) asks: see
+    /// [`ToolTransform::build`](crate::ToolTransform::build).
+    Transform {
+        /// The name of the tool to make.
+        tool: String,
+        /// The name of the tool it re-exposes.
+        from: String,
+        /// Why it cannot be made.
+        error: crate::TransformError,
+    },
     /// A tool was asked for by a name no linked tool has.
     UnknownName {
         /// The name asked for.
@@ -153,6 +164,9 @@ impl fmt::Display for RegistryProblem {
                     write!(f, "{violation}")?;
                 }
                 Ok(())
+            }
+            RegistryProblem::Transform { tool, error, .. } => {
+                write!(f, "cannot make tool \"{tool}\": {error}")
             }
             RegistryProblem::UnknownName { name, suggestion } => {
                 write!(f, "no linked tool is named \"{name}\"")?;

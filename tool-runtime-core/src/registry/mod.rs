@@ -31,6 +31,7 @@ mod live;
 pub mod manifest;
 mod render;
 mod results;
+mod transforms;
 
 pub use builder::RegistryBuilder;
 pub use error::{RegistryError, RegistryProblem};
@@ -127,6 +128,13 @@ impl Registry {
     /// The tool named `name`.
     pub fn get(&self, name: &str) -> Option<&dyn Tool> {
         self.index.get(name).map(|&i| &*self.tools[i])
+    }
+
+    /// The tool named `name` as a handle of its own, which outlives the
+    /// registry: to re-expose it with [`ToolTransform::shared`](crate::ToolTransform::shared),
+    /// or to add it to another registry with [`RegistryBuilder::shared`].
+    pub fn get_shared(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        self.index.get(name).map(|&i| self.tools[i].to_shared())
     }
 
     /// The tool with the name or alias `name`.

@@ -287,6 +287,14 @@ impl DynamicToolBuilder {
         self
     }
 
+    /// Whether a call is a barrier among calls made together: the calls
+    /// before it finish first, it runs alone, and the calls after it start
+    /// once it has finished (see [`Registry::is_sequential`](crate::Registry::is_sequential)).
+    pub fn sequential(mut self, sequential: bool) -> Self {
+        self.spec.sequential = sequential;
+        self
+    }
+
     /// The spec as it stands, for the fields no method sets (`location`).
     pub fn spec_mut(&mut self) -> &mut ToolSpec {
         &mut self.spec

@@ -1,8 +1,11 @@
 //! The [`Tool`] trait every tool implements, and the future its calls return;
-//! [`DynamicTool`](crate::DynamicTool), a tool made at run time (feature `dynamic`).
+//! [`DynamicTool`](crate::DynamicTool), a tool made at run time (feature `dynamic`);
+//! [`ToolTransform`](crate::ToolTransform), a tool re-exposed under other
+//! names (`transform.rs`).
 
 #[cfg(feature = "dynamic")]
 pub(crate) mod dynamic;
+pub(crate) mod transform;
 
 use std::future::Future;
 use std::ops::Deref;
@@ -254,6 +257,36 @@ impl ToolRef {
         } else {
             ToolRef::Shared(Arc::new(tool))
         }
+    }
+
+    /// The tool as a shared handle: the one held, or, for a `'static`
+    /// tool, a handle that calls it.
+    pub(crate) fn to_shared(&self) -> Arc<dyn Tool> {
+        match self {
+            ToolRef::Static(tool) => Arc::new(Static(*tool)),
+            ToolRef::Shared(tool) => Arc::clone(tool),
+        }
+    }
+}
+
+/// A `'static` tool behind a shared handle ([`ToolRef::to_shared`]).
+struct Static(&'static dyn Tool);
+
+impl Tool for Static {
+    fn spec(&self) -> &ToolSpec {
+        self.0.spec()
+    }
+
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        self.0.call(input, ctx)
+    }
+
+    fn takes_context(&self) -> bool {
+        self.0.takes_context()
+    }
+
+    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        self.0.call_str(input, ctx)
     }
 }
 

@@ -34,6 +34,7 @@ mod problem;
 mod schema;
 mod section;
 mod tools;
+mod transform;
 
 use std::any::{Any, TypeId};
 use std::sync::Arc;

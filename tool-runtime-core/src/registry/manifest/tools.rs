@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::document::{Location, Locations, location, to_json};
 use super::problem::{ManifestProblem, problem};
+use super::transform;
 use crate::registry::{RegistryBuilder, RegistryProblem};
 
 /// One entry of `tools`, with where each part was written.
@@ -19,6 +20,8 @@ pub(super) struct Entry {
     at: Location,
     aliases: Vec<(String, Location)>,
     config: Option<(Value, Location)>,
+    /// What it makes of the tool it re-exposes (`from`), if it does.
+    transform: Option<transform::FileTransform>,
 }
 
 /// The section's entries, in file order. `others` says whether the file
@@ -57,6 +60,7 @@ fn read_entry(
                 at,
                 aliases: Vec::new(),
                 config: None,
+                transform: None,
             });
         }
         Node::Mapping(mapping) => mapping,
@@ -69,15 +73,17 @@ fn read_entry(
         }
     };
     for (key, _) in mapping.iter() {
-        if !matches!(key.as_str(), "name" | "aliases" | "config") {
-            let suggestion =
-                crate::names::closest(key.as_str(), ["name", "aliases", "config"].into_iter())
-                    .map(|s| format!("did you mean \"{s}\"? "))
-                    .unwrap_or_default();
+        let more = transform::KEYS;
+        if !matches!(key.as_str(), "name" | "aliases" | "config") && !more.contains(&key.as_str()) {
+            let known = ["name", "aliases", "config"].into_iter().chain(more);
+            let suggestion = crate::names::closest(key.as_str(), known)
+                .map(|s| format!("did you mean \"{s}\"? "))
+                .unwrap_or_default();
             problems.push(problem(
                 key.span().start(),
                 format!(
-                    "unknown key \"{}\"; {suggestion}an entry has `name`, `aliases` and `config`",
+                    "unknown key \"{}\"; {suggestion}an entry has `name`, `aliases` and `config`, \
+                     and `from`, `description` and `arguments` to re-expose a tool",
                     key.as_str()
                 ),
             ));
@@ -92,8 +98,10 @@ fn read_entry(
         at: location(name.span().start()),
         aliases: Vec::new(),
         config: None,
+        transform: None,
     };
     read_aliases(mapping.get_node("aliases"), &mut entry, problems);
+    entry.transform = transform::read(index, mapping, locations, problems);
     if let Some(config) = mapping.get_node("config") {
         let pointer = format!("/tools/{index}/config");
         let value = to_json(config, &pointer, locations);
@@ -129,8 +137,12 @@ fn read_aliases(node: Option<&Node>, entry: &mut Entry, problems: &mut Vec<Manif
 /// `builder` with the entries' tools enabled, their aliases and their
 /// configurations.
 pub(super) fn configure(entries: &[Entry], mut builder: RegistryBuilder) -> RegistryBuilder {
-    builder = builder.global_named(entries.iter().map(|e| e.name.clone()));
+    let linked = entries.iter().filter(|e| e.transform.is_none());
+    builder = builder.global_named(linked.map(|e| e.name.clone()));
     for entry in entries {
+        if let Some(change) = &entry.transform {
+            builder = transform::apply(&entry.name, change, builder);
+        }
         for (alias, _) in &entry.aliases {
             builder = builder.alias(alias.clone(), entry.name.clone());
         }
@@ -167,6 +179,12 @@ pub(super) fn locate(
     locations: &Locations,
     registry_problem: &RegistryProblem,
 ) -> Vec<ManifestProblem> {
+    let transforms = entries
+        .iter()
+        .filter_map(|e| Some((e.name.as_str(), e.at, e.transform.as_ref()?)));
+    if let Some(found) = transform::problem_of(transforms, registry_problem) {
+        return vec![found];
+    }
     let entry_named = |name: &str| entries.iter().position(|e| e.name == name);
     match registry_problem {
         RegistryProblem::UnknownName { name, .. } => vec![ManifestProblem {
@@ -224,7 +242,7 @@ pub(super) fn locate(
 
 /// The section's JSON Schema: names, or `{name, aliases, config}`.
 pub(super) fn schema() -> Value {
-    json!({
+    let mut schema = json!({
         "type": "array",
         "description": "The tools to enable.",
         "items": {
@@ -249,5 +267,10 @@ pub(super) fn schema() -> Value {
                 }
             ]
         }
-    })
+    });
+    let entry = &mut schema["items"]["anyOf"][1]["properties"];
+    if let (Some(entry), Value::Object(more)) = (entry.as_object_mut(), transform::schema()) {
+        entry.extend(more);
+    }
+    schema
 }
