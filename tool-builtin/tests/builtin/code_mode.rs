@@ -541,3 +541,49 @@ async fn the_scripts_record_traces_each_call() {
         "{calls:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn cancelling_the_call_stops_the_script() {
+    if !have_python() {
+        return;
+    }
+    eprintln!("code_mode test: this script runs without the sandbox, to be seen from here");
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let script = format!(
+        "import os, time\nopen({:?}, 'w').write(str(os.getpid()))\nwhile True:\n    convert_length(value=1, from_='m')\n    time.sleep(0.01)\n",
+        pid_file.display().to_string()
+    );
+    let tool = CodeMode::new(tools_only())
+        .max_calls(100_000)
+        .build()
+        .unwrap();
+    let outer = Registry::builder().tool(tool).build().unwrap();
+    let token = tool_runtime::CancellationToken::new();
+    let ctx = ToolContext::new().with_cancellation(token.clone());
+    let started = std::time::Instant::now();
+    let call = outer.invoke(
+        ToolUse::new("c", "code_mode", json!({"script": script})),
+        &ctx,
+    );
+    let cancel = async {
+        while !pid_file.exists() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        token.cancel();
+    };
+    let (result, ()) = tokio::join!(call, cancel);
+    assert_eq!(
+        result.error_kind,
+        Some(tool_runtime::ToolErrorKind::Cancelled)
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let pid: i32 = std::fs::read_to_string(&pid_file).unwrap().parse().unwrap();
+    let gone = (0..200).any(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        // SAFETY: signal 0 only checks that the process exists.
+        unsafe { libc::kill(pid, 0) != 0 }
+    });
+    assert!(gone, "the script's process {pid} outlived the call");
+}
