@@ -396,3 +396,17 @@ async fn a_hand_written_tool_with_an_output_schema_sends_structured_content() {
         check_schema(&schema, &answer["result"]["structuredContent"]);
     }
 }
+
+#[test]
+fn the_text_rendering_offers_what_the_xml_rendering_offers() {
+    let registry = Registry::builder()
+        .tool(Formatted::new(WriteFileTool, WriteFileFormat))
+        .tool(Formatted::new(ListInventoryTool, TableFormat))
+        .defer(["write_file"])
+        .build()
+        .unwrap();
+    let text = registry.render_text();
+    assert!(!text.contains("write_file"), "{text}");
+    assert!(text.contains("\nsearch_tools (Search tools): "), "{text}");
+    assert!(!registry.render_xml().contains("write_file"));
+}

@@ -107,9 +107,14 @@ impl Registry {
     }
 
     /// Every tool as plain text for a prompt that lists tools in prose
-    /// (see [`providers::text`](crate::providers::text)), in name order.
-    /// Not cached.
+    /// (see [`providers::text`](crate::providers::text)), in name order:
+    /// those the XML rendering offers, so a registry that defers tools
+    /// lists those not deferred and `search_tools`. Not cached.
     pub fn render_text(&self) -> String {
+        #[cfg(feature = "search")]
+        if self.search.is_some() || self.deferral.is_set() {
+            return crate::providers::text::render_tools(self.offered_specs());
+        }
         crate::providers::text::render_tools(self.specs())
     }
 
