@@ -303,7 +303,15 @@ impl Calls<'_> {
     ) {
         match done {
             Ok((id, result, record)) => {
-                let reply = reply_for(&result, self.inner.options.max_reply_bytes, &record.tool);
+                // A result cut or refused for the model's sake reaches the
+                // script whole (within max_reply_bytes): the script's
+                // output is what the model reads.
+                let full = result
+                    .full_result
+                    .as_ref()
+                    .and_then(|handle| self.inner.registry.full_result(handle).ok());
+                let shown = full.as_deref().unwrap_or(&result);
+                let reply = reply_for(shown, self.inner.options.max_reply_bytes, &record.tool);
                 self.reply(&id, reply);
                 self.ctx.trace(
                     "tool_call",
@@ -373,9 +381,9 @@ fn failure(message: &str, kind: &str) -> Value {
     json!({"ok": false, "error": message, "kind": kind})
 }
 
-/// The reply for a call's result: its value (JSON as it is, text as a
-/// string, several blocks as a list, media as their stand-in text), or
-/// its error.
+/// The reply for a call's result: its value (a value kept beside
+/// formatted text, else JSON as it is, text as a string, several blocks as
+/// a list, media as their stand-in text), or its error.
 fn reply_for(result: &ToolResult, max_bytes: u64, tool: &str) -> Value {
     if result.is_error() {
         let kind = result.error_kind.unwrap_or(ToolErrorKind::Failed);
@@ -387,6 +395,9 @@ fn reply_for(result: &ToolResult, max_bytes: u64, tool: &str) -> Value {
         other => Value::String(other.stand_in()),
     };
     let value = match result.content.as_slice() {
+        _ if result.structured_content.is_some() => {
+            result.structured_content.clone().unwrap_or_default()
+        }
         [] => Value::Null,
         [one] => block(one),
         many => Value::Array(many.iter().map(block).collect()),

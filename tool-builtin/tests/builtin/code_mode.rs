@@ -49,6 +49,12 @@ fn compile(text: String) -> String {
     text.to_uppercase()
 }
 
+/// A long text, longer than the model may see of it.
+#[tool(register = false, result_limit = "100")]
+fn long_text(lines: usize) -> String {
+    (0..lines).map(|i| format!("line {i}\n")).collect()
+}
+
 /// Deletes a file (needs approval).
 #[tool(register = false, needs_approval)]
 fn delete_file(path: String) -> String {
@@ -96,6 +102,7 @@ fn tools() -> (Registry, Arc<Running>) {
         .tool(CountToTool)
         .tool(NapTool)
         .tool(CompileTool)
+        .tool(LongTextTool)
         .state(Arc::clone(&running))
         .approver(Approver::new(|request| {
             if request.input["path"]
@@ -319,9 +326,17 @@ async fn async_and_streaming_tools_answer_the_script() {
     if !have_python() {
         return;
     }
-    let script = "print(slow_greeting('ada'))\nprint(count_to(n=3))\nprint(compile(text='ok'))\n";
+    let script = "print(slow_greeting('ada'))\nprint(count_to(n=3))\nprint(compile(text='ok'))\nprint(len(long_text(lines=100).splitlines()))\n";
     let run = run(|c| c, script).await;
-    assert_eq!(run["stdout"], "hello ada\n3\nOK\n", "{run}");
+    assert_eq!(run["stdout"], "hello ada\n3\nOK\n100\n", "{run}");
+    // The model would see a cut text; the script read the whole.
+    let direct = tools_only()
+        .invoke(
+            ToolUse::new("x", "long_text", json!({"lines": 100})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(direct.full_result.is_some() && direct.text_content().len() <= 100);
 }
 
 #[tokio::test(flavor = "multi_thread")]
