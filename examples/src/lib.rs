@@ -128,6 +128,17 @@ pub fn convert_length(
     format!("{value} {from:?} = {converted:.4} {to:?}").to_lowercase()
 }
 
+/// Convert a distance in miles to kilometres.
+///
+/// Kept for agents written against it; `toolbox list` marks it deprecated.
+#[tool(register = false, deprecated = "use convert_length")]
+pub fn miles_to_km(
+    /// The distance in miles
+    miles: f64,
+) -> String {
+    format!("{miles} mile = {:.4} kilometre", miles * 1.609344)
+}
+
 /// How urgent a meeting is.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]

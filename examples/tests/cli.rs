@@ -115,6 +115,90 @@ fn list_prints_a_table_of_the_tools() {
 }
 
 #[test]
+fn list_marks_deprecated_tools_and_list_all_shows_withheld_ones() {
+    let output = run(&["list"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    let row = text
+        .lines()
+        .find(|line| line.starts_with("miles_to_km "))
+        .expect("a miles_to_km row");
+    assert!(row.contains("[deprecated: use convert_length]"), "{row}");
+    let listed = json_out(&run(&["list", "--json"]));
+    let entry = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "miles_to_km")
+        .expect("miles_to_km listed");
+    assert_eq!(entry["deprecated"], "use convert_length");
+    // A deprecated tool stays callable.
+    let called = run(&["call", "miles_to_km", "--args", r#"{"miles": 1}"#]);
+    assert_eq!(code(&called), 0, "{}", stderr(&called));
+
+    // A registry file's requirement that is not met withholds the tool:
+    // `list` leaves it out, `list --all` shows it and what is missing.
+    let (_dir, file) = registry_file(
+        "tools:\n  - miles_to_km\n  - name: convert_length\n    requires:\n      \
+         env: TOOLBOX_TEST_NEVER_SET\n",
+    );
+    let listed = run(&["--registry", &file, "list"]);
+    assert_eq!(code(&listed), 0, "{}", stderr(&listed));
+    assert!(
+        !stdout(&listed).contains("convert_length "),
+        "{}",
+        stdout(&listed)
+    );
+    let all = run(&["--registry", &file, "list", "--all"]);
+    assert_eq!(code(&all), 0, "{}", stderr(&all));
+    let text = stdout(&all);
+    let header: Vec<&str> = text.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(
+        header,
+        ["NAME", "SOURCE", "DESCRIPTION", "PARAMETERS", "STATUS"]
+    );
+    let row = text
+        .lines()
+        .find(|line| line.starts_with("convert_length "))
+        .expect("a convert_length row");
+    assert!(
+        row.ends_with("withheld: environment variable TOOLBOX_TEST_NEVER_SET is not set"),
+        "{row}"
+    );
+    let json = json_out(&run(&["--registry", &file, "list", "--all", "--json"]));
+    let statuses: Vec<(&str, &str)> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| {
+            (
+                tool["name"].as_str().unwrap(),
+                tool["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            (
+                "convert_length",
+                "withheld: environment variable TOOLBOX_TEST_NEVER_SET is not set"
+            ),
+            ("miles_to_km", "offered"),
+        ]
+    );
+    let call = run(&[
+        "--registry",
+        &file,
+        "call",
+        "convert_length",
+        "--args",
+        "{}",
+    ]);
+    assert_ne!(code(&call), 0);
+}
+
+#[test]
 fn list_notes_tools_left_out_for_their_configuration() {
     let output = run(&["list"]);
     assert!(!stdout(&output).contains("search"));

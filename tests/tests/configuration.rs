@@ -243,7 +243,7 @@ fn a_bad_registry_file_reports_every_mistake_with_its_place() {
         lines,
         [
             "bad-tools.yaml:3:5: no linked tool is named \"convert_lenght\"; did you mean \"convert_length\"?",
-            "bad-tools.yaml:5:5: unknown key \"aliasses\"; did you mean \"aliases\"? an entry has `name`, `aliases` and `config`, and `from`, `description` and `arguments` to re-expose a tool",
+            "bad-tools.yaml:5:5: unknown key \"aliasses\"; did you mean \"aliases\"? an entry has `name`, `aliases`, `config`, `requires`, and `from`, `description` and `arguments` to re-expose a tool",
             "bad-tools.yaml:7:20: configuration of \"search\": max_results: must be from 1 to 50, got 500",
             "bad-tools.yaml:8:16: configuration of \"search\": api_key: expected a string, got 42",
             "bad-tools.yaml:9:15: configuration of \"search\": colour: unknown field \"colour\"",

@@ -24,11 +24,16 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// List the tools: name, description, parameters.
+    /// List the tools: name, version, description, parameters.
     List {
         /// Print JSON for programs instead of a table.
         #[arg(long)]
         json: bool,
+        /// Also list the tools not offered: other versions of an offered
+        /// name, and tools withheld because what they require is missing
+        /// (with what is missing).
+        #[arg(long)]
+        all: bool,
     },
     /// Print tool definitions in a provider's format (every tool without NAME).
     Schema {

@@ -6,23 +6,30 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::{Map, Value, json};
-use tool_runtime::Provider;
 use tool_runtime::providers;
 use tool_runtime::schema::compat::{self, Compatibility, ToolSchemas};
+use tool_runtime::{Provider, ToolReport};
 
 use crate::Tools;
 use crate::output::{
     clip, parameter_list, parameters, pretty, print_out, summary, table, terminal, type_label,
 };
 
-pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
+pub(crate) fn list(tools: &Tools, json: bool, all: bool) -> ExitCode {
     let registry = &tools.registry;
     tools.note_excluded();
     let aliases = registry.aliases();
+    // Every tool the registry was given with `--all`, else the offered.
+    let report: Vec<ToolReport<'_>> = registry
+        .report()
+        .into_iter()
+        .filter(|entry| all || entry.availability.is_offered())
+        .collect();
     if json {
-        let tools: Vec<Value> = registry
-            .specs()
-            .map(|spec| {
+        let tools: Vec<Value> = report
+            .iter()
+            .map(|entry| {
+                let spec = entry.spec;
                 let schema = spec.input_schema();
                 let parameters: Vec<Value> = parameters(spec)
                     .into_iter()
@@ -45,7 +52,7 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
                     .map(|(alias, _)| *alias)
                     .collect();
                 let mcp = providers::mcp::tool(spec);
-                let mut entry = json!({
+                let mut json = json!({
                     "name": spec.name,
                     "source": tools.source(spec),
                     "title": spec.title,
@@ -56,25 +63,35 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
                     "configurable": spec.config.is_some(),
                     "streaming": spec.streaming,
                 });
+                if let Some(version) = &spec.version {
+                    json["version"] = json!(version);
+                }
+                if let Some(note) = &spec.deprecated {
+                    json["deprecated"] = json!(note);
+                }
+                if all {
+                    json["status"] = json!(entry.availability.to_string());
+                }
                 // Where an HTTP tool's requests go.
                 if let Some(target) = tools.targets.get(spec.name.as_ref()) {
-                    entry["origin"] = json!(target);
+                    json["origin"] = json!(target);
                 }
-                entry
+                json
             })
             .collect();
         return print_out(&pretty(&Value::Array(tools)));
     }
-    if registry.is_empty() {
+    if report.is_empty() {
         return print_out("no tools");
     }
-    let mut rows = vec![vec![
-        "NAME".to_owned(),
-        "SOURCE".to_owned(),
-        "DESCRIPTION".to_owned(),
-        "PARAMETERS".to_owned(),
-    ]];
-    rows.extend(registry.specs().map(|spec| {
+    let versions = report.iter().any(|entry| entry.spec.version.is_some());
+    let mut head = vec!["NAME".to_owned()];
+    head.extend(versions.then(|| "VERSION".to_owned()));
+    head.extend(["SOURCE", "DESCRIPTION", "PARAMETERS"].map(str::to_owned));
+    head.extend(all.then(|| "STATUS".to_owned()));
+    let mut rows = vec![head];
+    rows.extend(report.iter().map(|entry| {
+        let spec = entry.spec;
         // An OpenAPI tool's source names the entry: the origin its
         // requests go to follows (an `http:HOST` source names it already).
         let source = match (tools.source(spec), tools.targets.get(spec.name.as_ref())) {
@@ -83,12 +100,17 @@ pub(crate) fn list(tools: &Tools, json: bool) -> ExitCode {
             }
             (source, _) => source,
         };
-        vec![
-            spec.name.to_string(),
+        // A deprecated tool's description starts with the note, as the
+        // model reads it.
+        let mut row = vec![spec.name.to_string()];
+        row.extend(versions.then(|| spec.version.as_deref().unwrap_or("-").to_owned()));
+        row.extend([
             source,
             terminal(&summary(&spec.description), 72),
             parameter_list(spec),
-        ]
+        ]);
+        row.extend(all.then(|| entry.availability.to_string()));
+        row
     }));
     print_out(&table(&rows))
 }
@@ -127,9 +149,16 @@ pub(crate) fn schema(tools: &Tools, name: Option<&str>, format: Provider) -> Exi
 /// What a lockfile holds of the registry's tools: for each, its description
 /// and schemas, which `--check` compares, and its definition in `format`,
 /// for the record.
+///
+/// Entries are keyed `name@version` for a tool with a version (every
+/// version the registry holds has its own, so changes are judged version
+/// by version) and by the bare name for one without, as before versions.
+/// Tools withheld for their requirements are locked too: what the
+/// lockfile holds does not depend on the environment it is written in.
 fn locked(tools: &Tools, format: Provider) -> Value {
     let mut entries = Map::new();
-    for spec in tools.registry.specs() {
+    for entry in tools.registry.report() {
+        let spec = entry.spec;
         let schemas = ToolSchemas {
             description: spec.description.to_string(),
             input_schema: spec.input_schema().clone(),
@@ -140,7 +169,11 @@ fn locked(tools: &Tools, format: Provider) -> Value {
             _ => Map::new(),
         };
         entry.insert("rendered".into(), providers::render_tool(format, spec));
-        entries.insert(spec.name.to_string(), Value::Object(entry));
+        let key = match &spec.version {
+            Some(version) => format!("{}@{version}", spec.name),
+            None => spec.name.to_string(),
+        };
+        entries.insert(key, Value::Object(entry));
     }
     json!({"format": format.to_string(), "tools": entries})
 }
@@ -179,7 +212,7 @@ pub(crate) fn lock(tools: &Tools, format: Provider, path: &Path) -> ExitCode {
     let text = pretty(&locked(tools, format)) + "\n";
     match std::fs::write(path, text) {
         Ok(()) => {
-            let count = tools.registry.specs().len();
+            let count = tools.registry.report().len();
             eprintln!("locked {count} tools in {}", path.display());
             ExitCode::SUCCESS
         }

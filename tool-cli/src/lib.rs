@@ -281,7 +281,7 @@ where
                 return code;
             }
             let code = match command {
-                Command::List { json } => inspect::list(&tools, json),
+                Command::List { json, all } => inspect::list(&tools, json, all),
                 Command::Schema {
                     format,
                     tokens: true,

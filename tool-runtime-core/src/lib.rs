@@ -86,7 +86,10 @@ pub use providers::{Provider, ProviderError};
 pub use registry::LiveRegistry;
 #[cfg(feature = "files")]
 pub use registry::manifest;
-pub use registry::{GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem};
+pub use registry::{
+    Availability, GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem,
+    ToolReport, deprecation_prefix,
+};
 #[doc(inline)]
 pub use schema::strict;
 pub use spec::args::MAX_ARGUMENT_DEPTH;
@@ -97,7 +100,7 @@ pub use spec::content::{
 pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
 pub use spec::format::{CallBody, DescriptionFormat, Formatter, ToolFormat};
 pub use spec::limit::{BadResultLimit, MissingResult, ResultHandle, ResultLimit};
-pub use spec::requires::{Feature, Requirements};
+pub use spec::requires::{Feature, Missing, Requirements};
 pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
 pub use spec::tool_spec::{
     ParamSpec, SchemaSource, SourceLocation, TaskSupport, ToolAnnotations, ToolSpec,

@@ -33,6 +33,8 @@ fn main() -> ExitCode {
     let registry = Registry::builder()
         .global_from(["examples"])
         .tools(tool_builtin::ALL)
+        // A deprecated tool, which `list` marks.
+        .tool(examples::MilesToKmTool)
         // As for the global registry: a tool whose configuration is missing
         // (`search` without its key) is left out, and `list` says why.
         .leave_out_unconfigured(true)

@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::events::{ToolEvent, TraceEntry};
+use crate::events::{LogLevel, ToolEvent, TraceEntry};
 use crate::spec::error::ToolErrorKind;
 use crate::spec::result::ToolResult;
 
@@ -132,6 +132,12 @@ pub struct ToolCallRecord {
     /// the serialised record when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_result: Option<crate::spec::limit::ResultHandle>,
+    /// What the call warned of, oldest first: the note of a deprecated
+    /// tool (which the registry adds to each of its calls), and every
+    /// message the tool logged at [`LogLevel::Warning`] or above. Left out
+    /// of the serialised record when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl ToolCallRecord {
@@ -149,6 +155,7 @@ impl ToolCallRecord {
             result: None,
             error_kind: None,
             full_result: None,
+            warnings: Vec::new(),
         }
     }
 
@@ -177,6 +184,9 @@ impl ToolCallRecord {
                 self.message = Some(message.clone());
             }
             ToolEvent::Trace(entry) => self.trace.push(entry.clone()),
+            ToolEvent::Log { level, message } if *level >= LogLevel::Warning => {
+                self.warnings.push(message.clone())
+            }
             ToolEvent::Partial { .. } | ToolEvent::Log { .. } | ToolEvent::Result(_) => {}
         }
     }

@@ -46,7 +46,16 @@ pub const PROTOCOL_VERSION: &str = "2025-06-18";
 /// The property a non-object return value is wrapped in.
 pub const WRAPPED_RESULT_KEY: &str = "result";
 
-/// A `tools/list` entry.
+/// The `_meta` key of a `tools/list` entry that holds the tool's version
+/// (MCP asks that such keys carry a reverse-DNS prefix of their owner's).
+pub const META_VERSION: &str = "io.github.tool-runtime/version";
+
+/// The `_meta` key of a `tools/list` entry that holds why the tool is
+/// deprecated and what to use instead.
+pub const META_DEPRECATED: &str = "io.github.tool-runtime/deprecated";
+
+/// A `tools/list` entry. A tool with a version or a deprecation note has
+/// them in its `_meta`, under [`META_VERSION`] and [`META_DEPRECATED`].
 pub fn tool(spec: &ToolSpec) -> Value {
     let mut tool = Map::new();
     tool.insert("name".into(), spec.name.as_ref().into());
@@ -75,6 +84,16 @@ pub fn tool(spec: &ToolSpec) -> Value {
     }
     if !annotations.is_empty() {
         tool.insert("annotations".into(), Value::Object(annotations));
+    }
+    let mut meta = Map::new();
+    if let Some(version) = &spec.version {
+        meta.insert(META_VERSION.into(), version.as_ref().into());
+    }
+    if let Some(note) = &spec.deprecated {
+        meta.insert(META_DEPRECATED.into(), note.as_ref().into());
+    }
+    if !meta.is_empty() {
+        tool.insert("_meta".into(), Value::Object(meta));
     }
     Value::Object(tool)
 }

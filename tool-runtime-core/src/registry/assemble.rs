@@ -82,6 +82,8 @@ impl Registry {
             strict: false,
             renderings: Arc::default(),
             left_out: Vec::new(),
+            held: Vec::new(),
+            withheld: Vec::new(),
             #[cfg(feature = "search")]
             deferral: Deferral::default(),
             #[cfg(feature = "search")]
@@ -146,7 +148,7 @@ impl Registry {
 ///
 /// Two tools made at run time are never one definition because they were
 /// made at the same line: a loop over a catalogue makes every tool there.
-fn same_definition(a: &ToolRef, b: &ToolRef) -> bool {
+pub(super) fn same_definition(a: &ToolRef, b: &ToolRef) -> bool {
     let (first, second) = (a.spec(), b.spec());
     if first.name != second.name {
         return false;

@@ -68,6 +68,12 @@ pub struct RegistryBuilder {
     /// Whether to add `search_tools` (`tool_search`).
     #[cfg(feature = "search")]
     tool_search: bool,
+    /// The version offered for a name (`pin`).
+    pins: Vec<(String, String)>,
+    /// The features turned on (`features`).
+    features: Vec<String>,
+    /// Requirements added to tools by name (`require`).
+    required: Vec<(String, crate::spec::requires::Requirements)>,
     /// Tools to make by re-exposing others (`transformed`).
     transforms: Vec<super::transforms::Pending>,
 }
@@ -140,7 +146,48 @@ impl RegistryBuilder {
     /// among the program's own tools. Their configuration is resolved again
     /// by this builder.
     pub fn catalog_of(mut self, registry: &Registry) -> Self {
-        self.catalog.extend(registry.tools.iter().cloned());
+        let withheld = registry.withheld.iter().map(|w| &w.tool);
+        let all = registry.tools.iter().chain(&registry.held).chain(withheld);
+        self.catalog.extend(all.cloned());
+        self
+    }
+
+    /// Offers version `version` of the tool named `name`, rather than the
+    /// newest that is not deprecated; the other versions stay callable as
+    /// `name@version`. A version no tool of the name has is an error at
+    /// [`build`](Self::build); a pinned version withheld for its
+    /// requirements leaves the name with no tool offered. A later pin of
+    /// a name replaces an earlier one. [`Registry::versions`] lists the
+    /// versions a registry holds.
+    pub fn pin(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        let name = name.into();
+        self.pins.retain(|(pinned, _)| *pinned != name);
+        self.pins.push((name, version.into()));
+        self
+    }
+
+    /// Turns these features on: a tool that requires one
+    /// ([`Requirements::feature`](crate::Requirements::feature),
+    /// `#[tool(requires(feature = ".."))]`) and was not built with it is
+    /// offered all the same. Called more than once, the features add up.
+    pub fn features<I, S>(mut self, features: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.features.extend(features.into_iter().map(Into::into));
+        self
+    }
+
+    /// Adds requirements to the tool named `name` (every version of it),
+    /// besides those its spec states, as a registry file's `requires:`
+    /// does. A name no tool has adds nothing.
+    pub fn require(
+        mut self,
+        name: impl Into<String>,
+        requirements: crate::spec::requires::Requirements,
+    ) -> Self {
+        self.required.push((name.into(), requirements));
         self
     }
 
@@ -495,7 +542,16 @@ impl RegistryBuilder {
             let reader = super::results::read_result_tool(&self.settings);
             self.tools.push(ToolRef::Shared(Arc::new(reader)));
         }
-        let built = Registry::from_tools(self.tools);
+        // Requirements are checked once, here; then one version of each
+        // name is chosen.
+        let tools = super::versions::dedup(std::mem::take(&mut self.tools));
+        let (tools, withheld) = super::report::withhold(tools, &self.features, &self.required);
+        let chosen = super::versions::choose(tools, &self.pins, &withheld);
+        self.problems.extend(chosen.problems);
+        let deprecated = super::versions::mark_deprecated;
+        let offered = chosen.offered.into_iter().map(deprecated).collect();
+        let held = chosen.held.into_iter().map(deprecated).collect();
+        let built = Registry::from_tools(offered);
         #[cfg(feature = "search")]
         let built = built.and_then(
             |registry| match self.tool_search || self.deferral.is_set() {
@@ -512,6 +568,8 @@ impl RegistryBuilder {
             }
         };
         registry.allowlist = self.allowlist;
+        registry.held = held;
+        registry.withheld = withheld;
         #[cfg(feature = "search")]
         {
             registry.deferral = self.deferral;
@@ -522,7 +580,7 @@ impl RegistryBuilder {
             let unmarked = registry.specs().filter(|spec| !spec.strict);
             problems.extend(strict_problems(unmarked, true));
         }
-        for tool in &mut registry.tools {
+        for tool in registry.tools.iter_mut().chain(&mut registry.held) {
             let spec = tool.spec();
             if (self.strict || spec.strict)
                 && crate::schema::strict::arguments_differ(spec.input_schema())

@@ -179,7 +179,10 @@ impl Catalog for Registry {
     /// their addresses cannot tell them apart.)
     #[inline]
     fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)> {
-        let i = self.position(name)?;
+        let Some(i) = self.position(name) else {
+            // A version called as `name@version`: always given a context.
+            return self.versioned(name).map(|tool| (tool.clone(), false));
+        };
         let plain = self.plain[i] && !self.settings.governs_every_call();
         Some((self.tools[i].clone(), plain))
     }
@@ -247,6 +250,9 @@ impl Catalog for Registry {
                     listed(false)
                 ),
             );
+        }
+        if let Some(error) = self.unavailable(name) {
+            return error;
         }
         let mut message = format!("unknown tool \"{shown}\"");
         // A name longer than any tool's is no typo of one, and comparing

@@ -70,6 +70,25 @@ pub enum RegistryProblem {
         /// pointer.
         violations: Vec<crate::schema::strict::StrictViolation>,
     },
+    /// A tool's version is not a semantic version (`2.0.0`).
+    InvalidVersion {
+        /// The tool.
+        name: String,
+        /// The version as written.
+        version: String,
+        /// Why it does not parse.
+        reason: String,
+    },
+    /// A version was pinned ([`RegistryBuilder::pin`](crate::RegistryBuilder::pin),
+    /// `name@version` in a registry file) that no tool of the name has.
+    UnknownVersion {
+        /// The tool's name.
+        name: String,
+        /// The version pinned.
+        version: String,
+        /// The versions the name has.
+        versions: Vec<String>,
+    },
     /// A tool could not be re-exposed as [`RegistryBuilder::transformed`](crate::RegistryBuilder::transformed)
     /// (or a registry file's entry with `from`) asks: see
     /// [`ToolTransform::build`](crate::ToolTransform::build).
@@ -164,6 +183,26 @@ impl fmt::Display for RegistryProblem {
                     write!(f, "{violation}")?;
                 }
                 Ok(())
+            }
+            RegistryProblem::InvalidVersion {
+                name,
+                version,
+                reason,
+            } => write!(
+                f,
+                "tool \"{name}\" has the version \"{version}\", which is not a semantic version \
+                 such as 2.0.0: {reason}"
+            ),
+            RegistryProblem::UnknownVersion {
+                name,
+                version,
+                versions,
+            } => {
+                write!(f, "no tool \"{name}\" has the pinned version \"{version}\"")?;
+                match versions.is_empty() {
+                    true => f.write_str("; no tool of that name has a version"),
+                    false => write!(f, "; its versions are {}", versions.join(", ")),
+                }
             }
             RegistryProblem::Transform { tool, error, .. } => {
                 write!(f, "cannot make tool \"{tool}\": {error}")

@@ -231,6 +231,7 @@ impl Registry {
         let mut problems = Vec::new();
         let mut fresh = Vec::new();
         for tool in added {
+            let tool = super::versions::mark_deprecated(tool);
             let spec = tool.spec();
             if self.strict && !spec.strict {
                 problems.extend(strict_problems(std::iter::once(spec), true));
@@ -269,6 +270,12 @@ impl Registry {
             }
         };
         registry.allowlist = self.allowlist.clone();
+        let kept = |tool: &ToolRef| !replaced(&tool.spec().name);
+        registry.held = self.held.iter().filter(|t| kept(t)).cloned().collect();
+        registry.withheld = (self.withheld.iter())
+            .filter(|w| kept(&w.tool))
+            .cloned()
+            .collect();
         #[cfg(feature = "search")]
         {
             registry.deferral = self.deferral.clone();

@@ -12,7 +12,11 @@
 //! - `results.rs`: full results kept from the model by a result limit,
 //!   and the `read_result` tool that reads them in pages;
 //! - `live.rs`: [`LiveRegistry`], and a registry with tools added and
-//!   removed (feature `live`).
+//!   removed (feature `live`);
+//! - `versions.rs`: several versions of one name, the one offered, calls
+//!   by `name@version`, and deprecated tools;
+//! - `report.rs`: tools withheld for their requirements, and
+//!   [`Registry::report`].
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -30,14 +34,19 @@ mod live;
 #[cfg(feature = "files")]
 pub mod manifest;
 mod render;
+mod report;
 mod results;
 mod transforms;
+mod versions;
 
 pub use builder::RegistryBuilder;
 pub use error::{RegistryError, RegistryProblem};
 pub use global::{GlobalReport, Registration};
 #[cfg(feature = "live")]
 pub use live::LiveRegistry;
+use report::Withheld;
+pub use report::{Availability, ToolReport};
+pub use versions::deprecation_prefix;
 
 use crate::context::ToolContext;
 use crate::invoke::policy::Settings;
@@ -110,6 +119,11 @@ pub struct Registry {
     /// The tools left out for their configuration
     /// ([`RegistryBuilder::leave_out_unconfigured`]).
     left_out: Vec<RegistryProblem>,
+    /// The versions of offered names that are not offered, by name and
+    /// then version ([`Registry::versions`]).
+    held: Vec<ToolRef>,
+    /// The tools withheld for their requirements ([`Registry::report`]).
+    withheld: Vec<Withheld>,
     /// Which tools are deferred ([`RegistryBuilder::defer`]).
     #[cfg(feature = "search")]
     deferral: Deferral,
@@ -137,9 +151,13 @@ impl Registry {
         self.index.get(name).map(|&i| self.tools[i].to_shared())
     }
 
-    /// The tool with the name or alias `name`.
+    /// The tool with the name or alias `name`, or the version a
+    /// `name@version` names (offered or held: see [`versions`](Self::versions)).
     pub fn resolve(&self, name: &str) -> Option<&dyn Tool> {
-        self.position(name).map(|i| &*self.tools[i])
+        match self.position(name) {
+            Some(i) => Some(&*self.tools[i]),
+            None => self.versioned(name).map(|tool| &**tool),
+        }
     }
 
     /// Where the tool with the name or alias `name` is held.

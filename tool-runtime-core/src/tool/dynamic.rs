@@ -287,6 +287,32 @@ impl DynamicToolBuilder {
         self
     }
 
+    /// The tool's version, a semantic version (`2.0.0`): a registry may
+    /// hold several versions of one name and offers the newest that is not
+    /// deprecated (see [`Registry::versions`](crate::Registry::versions)).
+    /// One that does not parse is an error when the registry is built.
+    pub fn version(mut self, version: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.version = Some(version.into());
+        self
+    }
+
+    /// Marks the tool deprecated, with why and what to use instead
+    /// (`"use convert_length_v3"`): it stays callable, its description
+    /// starts with [`deprecation_prefix`](crate::deprecation_prefix), and
+    /// each call warns.
+    pub fn deprecated(mut self, note: impl Into<Cow<'static, str>>) -> Self {
+        self.spec.deprecated = Some(note.into());
+        self
+    }
+
+    /// What the tool needs before a registry offers it: environment
+    /// variables, programs on the `PATH`, features (see
+    /// [`Registry::report`](crate::Registry::report)).
+    pub fn requires(mut self, requirements: crate::spec::requires::Requirements) -> Self {
+        self.spec.requires = requirements;
+        self
+    }
+
     /// Whether a call is a barrier among calls made together: the calls
     /// before it finish first, it runs alone, and the calls after it start
     /// once it has finished (see [`Registry::is_sequential`](crate::Registry::is_sequential)).

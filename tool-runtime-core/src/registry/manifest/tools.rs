@@ -12,6 +12,7 @@ use super::document::{Location, Locations, location, to_json};
 use super::problem::{ManifestProblem, problem};
 use super::transform;
 use crate::registry::{RegistryBuilder, RegistryProblem};
+use crate::spec::requires::Requirements;
 
 /// One entry of `tools`, with where each part was written.
 #[derive(Debug, Clone)]
@@ -20,8 +21,31 @@ pub(super) struct Entry {
     at: Location,
     aliases: Vec<(String, Location)>,
     config: Option<(Value, Location)>,
+    /// The version pinned (`name@version`).
+    version: Option<String>,
+    /// Requirements added to the tool's own (`requires`).
+    requires: Option<Requirements>,
     /// What it makes of the tool it re-exposes (`from`), if it does.
     transform: Option<transform::FileTransform>,
+}
+
+impl Entry {
+    /// An entry for the tool `written` (`name` or `name@version`).
+    fn new(written: &str, at: Location) -> Self {
+        let (name, version) = match written.split_once('@') {
+            Some((name, version)) => (name, Some(version.to_owned())),
+            None => (written, None),
+        };
+        Entry {
+            name: name.to_owned(),
+            at,
+            aliases: Vec::new(),
+            config: None,
+            version,
+            requires: None,
+            transform: None,
+        }
+    }
 }
 
 /// The section's entries, in file order. `others` says whether the file
@@ -54,15 +78,7 @@ fn read_entry(
 ) -> Option<Entry> {
     let at = location(node.span().start());
     let mapping: &MarkedMappingNode = match node {
-        Node::Scalar(name) => {
-            return Some(Entry {
-                name: name.as_str().to_owned(),
-                at,
-                aliases: Vec::new(),
-                config: None,
-                transform: None,
-            });
-        }
+        Node::Scalar(name) => return Some(Entry::new(name.as_str(), at)),
         Node::Mapping(mapping) => mapping,
         Node::Sequence(_) => {
             problems.push(problem(
@@ -72,18 +88,18 @@ fn read_entry(
             return None;
         }
     };
+    const KEYS: [&str; 4] = ["name", "aliases", "config", "requires"];
     for (key, _) in mapping.iter() {
         let more = transform::KEYS;
-        if !matches!(key.as_str(), "name" | "aliases" | "config") && !more.contains(&key.as_str()) {
-            let known = ["name", "aliases", "config"].into_iter().chain(more);
-            let suggestion = crate::names::closest(key.as_str(), known)
+        if !KEYS.contains(&key.as_str()) && !more.contains(&key.as_str()) {
+            let suggestion = crate::names::closest(key.as_str(), KEYS.into_iter().chain(more))
                 .map(|s| format!("did you mean \"{s}\"? "))
                 .unwrap_or_default();
             problems.push(problem(
                 key.span().start(),
                 format!(
-                    "unknown key \"{}\"; {suggestion}an entry has `name`, `aliases` and `config`, \
-                     and `from`, `description` and `arguments` to re-expose a tool",
+                    "unknown key \"{}\"; {suggestion}an entry has `name`, `aliases`, `config`, \
+                     `requires`, and `from`, `description` and `arguments` to re-expose a tool",
                     key.as_str()
                 ),
             ));
@@ -93,21 +109,69 @@ fn read_entry(
         problems.push(problem(node.span().start(), "this entry has no `name`"));
         return None;
     };
-    let mut entry = Entry {
-        name: name.as_str().to_owned(),
-        at: location(name.span().start()),
-        aliases: Vec::new(),
-        config: None,
-        transform: None,
-    };
+    let mut entry = Entry::new(name.as_str(), location(name.span().start()));
     read_aliases(mapping.get_node("aliases"), &mut entry, problems);
     entry.transform = transform::read(index, mapping, locations, problems);
+    if let Some(requires) = mapping.get_node("requires") {
+        entry.requires = read_requires(requires, problems);
+    }
     if let Some(config) = mapping.get_node("config") {
         let pointer = format!("/tools/{index}/config");
         let value = to_json(config, &pointer, locations);
         entry.config = Some((value, location(config.span().start())));
     }
     Some(entry)
+}
+
+/// An entry's `requires`: a mapping of `env`, `program` and `feature`,
+/// each a name or a list of names.
+fn read_requires(node: &Node, problems: &mut Vec<ManifestProblem>) -> Option<Requirements> {
+    let Node::Mapping(mapping) = node else {
+        problems.push(problem(
+            node.span().start(),
+            "`requires` is a mapping of `env`, `program` and `feature` lists",
+        ));
+        return None;
+    };
+    let mut requires = Requirements::new();
+    for (key, value) in mapping.iter() {
+        let names: Vec<&str> = match value {
+            Node::Scalar(name) => vec![name.as_str()],
+            Node::Sequence(items) => items
+                .iter()
+                .filter_map(|item| match item.as_scalar() {
+                    Some(name) => Some(name.as_str()),
+                    None => {
+                        problems.push(problem(item.span().start(), "each entry is a name"));
+                        None
+                    }
+                })
+                .collect(),
+            Node::Mapping(_) => {
+                problems.push(problem(value.span().start(), "a name or a list of names"));
+                continue;
+            }
+        };
+        for name in names {
+            let name = name.to_owned();
+            requires = match key.as_str() {
+                "env" => requires.env(name),
+                "program" => requires.program(name),
+                "feature" => requires.feature(name),
+                _ => requires,
+            };
+        }
+        if !matches!(key.as_str(), "env" | "program" | "feature") {
+            problems.push(problem(
+                key.span().start(),
+                format!(
+                    "unknown key \"{}\"; `requires` has `env`, `program` and `feature`",
+                    key.as_str()
+                ),
+            ));
+        }
+    }
+    Some(requires)
 }
 
 /// An entry's `aliases`: a name or a list of names.
@@ -149,6 +213,12 @@ pub(super) fn configure(entries: &[Entry], mut builder: RegistryBuilder) -> Regi
         if let Some((config, _)) = &entry.config {
             builder = builder.configure_from_file(entry.name.clone(), config.clone());
         }
+        if let Some(version) = &entry.version {
+            builder = builder.pin(entry.name.clone(), version.clone());
+        }
+        if let Some(requires) = &entry.requires {
+            builder = builder.require(entry.name.clone(), requires.clone());
+        }
     }
     builder
 }
@@ -187,7 +257,9 @@ pub(super) fn locate(
     }
     let entry_named = |name: &str| entries.iter().position(|e| e.name == name);
     match registry_problem {
-        RegistryProblem::UnknownName { name, .. } => vec![ManifestProblem {
+        RegistryProblem::UnknownName { name, .. }
+        | RegistryProblem::UnknownVersion { name, .. }
+        | RegistryProblem::InvalidVersion { name, .. } => vec![ManifestProblem {
             location: entry_named(name).map(|i| entries[i].at),
             message: registry_problem.to_string(),
         }],
@@ -247,11 +319,11 @@ pub(super) fn schema() -> Value {
         "description": "The tools to enable.",
         "items": {
             "anyOf": [
-                {"type": "string", "description": "A tool's name (or alias), enabled with no further setup."},
+                {"type": "string", "description": "A tool's name (or alias), enabled with no further setup; `name@version` offers that version of it."},
                 {
                     "type": "object",
                     "properties": {
-                        "name": {"type": "string", "description": "The tool's name (or alias)."},
+                        "name": {"type": "string", "description": "The tool's name (or alias); `name@version` offers that version of it."},
                         "aliases": {
                             "type": "array",
                             "items": {"type": "string"},
@@ -260,6 +332,25 @@ pub(super) fn schema() -> Value {
                         "config": {
                             "type": "object",
                             "description": "The tool's configuration, checked against its configuration schema."
+                        },
+                        "requires": {
+                            "type": "object",
+                            "description": "What the tool needs besides what its definition states; a tool whose requirements are not met is withheld.",
+                            "properties": {
+                                "env": {
+                                    "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+                                    "description": "Environment variables that must be set and not empty."
+                                },
+                                "program": {
+                                    "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+                                    "description": "Programs that must be found on the PATH."
+                                },
+                                "feature": {
+                                    "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+                                    "description": "Features the program must turn on."
+                                }
+                            },
+                            "additionalProperties": false
                         }
                     },
                     "required": ["name"],

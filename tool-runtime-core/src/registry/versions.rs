@@ -1,0 +1,362 @@
+//! Several versions of one tool name: which one a registry offers, pins,
+//! calls by `name@version`, and what a deprecated tool's calls carry.
+//!
+//! A registry holds tools of one name side by side when each has a
+//! different [`version`](ToolSpec::version). It offers one per name: the
+//! pinned version ([`RegistryBuilder::pin`](crate::RegistryBuilder::pin)),
+//! else the newest that is not deprecated, else the newest. The others are
+//! held: a call reaches them as `name@version`.
+
+use std::sync::Arc;
+
+use semver::Version;
+use serde_json::Value;
+
+use super::assemble::same_definition;
+use super::error::RegistryProblem;
+use super::{Registry, Withheld};
+use crate::context::ToolContext;
+use crate::events::LogLevel;
+use crate::spec::error::{ToolError, ToolErrorKind};
+use crate::spec::tool_spec::ToolSpec;
+use crate::tool::{Tool, ToolFuture, ToolRef};
+
+/// The tools a registry offers, those it holds besides, and what is wrong.
+pub(super) struct Chosen {
+    /// One tool per name (or, for a name used twice without versions, each
+    /// of them, for the registry to report as duplicates).
+    pub(super) offered: Vec<ToolRef>,
+    /// The versions not offered, by name and then version.
+    pub(super) held: Vec<ToolRef>,
+    /// Versions that do not parse, and pins that name no version.
+    pub(super) problems: Vec<RegistryProblem>,
+}
+
+/// `tools` in name order, with one definition added twice kept once.
+pub(super) fn dedup(mut tools: Vec<ToolRef>) -> Vec<ToolRef> {
+    tools.sort_by(|a, b| {
+        let (a, b) = (a.spec(), b.spec());
+        (&a.name, a.location.file, a.location.line).cmp(&(
+            &b.name,
+            b.location.file,
+            b.location.line,
+        ))
+    });
+    tools.dedup_by(|a, b| same_definition(a, b));
+    tools
+}
+
+/// The spec's version, parsed; `None` when it has none or it does not
+/// parse (which [`choose`] reports).
+fn version_of(spec: &ToolSpec) -> Option<Version> {
+    spec.version
+        .as_deref()
+        .and_then(|text| Version::parse(text).ok())
+}
+
+/// Chooses the tool each name offers among `tools` (from [`dedup`]).
+/// `pins` name the version to offer for a name; a pinned version among
+/// `withheld` leaves its name without an offered tool.
+pub(super) fn choose(
+    tools: Vec<ToolRef>,
+    pins: &[(String, String)],
+    withheld: &[Withheld],
+) -> Chosen {
+    let mut chosen = Chosen {
+        offered: Vec::new(),
+        held: Vec::new(),
+        problems: Vec::new(),
+    };
+    for tool in &tools {
+        let spec = tool.spec();
+        if let Some(text) = &spec.version
+            && let Err(error) = Version::parse(text)
+        {
+            chosen.problems.push(RegistryProblem::InvalidVersion {
+                name: spec.name.to_string(),
+                version: text.to_string(),
+                reason: error.to_string(),
+            });
+        }
+    }
+    for (name, version) in pins {
+        let known = tools
+            .iter()
+            .chain(withheld.iter().map(|w| &w.tool))
+            .any(|t| t.spec().name == *name && same_version(t.spec(), version));
+        if !known {
+            let mut versions: Vec<&ToolSpec> = tools
+                .iter()
+                .map(|t| t.spec())
+                .filter(|spec| spec.name == *name && spec.version.is_some())
+                .collect();
+            versions.sort_by_key(|spec| version_of(spec));
+            let versions = versions
+                .iter()
+                .filter_map(|spec| spec.version.as_deref().map(str::to_owned))
+                .collect();
+            chosen.problems.push(RegistryProblem::UnknownVersion {
+                name: name.clone(),
+                version: version.clone(),
+                versions,
+            });
+        }
+    }
+    let mut rest = tools.into_iter().peekable();
+    while let Some(first) = rest.next() {
+        let mut group = vec![first];
+        while let Some(next) = rest.next_if(|t| t.spec().name == group[0].spec().name) {
+            group.push(next);
+        }
+        choose_one(group, pins, withheld, &mut chosen);
+    }
+    chosen
+}
+
+/// Chooses among the tools of one name.
+fn choose_one(
+    mut group: Vec<ToolRef>,
+    pins: &[(String, String)],
+    withheld: &[Withheld],
+    chosen: &mut Chosen,
+) {
+    let name = group[0].spec().name.clone();
+    let pin = pins
+        .iter()
+        .find(|(pinned, _)| *pinned == name)
+        .map(|p| &p.1);
+    let versions: Option<Vec<Version>> = group.iter().map(|t| version_of(t.spec())).collect();
+    let distinct = versions.as_ref().is_some_and(|versions| {
+        let mut sorted = versions.clone();
+        sorted.sort();
+        sorted.windows(2).all(|pair| pair[0] != pair[1])
+    });
+    if group.len() > 1 && !distinct {
+        // Two tools of one name without versions, or of one version: the
+        // registry reports them as duplicates.
+        chosen.offered.extend(group);
+        return;
+    }
+    let mut by_version: Vec<(Option<Version>, ToolRef)> = group
+        .drain(..)
+        .map(|tool| (version_of(tool.spec()), tool))
+        .collect();
+    by_version.sort_by(|a, b| a.0.cmp(&b.0));
+    let pinned = pin.map(|pin| {
+        by_version
+            .iter()
+            .position(|(_, t)| same_version(t.spec(), pin))
+    });
+    // A pinned version withheld for its requirements leaves the name with
+    // nothing offered; one no tool has (an error of its own) is passed over.
+    let pin_withheld = pin.is_some_and(|pin| {
+        (withheld.iter()).any(|w| w.tool.spec().name == name && same_version(w.tool.spec(), pin))
+    });
+    let offered = match pinned {
+        Some(Some(i)) => Some(i),
+        _ if pin_withheld => None,
+        _ => by_version
+            .iter()
+            .rposition(|(_, tool)| tool.spec().deprecated.is_none())
+            .or(by_version.len().checked_sub(1)),
+    };
+    for (i, (_, tool)) in by_version.into_iter().enumerate() {
+        if Some(i) == offered {
+            chosen.offered.push(tool);
+        } else {
+            chosen.held.push(tool);
+        }
+    }
+}
+
+/// Whether the spec's version is `version`: equal as semantic versions
+/// when both parse (`1.0.0+build` is not `1.0.0`), equal as text otherwise.
+fn same_version(spec: &ToolSpec, version: &str) -> bool {
+    let Some(own) = spec.version.as_deref() else {
+        return false;
+    };
+    match (Version::parse(own), Version::parse(version)) {
+        (Ok(own), Ok(asked)) => own == asked,
+        _ => own == version,
+    }
+}
+
+impl Registry {
+    /// Every version of the tool named `name` that a call can reach, oldest
+    /// first: the offered one and those held besides (called as
+    /// `name@version`). Tools withheld for their requirements are not
+    /// among them; [`report`](Self::report) lists those. Empty for a name
+    /// no tool has.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::{DynamicTool, Registry};
+    ///
+    /// let version = |v: &'static str| {
+    ///     DynamicTool::builder("convert_length", "Converts a length.", json!({"type": "object"}))
+    ///         .version(v)
+    ///         .handler(move |_, _| Ok(v))
+    ///         .build()
+    ///         .unwrap()
+    /// };
+    /// let registry = Registry::builder()
+    ///     .tool(version("2.0.0"))
+    ///     .tool(version("1.0.0"))
+    ///     .build()
+    ///     .unwrap();
+    /// let versions: Vec<_> = registry
+    ///     .versions("convert_length")
+    ///     .iter()
+    ///     .map(|spec| spec.version.as_deref().unwrap())
+    ///     .collect();
+    /// assert_eq!(versions, ["1.0.0", "2.0.0"]);
+    /// assert_eq!(registry.len(), 1);
+    /// ```
+    pub fn versions(&self, name: &str) -> Vec<&ToolSpec> {
+        let mut specs: Vec<&ToolSpec> = self
+            .get(name)
+            .map(|tool| tool.spec())
+            .into_iter()
+            .chain(
+                self.held
+                    .iter()
+                    .map(|tool| tool.spec())
+                    .filter(|spec| spec.name == name),
+            )
+            .collect();
+        specs.sort_by_key(|spec| version_of(spec));
+        specs
+    }
+
+    /// The tool a `name@version` call names, offered or held.
+    pub(super) fn versioned(&self, name: &str) -> Option<&ToolRef> {
+        let (base, version) = name.split_once('@')?;
+        let offered = self.index.get(base).map(|&i| &self.tools[i]);
+        offered
+            .into_iter()
+            .chain(self.held.iter().filter(|tool| tool.spec().name == base))
+            .find(|tool| same_version(tool.spec(), version))
+    }
+
+    /// The error for a call of `name` that names a tool the registry holds
+    /// but cannot run: one withheld for its requirements
+    /// ([`Disabled`](ToolErrorKind::Disabled), naming what is missing), or
+    /// a version of a held name it does not have
+    /// ([`UnknownTool`](ToolErrorKind::UnknownTool), naming the versions
+    /// it has). `None` for any other name.
+    pub(super) fn unavailable(&self, name: &str) -> Option<ToolError> {
+        let (base, version) = match name.split_once('@') {
+            Some((base, version)) => (base, Some(version)),
+            None => (name, None),
+        };
+        let withheld = self.withheld.iter().find(|w| {
+            let spec = w.tool.spec();
+            spec.name == base && version.is_none_or(|version| same_version(spec, version))
+        });
+        if let Some(withheld) = withheld {
+            return Some(withheld.error());
+        }
+        let version = version?;
+        let versions = self.versions(base);
+        if versions.is_empty() {
+            return None;
+        }
+        let list: Vec<&str> = versions
+            .iter()
+            .filter_map(|spec| spec.version.as_deref())
+            .collect();
+        let message = if list.is_empty() {
+            format!(
+                "tool `{base}` has no versions; call it as `{base}` (asked for version \"{}\")",
+                crate::quote::name(version)
+            )
+        } else {
+            format!(
+                "tool `{base}` has no version \"{}\"; its versions are {}",
+                crate::quote::name(version),
+                list.join(", ")
+            )
+        };
+        Some(ToolError::with_kind(ToolErrorKind::UnknownTool, message))
+    }
+}
+
+/// The text that starts the description of a deprecated tool, which is
+/// what a model reads of the deprecation: `[deprecated: NOTE] `.
+pub fn deprecation_prefix(note: &str) -> String {
+    format!("[deprecated: {note}] ")
+}
+
+/// `tool` as a registry holds it: a deprecated tool wrapped so that its
+/// description starts with [`deprecation_prefix`] and each call warns. A
+/// tool already so wrapped, or not deprecated, is returned as it is.
+pub(super) fn mark_deprecated(tool: ToolRef) -> ToolRef {
+    let spec = tool.spec();
+    let Some(note) = &spec.deprecated else {
+        return tool;
+    };
+    let prefix = deprecation_prefix(note);
+    if spec.description.starts_with(&prefix) {
+        return tool;
+    }
+    let mut spec = spec.clone();
+    spec.description = format!("{prefix}{}", spec.description).into();
+    ToolRef::Shared(Arc::new(Deprecated { tool, spec }))
+}
+
+/// A deprecated tool: its description says so, and each call logs a
+/// warning (a `tracing` warning with the tool's name, version and note,
+/// and a [`LogLevel::Warning`] report the call's record keeps among its
+/// warnings).
+struct Deprecated {
+    tool: ToolRef,
+    spec: ToolSpec,
+}
+
+impl Deprecated {
+    fn warn(&self, ctx: &ToolContext) {
+        let spec = &self.spec;
+        let note = spec.deprecated.as_deref().unwrap_or_default();
+        let version = spec.version.as_deref().unwrap_or_default();
+        crate::trace::warning!(
+            tool = %spec.name,
+            version = %version,
+            note = %note,
+            "deprecated tool called"
+        );
+        let at = match version {
+            "" => String::new(),
+            version => format!(" {version}"),
+        };
+        ctx.progress_handle().log(
+            LogLevel::Warning,
+            format!("tool `{}`{at} is deprecated: {note}", spec.name),
+        );
+    }
+}
+
+impl Tool for Deprecated {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    /// Always: the warning goes through the call's context.
+    fn takes_context(&self) -> bool {
+        true
+    }
+
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        self.warn(ctx);
+        self.tool.call(input, ctx)
+    }
+
+    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        self.warn(ctx);
+        self.tool.call_str(input, ctx)
+    }
+
+    fn call_json<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a, Value> {
+        self.warn(ctx);
+        self.tool.call_json(input, ctx)
+    }
+}
