@@ -482,3 +482,37 @@ async fn a_limit_smaller_than_a_page_note_still_reads_a_character_at_a_time() {
     let last = read(19_998).await;
     assert!(last.text_content().ends_with(", the end]\né"), "{last:?}");
 }
+
+#[tokio::test]
+async fn a_tool_made_at_run_time_takes_a_limit_and_a_formatter() {
+    struct Shout;
+    impl tool_runtime::ToolFormat for Shout {
+        fn format_result(&self, _spec: &ToolSpec, value: &Value) -> Option<String> {
+            Some(value.as_str()?.to_uppercase())
+        }
+    }
+    let tool = tool_runtime::DynamicTool::builder(
+        "echo_many",
+        "Repeats a word.",
+        json!({"type": "object", "properties": {"word": {"type": "string"}}}),
+    )
+    .result_limit(ResultLimit::Bytes(300))
+    .formatter(Shout)
+    .handler(|args, _ctx| Ok(args["word"].as_str().unwrap_or("").repeat(1_000)))
+    .build()
+    .unwrap();
+    let registry = Registry::builder().tool(tool).build().unwrap();
+    let result = registry
+        .invoke(
+            ToolUse::new("1", "echo_many", json!({"word": "ab"})),
+            &ToolContext::new(),
+        )
+        .await;
+    let text = result.text_content();
+    assert!(text.len() <= 300 && text.starts_with("ABAB"), "{text}");
+    assert!(text.contains("[… "), "{text}");
+    // The full result is the formatter's text, whole, beside the value.
+    let full = registry.full_result(&result.full_result.unwrap()).unwrap();
+    assert_eq!(full.text_content(), "AB".repeat(1_000));
+    assert_eq!(full.structured_content, Some(json!("ab".repeat(1_000))));
+}

@@ -15,7 +15,8 @@
 //!   limit's size;
 //! - structured over it (its value, which an output schema checks, is over
 //!   the limit: a value kept beside formatted text, a JSON block, or the one
-//!   block of a tool with an output schema): an error result naming the
+//!   block of a tool with an output schema; text kept beside formatted
+//!   text only for a tool with an output schema): an error result naming the
 //!   limit, the size and the handle of the full value. A value is never cut,
 //!   so no result reaches the model in a shape its output schema rejects.
 //!   Formatted text over the limit beside a value within it is cut as text,
@@ -133,8 +134,12 @@ fn hold(
         .content
         .iter()
         .any(|part| matches!(part, Content::Json(_)));
+    // Text kept beside formatted text is a value no schema checks, unless
+    // the tool has an output schema.
+    let checked = |value: &Value| !value.is_string() || spec.output_schema().is_some();
     let value_size = match &result.structured_content {
-        Some(value) => Some(value_size(limit, value)),
+        Some(value) if checked(value) => Some(value_size(limit, value)),
+        Some(_) => None,
         None if has_json || (result.is_success() && spec.output_schema().is_some()) => {
             Some(limit.measure(&result.text_content()))
         }
@@ -150,7 +155,7 @@ fn hold(
             if limit.admits(&text) {
                 return result;
             }
-            cut(settings, limit, text, result)
+            cut(settings, limit, text, result, value_size.is_some())
         }
     }
 }
@@ -243,14 +248,24 @@ fn refuse(
 
 /// The text result cut in the middle to fit `limit`, the full one kept:
 /// its text blocks become one, where the first was; media stay.
-fn cut(settings: &Settings, limit: ResultLimit, text: String, full: ToolResult) -> ToolResult {
+fn cut(
+    settings: &Settings,
+    limit: ResultLimit,
+    text: String,
+    full: ToolResult,
+    keep_value: bool,
+) -> ToolResult {
     let mut result = ToolResult {
         tool_use_id: full.tool_use_id.clone(),
         status: full.status,
         content: Vec::with_capacity(full.content.len()),
         error_kind: full.error_kind,
-        // A value kept beside formatted text fits: only the text is cut.
-        structured_content: full.structured_content.clone(),
+        // A value an output schema checks, kept beside formatted text, fits:
+        // only the text is cut. Text kept beside text stays with the full
+        // result.
+        structured_content: keep_value
+            .then(|| full.structured_content.clone())
+            .flatten(),
         full_result: None,
     };
     let mut at = None;
