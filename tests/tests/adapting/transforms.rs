@@ -473,3 +473,56 @@ tools:
         ]
     );
 }
+
+/// A tool with an optional argument, for `hide: null`.
+#[tool(register = false)]
+fn greet(
+    /// Who to greet
+    name: String,
+    /// How
+    greeting: Option<String>,
+) -> String {
+    format!("{} {name}", greeting.unwrap_or_else(|| "hello".into()))
+}
+
+#[tokio::test]
+async fn a_registry_file_hides_an_optional_argument_and_needs_from_for_a_transform() {
+    const GREET: &[&dyn Tool] = &[&GreetTool];
+    let text = "\
+tools:
+  - name: hello
+    from: greet
+    arguments:
+      greeting: {hide: null}
+      name: {description: Whom}
+";
+    let registry = Manifest::parse("tools.yaml", text)
+        .unwrap()
+        .build_with(Registry::builder().catalog(GREET))
+        .unwrap();
+    let schema = registry.get("hello").unwrap().spec().input_schema();
+    assert_eq!(schema["properties"]["name"]["description"], "Whom");
+    assert!(schema["properties"].get("greeting").is_none());
+    let result = invoke(&registry, "hello", json!({"name": "Ada"})).await;
+    assert_eq!(result.text_content(), "hello Ada");
+
+    let text = "\
+tools:
+  - name: greet
+    arguments:
+      greeting: {hide: hi}
+";
+    let manifest = Manifest::parse("tools.yaml", text).unwrap();
+    let problems: Vec<String> = manifest
+        .problems()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "3:5: `arguments` belongs to an entry that re-exposes another tool: add `from`, that \
+          tool's name"
+        ]
+    );
+}

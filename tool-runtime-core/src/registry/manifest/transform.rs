@@ -58,13 +58,14 @@ pub(super) fn read(
     problems: &mut Vec<ManifestProblem>,
 ) -> Option<FileTransform> {
     let Some(from) = mapping.get_node("from") else {
-        for key in ["description", "arguments"] {
-            if let Some(node) = mapping.get_node(key) {
+        for (key, _) in mapping.iter() {
+            if matches!(key.as_str(), "description" | "arguments") {
                 problems.push(problem(
-                    node.span().start(),
+                    key.span().start(),
                     format!(
-                        "`{key}` belongs to an entry that re-exposes another tool: add `from`, \
-                         that tool's name"
+                        "`{}` belongs to an entry that re-exposes another tool: add `from`, \
+                         that tool's name",
+                        key.as_str()
                     ),
                 ));
             }
