@@ -15,7 +15,7 @@
 //! object's fields are listed under it, indented, and an array's elements
 //! are named by their type (`array of string`). A tool whose formatter
 //! writes its own text ([`ToolFormat::describe`](crate::ToolFormat::describe)
-//! for [`DescriptionFormat::Text`](crate::DescriptionFormat::Text)) has that
+//! for [`DescriptionFormat::Text`]) has that
 //! text in place of its entry, as written. Entries are separated by a
 //! blank line. Nothing is escaped: the text goes into a prompt as it is.
 

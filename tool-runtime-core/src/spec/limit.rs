@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 /// counted.
 ///
 /// Tokens are counted in OpenAI's `o200k_base` encoding with the `tokens`
-/// feature (as [`tokens::count`](crate::tokens) counts them); without it,
+/// feature (as `tokens::count` counts them); without it,
 /// a text of `n` bytes counts as `n / 4` tokens (rounded up), the usual
 /// rule of thumb for English text and code.
 ///
@@ -40,7 +40,8 @@ use serde::{Deserialize, Serialize};
 pub enum ResultLimit {
     /// At most this many bytes of UTF-8 text.
     Bytes(usize),
-    /// At most this many tokens (counted as [`tokens`](crate::tokens) does).
+    /// At most this many tokens (counted as the `tokens` module counts them
+    /// with its feature, else estimated: see above).
     Tokens(usize),
 }
 
