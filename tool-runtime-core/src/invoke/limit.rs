@@ -33,7 +33,7 @@ use serde_json::Value;
 use super::policy::Settings;
 use crate::spec::content::Content;
 use crate::spec::error::ToolErrorKind;
-use crate::spec::format::ToolFormat;
+use crate::spec::tool_spec::format::ToolFormat;
 use crate::spec::limit::{ResultHandle, ResultLimit, grouped};
 use crate::spec::result::ToolResult;
 use crate::spec::tool_spec::ToolSpec;

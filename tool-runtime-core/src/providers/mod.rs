@@ -219,8 +219,8 @@ impl std::error::Error for ProviderError {}
 /// formatter writes for [`DescriptionFormat::Json`](crate::DescriptionFormat::Json),
 /// else the spec's own.
 pub(crate) fn description(spec: &ToolSpec) -> std::borrow::Cow<'_, str> {
-    let format = crate::spec::format::DescriptionFormat::Json;
-    match crate::spec::format::written_description(spec, format) {
+    let format = crate::spec::tool_spec::format::DescriptionFormat::Json;
+    match crate::spec::tool_spec::format::written_description(spec, format) {
         Some(text) => std::borrow::Cow::Owned(text),
         None => std::borrow::Cow::Borrowed(&spec.description),
     }

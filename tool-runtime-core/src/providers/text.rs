@@ -23,8 +23,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use crate::spec::format::{DescriptionFormat, written_description};
 use crate::spec::tool_spec::ToolSpec;
+use crate::spec::tool_spec::format::{DescriptionFormat, written_description};
 
 /// Every tool of `specs`, one entry each, separated by blank lines.
 pub fn render_tools<'a>(specs: impl IntoIterator<Item = &'a ToolSpec>) -> String {

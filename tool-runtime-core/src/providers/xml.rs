@@ -292,8 +292,8 @@ fn indent(out: &mut String, level: usize) {
 }
 
 fn write_tool(out: &mut String, spec: &ToolSpec, level: usize) {
-    let format = crate::spec::format::DescriptionFormat::Xml;
-    if let Some(written) = crate::spec::format::written_description(spec, format) {
+    let format = crate::spec::tool_spec::format::DescriptionFormat::Xml;
+    if let Some(written) = crate::spec::tool_spec::format::written_description(spec, format) {
         out.push_str(&written);
         if !written.ends_with('\n') {
             out.push('\n');

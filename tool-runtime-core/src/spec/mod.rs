@@ -11,7 +11,6 @@ pub(crate) mod config;
 pub mod constraints;
 pub(crate) mod content;
 pub(crate) mod error;
-pub(crate) mod format;
 pub(crate) mod limit;
 pub(crate) mod requires;
 pub(crate) mod result;

@@ -268,9 +268,9 @@ impl DynamicToolBuilder {
 
     /// The tool's own formatting of its definition and results (see
     /// [`ToolFormat`](crate::ToolFormat)); the defaults otherwise.
-    pub fn formatter(mut self, formatter: impl crate::spec::format::ToolFormat) -> Self {
+    pub fn formatter(mut self, formatter: impl crate::spec::tool_spec::format::ToolFormat) -> Self {
         let formatter = std::sync::Arc::new(formatter);
-        self.spec.formatter = Some(crate::spec::format::Formatter::Shared(formatter));
+        self.spec.formatter = Some(crate::spec::tool_spec::format::Formatter::Shared(formatter));
         self
     }
 

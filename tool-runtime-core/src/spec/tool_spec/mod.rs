@@ -7,6 +7,8 @@ use std::sync::{Arc, LazyLock};
 
 use serde_json::Value;
 
+pub(crate) mod format;
+
 /// Where a tool was defined, for messages that must point at it (such as
 /// two tools with one name).
 ///
@@ -127,7 +129,7 @@ pub struct ToolSpec {
     pub result_limit: Option<crate::spec::limit::ResultLimit>,
     /// The tool's own formatting of its definition and results
     /// (`#[tool(format = ..)]`); `None` keeps the defaults.
-    pub formatter: Option<crate::spec::format::Formatter>,
+    pub formatter: Option<format::Formatter>,
     /// The JSON Schema of the arguments (see [`input_schema`](Self::input_schema)).
     pub input_schema: SchemaSource,
     /// The JSON Schema of the result, when there is one (see
