@@ -98,10 +98,10 @@ pub use spec::content::{
     Audio, Content, Image, InvalidBase64, Resource, ResourceContents, ResourceLink,
 };
 pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
-pub use spec::tool_spec::format::{CallBody, DescriptionFormat, Formatter, ToolFormat};
 pub use spec::limit::{BadResultLimit, MissingResult, ResultHandle, ResultLimit};
 pub use spec::requires::{Feature, Missing, Requirements};
 pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
+pub use spec::tool_spec::format::{CallBody, DescriptionFormat, Formatter, ToolFormat};
 pub use spec::tool_spec::{
     ParamSpec, SchemaSource, SourceLocation, TaskSupport, ToolAnnotations, ToolSpec,
 };

@@ -70,9 +70,9 @@ pub use crate::spec::args::{
 };
 pub use crate::spec::config::{ConfigSpec, ConfigValue};
 pub use crate::spec::constraints::{Constraints, Literal};
-pub use crate::spec::tool_spec::format::Formatter;
 pub use crate::spec::limit::ResultLimit;
 pub use crate::spec::requires::{Feature, Requirements};
+pub use crate::spec::tool_spec::format::Formatter;
 pub use crate::stream::{GeneratorStream, channel as stream_channel, next as stream_next};
 pub use crate::{
     ArgError, FromToolContext, ParamSpec, SchemaSource, SourceLocation, TaskSupport, Tool,
