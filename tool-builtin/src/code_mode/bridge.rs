@@ -325,7 +325,7 @@ impl Calls<'_> {
                 );
                 self.made.push(ScriptCall {
                     id: record.id.clone(),
-                    parent: self.parent.clone(),
+                    parent: record.parent.clone(),
                     tool: record.tool.clone(),
                     status: record.status,
                     error_kind: record.error_kind.map(|kind| kind.as_str().to_owned()),

@@ -44,8 +44,10 @@
 //! describes the design and the security boundary.
 
 mod bridge;
+mod offer;
 mod prelude;
 mod run;
+mod section;
 mod tool;
 
 use std::collections::HashSet;
@@ -58,8 +60,10 @@ use serde::{Deserialize, Serialize};
 use tool_runtime::Registry;
 
 use crate::python::PythonConfig;
+pub use offer::{CodeModeExt, CodeModeOffer, CodeModeSetupError};
 use prelude::PyTool;
 pub use run::{CodeModeRun, ScriptCall};
+pub use section::{CodeModeSection, CodeModeSetting};
 pub use tool::CodeModeTool;
 
 /// The limits and settings of a [`CodeMode`] tool, each with a default.

@@ -39,7 +39,8 @@ pub struct ScriptCall {
     /// The call's tool use id: the `code_mode` call's id, a dot and the
     /// call's number in the script (`"call-1.3"`).
     pub id: String,
-    /// The `code_mode` call's tool use id, when it has one.
+    /// The `code_mode` call's tool use id, when it has one: the call's
+    /// record's [`parent`](tool_runtime::ToolCallRecord::parent).
     pub parent: Option<String>,
     /// The tool's name.
     pub tool: String,

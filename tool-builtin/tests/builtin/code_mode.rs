@@ -602,3 +602,145 @@ async fn cancelling_the_call_stops_the_script() {
     });
     assert!(gone, "the script's process {pid} outlived the call");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_records_of_a_scripts_calls_name_its_call_as_parent() {
+    if !have_python() {
+        return;
+    }
+    let tool = CodeMode::new(tools_only())
+        .sandbox(sandboxed())
+        .build()
+        .unwrap();
+    let outer = Registry::builder().tool(tool).build().unwrap();
+    let script = "convert_length(value=1, from_='km')\nconvert_length(value=2, from_='mile')\n";
+    let (result, record) = outer
+        .invoke_recorded(
+            ToolUse::new("outer", "code_mode", json!({"script": script})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(result.is_success(), "{}", result.text_content());
+    // The code_mode call itself was made with a context of no call.
+    assert_eq!(record.parent, None);
+    assert!(
+        serde_json::to_value(&record)
+            .unwrap()
+            .get("parent")
+            .is_none()
+    );
+    // Each call the script made was made with the code_mode call's context,
+    // and its record says so.
+    let run: Value = serde_json::from_str(&result.text_content()).unwrap();
+    let calls = run["calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 2, "{run}");
+    for call in calls {
+        assert_eq!(call["parent"], "outer", "{run}");
+    }
+    // A call made directly has no parent.
+    let (_, direct) = tools_only()
+        .invoke_recorded(
+            ToolUse::new("d", "convert_length", json!({"value": 1, "from": "km"})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert_eq!(direct.parent, None);
+}
+
+#[test]
+fn a_registry_builder_offers_code_mode_in_place_of_its_tools_or_beside_them() {
+    use tool_builtin::code_mode::{CodeModeExt, CodeModeOffer, CodeModeOptions};
+    let builder = Registry::builder()
+        .tool(ConvertLengthTool)
+        .tool(CompileTool);
+    let options = CodeModeOptions {
+        max_calls: 3,
+        ..CodeModeOptions::default()
+    };
+    let in_place = builder
+        .clone()
+        .code_mode(options.clone(), CodeModeOffer::InPlace)
+        .unwrap();
+    assert_eq!(in_place.names().collect::<Vec<_>>(), ["code_mode"]);
+    let description = &in_place.get("code_mode").unwrap().spec().description;
+    assert!(
+        description.contains("Limits: 3 tool calls"),
+        "{description}"
+    );
+    assert!(description.contains("def convert_length("), "{description}");
+
+    let beside = builder
+        .clone()
+        .code_mode(options, CodeModeOffer::Beside)
+        .unwrap();
+    let mut names: Vec<_> = beside.names().collect();
+    names.sort_unstable();
+    assert_eq!(names, ["code_mode", "compile", "convert_length"]);
+
+    let refused = CodeModeOptions {
+        max_calls: 0,
+        ..CodeModeOptions::default()
+    };
+    let error = builder
+        .code_mode(refused, CodeModeOffer::InPlace)
+        .unwrap_err();
+    assert_eq!(error.to_string(), "code mode: max_calls must be at least 1");
+}
+
+#[test]
+fn a_registry_files_code_mode_section_is_read_with_its_mistakes_placed() {
+    use tool_builtin::code_mode::{CodeModeOffer, CodeModeSection};
+    use tool_runtime::manifest::Manifest;
+    let text = "tools: []\ncode_mode:\n  offer: beside\n  max_calls: 3\n  tools: [convert_length]\n  python: {sandbox: true}\n";
+    let manifest = Manifest::parse_with("tools.yaml", text, &[&CodeModeSection]).unwrap();
+    assert!(manifest.problems().is_empty(), "{:?}", manifest.problems());
+    let setting = manifest
+        .section::<CodeModeSection>()
+        .unwrap()
+        .as_ref()
+        .unwrap();
+    assert_eq!(setting.offer, CodeModeOffer::Beside);
+    assert_eq!(setting.options.max_calls, 3);
+    assert_eq!(setting.options.max_concurrent_calls, 4);
+    assert!(setting.options.python.sandbox);
+    assert_eq!(
+        setting.options.tools.as_deref(),
+        Some(&["convert_length".to_owned()][..])
+    );
+
+    // Each mistake at its line and column, all at once.
+    let text = "tools: []\ncode_mode:\n  max_calls: lots\n  offer: aside\n  max_cals: 3\n";
+    let manifest = Manifest::parse_with("tools.yaml", text, &[&CodeModeSection]).unwrap();
+    let problems: Vec<String> = manifest
+        .problems()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert!(
+        problems[0].starts_with("3:14: `code_mode`: invalid type"),
+        "{problems:?}"
+    );
+    assert!(
+        problems[1].starts_with("4:10: `offer` is `in_place`"),
+        "{problems:?}"
+    );
+    assert!(
+        problems[2].starts_with("5:3: `code_mode`: unknown field `max_cals`"),
+        "{problems:?}"
+    );
+    assert_eq!(manifest.section::<CodeModeSection>(), Some(&None));
+
+    // The section's schema is inline, with the options and `offer`.
+    let schema = tool_runtime::manifest::Section::schema(&CodeModeSection);
+    assert!(schema.get("$defs").is_none(), "{schema}");
+    let offer = schema["properties"]["offer"].to_string();
+    assert!(
+        offer.contains("\"in_place\"") && offer.contains("\"beside\""),
+        "{offer}"
+    );
+    assert_eq!(
+        schema["properties"]["python"]["properties"]["sandbox"]["type"],
+        "boolean"
+    );
+}

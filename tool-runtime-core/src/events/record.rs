@@ -138,6 +138,13 @@ pub struct ToolCallRecord {
     /// of the serialised record when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The tool use id of the call this one was made from: a call made
+    /// with the context of a running call (as a `code_mode` script's calls
+    /// are made with the `code_mode` call's) is that call's child. `None`
+    /// for a call made with a context of no call, and then left out of the
+    /// serialised record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
 }
 
 impl ToolCallRecord {
@@ -156,7 +163,15 @@ impl ToolCallRecord {
             error_kind: None,
             full_result: None,
             warnings: Vec::new(),
+            parent: None,
         }
+    }
+
+    /// The same record, made a child of the call whose tool use id is
+    /// `parent` (when there is one); see [`parent`](Self::parent).
+    pub fn with_parent(mut self, parent: Option<&str>) -> Self {
+        self.parent = parent.map(str::to_owned);
+        self
     }
 
     /// Whether the call has ended.

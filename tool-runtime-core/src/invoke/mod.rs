@@ -89,7 +89,8 @@ pub(crate) fn stream(
     ctx: &ToolContext,
 ) -> ToolCallStream {
     let (sender, receiver) = mpsc::unbounded_channel();
-    let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
+    let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone())
+        .with_parent(ctx.tool_use_id());
     let (sink, _record) = CallSink::new(record, Some(sender));
     // A token of this call's own, so the stream can cancel just it.
     let token = ctx.child_token();
@@ -105,7 +106,8 @@ pub(crate) async fn invoke_recorded(
     tool_use: ToolUse,
     ctx: &ToolContext,
 ) -> (ToolResult, ToolCallRecord) {
-    let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
+    let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone())
+        .with_parent(ctx.tool_use_id());
     let (sink, _record) = CallSink::new(record, None);
     let result = call(registry, tool_use, ctx, Some(Arc::clone(&sink))).await;
     (result, sink.snapshot())
