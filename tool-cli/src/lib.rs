@@ -349,7 +349,10 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
     };
     match registry {
         Some(registry) if problems.is_empty() => {
-            #[cfg_attr(not(feature = "mcp-client"), allow(unused_mut))]
+            #[cfg_attr(
+                not(any(feature = "mcp-client", feature = "http-tools", feature = "code-mode")),
+                allow(unused_mut)
+            )]
             let mut tools = Tools::new(registry, Vec::new());
             #[cfg(feature = "mcp-client")]
             {
@@ -359,6 +362,11 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
             {
                 tools.origins = origins;
                 tools.targets = targets;
+            }
+            #[cfg(feature = "code-mode")]
+            {
+                use tool_builtin::code_mode::CodeModeSection;
+                tools.code_mode = manifest.section::<CodeModeSection>().cloned().flatten();
             }
             Ok(tools)
         }
@@ -393,6 +401,9 @@ pub(crate) struct Tools {
     /// The clients of the servers reached.
     #[cfg(feature = "mcp-client")]
     clients: Vec<tool_mcp::client::McpClient>,
+    /// The registry file's `code_mode` section, which `serve` follows.
+    #[cfg(feature = "code-mode")]
+    pub(crate) code_mode: Option<tool_builtin::code_mode::CodeModeSetting>,
 }
 
 impl Tools {
@@ -407,6 +418,8 @@ impl Tools {
             remotes: Vec::new(),
             #[cfg(feature = "mcp-client")]
             clients: Vec::new(),
+            #[cfg(feature = "code-mode")]
+            code_mode: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! The sections of a registry file `--registry` reads besides `tools`:
 //! `mcp_servers` (feature `mcp-client`, tool-mcp's reader), `http_tools`
-//! and `openapi` (feature `http-tools`, tool-builtin's readers); a section
+//! and `openapi` (feature `http-tools`, tool-builtin's readers), `code_mode`
+//! (feature `code-mode`, tool-builtin's reader); a section
 //! whose feature is off is refused at its line and column, naming the
 //! feature. The file's JSON Schema is assembled from the same sections.
 
@@ -11,7 +12,8 @@ use tool_runtime::manifest::{AnySection, Node, Section, SectionReader, schema_wi
 /// in the order the messages list them: those of the features this build
 /// has ([`tool_mcp::client::McpServers`] with `mcp-client`,
 /// [`tool_builtin::http_tools::HttpTools`] and
-/// [`tool_builtin::http_tools::OpenApi`] with `http-tools`).
+/// [`tool_builtin::http_tools::OpenApi`] with `http-tools`,
+/// [`tool_builtin::code_mode::CodeModeSection`] with `code-mode`).
 pub fn registry_sections() -> Vec<&'static dyn AnySection> {
     vec![
         #[cfg(feature = "mcp-client")]
@@ -20,12 +22,14 @@ pub fn registry_sections() -> Vec<&'static dyn AnySection> {
         &tool_builtin::http_tools::HttpTools,
         #[cfg(feature = "http-tools")]
         &tool_builtin::http_tools::OpenApi,
+        #[cfg(feature = "code-mode")]
+        &tool_builtin::code_mode::CodeModeSection,
     ]
 }
 
 /// The JSON Schema of the registry files the command line reads:
-/// `tools` and [`registry_sections`]. With the default features it is the
-/// one published as `docs/registry-file.schema.json`.
+/// `tools` and [`registry_sections`]. With the default features and
+/// `code-mode` it is the one published as `docs/registry-file.schema.json`.
 ///
 /// ```
 /// let schema = tool_cli::registry_file_schema();
@@ -39,8 +43,18 @@ pub fn registry_file_schema() -> Value {
 /// The sections `--registry` reads: [`registry_sections`], and one that
 /// refuses each section whose feature this build does not have.
 pub(crate) fn read_with() -> Vec<&'static dyn AnySection> {
-    #[cfg_attr(all(feature = "mcp-client", feature = "http-tools"), allow(unused_mut))]
+    #[cfg_attr(
+        all(feature = "mcp-client", feature = "http-tools", feature = "code-mode"),
+        allow(unused_mut)
+    )]
     let mut sections = registry_sections();
+    #[cfg(not(feature = "code-mode"))]
+    sections.push(&Refused {
+        key: "code_mode",
+        description: "a `code_mode` mapping",
+        feature: "code-mode",
+        reason: "so it cannot offer a code_mode tool",
+    });
     #[cfg(not(feature = "mcp-client"))]
     sections.push(&Refused {
         key: "mcp_servers",
@@ -68,7 +82,10 @@ pub(crate) fn read_with() -> Vec<&'static dyn AnySection> {
 
 /// A section this build cannot use: the file that has it is refused, the
 /// message naming the feature that reads it.
-#[cfg_attr(all(feature = "mcp-client", feature = "http-tools"), allow(dead_code))]
+#[cfg_attr(
+    all(feature = "mcp-client", feature = "http-tools", feature = "code-mode"),
+    allow(dead_code)
+)]
 struct Refused {
     key: &'static str,
     description: &'static str,

@@ -18,7 +18,7 @@ use crate::usage_error;
 pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitCode {
     #[cfg(feature = "code-mode")]
     let live = match code_mode(&tools, &args) {
-        Ok(registry) => LiveRegistry::new(registry),
+        Ok(live) => live,
         Err(code) => return code,
     };
     #[cfg(not(feature = "code-mode"))]
@@ -40,28 +40,46 @@ pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitC
     code
 }
 
-/// The registry served: the tools, or with `--code-mode` the one
-/// `code_mode` tool over them (a registry file's MCP servers' tools join it
-/// beside `code_mode`, as they answer).
+/// The registry served: the tools, or with `--code-mode` or a registry
+/// file's `code_mode` section a `code_mode` tool over them, alone or (as the
+/// section's `offer: beside` says) beside them. The section's options apply;
+/// `--sandbox` turns the sandbox on. A registry file's MCP servers' tools
+/// join the registry served as they answer.
 #[cfg(feature = "code-mode")]
-fn code_mode(tools: &Tools, args: &ServeArgs) -> Result<tool_runtime::Registry, ExitCode> {
-    if !args.code_mode {
-        return Ok(tools.registry.clone());
+fn code_mode(tools: &Tools, args: &ServeArgs) -> Result<LiveRegistry, ExitCode> {
+    use tool_builtin::code_mode::{CodeMode, CodeModeOffer};
+    let setting = tools.code_mode.as_ref();
+    if !args.code_mode && setting.is_none() {
+        return Ok(LiveRegistry::new(tools.registry.clone()));
     }
-    let built = tool_builtin::code_mode::CodeMode::new(tools.registry.clone())
-        .sandbox(args.sandbox)
-        .build()
-        .map_err(|error| error.to_string())
-        .and_then(|tool| {
-            tool_runtime::Registry::builder()
-                .tool(tool)
-                .build()
-                .map_err(|error| error.to_string())
-        });
-    built.map_err(|error| {
+    let (mut options, offer) = setting
+        .map(|setting| (setting.options.clone(), setting.offer))
+        .unwrap_or_default();
+    if args.sandbox {
+        options.python.sandbox = true;
+    }
+    let fail = |error: String| {
         eprintln!("error: code mode: {error}");
         ExitCode::FAILURE
-    })
+    };
+    let tool = CodeMode::new(tools.registry.clone())
+        .options(options)
+        .build()
+        .map_err(|error| fail(error.to_string()))?;
+    let served = match offer {
+        CodeModeOffer::InPlace => tool_runtime::Registry::builder().tool(tool).build(),
+        CodeModeOffer::Beside => {
+            // The tools as they are, their policies kept, and code_mode.
+            let live = LiveRegistry::new(tools.registry.clone());
+            return match live.insert(tool) {
+                Ok(()) => Ok(live),
+                Err(error) => Err(fail(error.to_string())),
+            };
+        }
+    };
+    served
+        .map(LiveRegistry::new)
+        .map_err(|error| fail(error.to_string()))
 }
 
 async fn serve_on(server: McpServer, args: ServeArgs) -> ExitCode {
@@ -131,5 +149,61 @@ async fn serve_http(
             eprintln!("error: the MCP server stopped: {error}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(all(test, feature = "code-mode"))]
+mod tests {
+    use std::process::ExitCode;
+
+    use clap::Parser;
+    use tool_runtime::Registry;
+
+    use crate::command::{Cli, Command};
+
+    /// The names `serve` offers for the registry file `text` and the
+    /// command line `serve ARGS`, over the built-in tools.
+    fn served(text: &str, args: &[&str]) -> Result<Vec<String>, ExitCode> {
+        static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "tool-cli-code-mode-{}-{n}.yaml",
+            std::process::id()
+        ));
+        std::fs::write(&path, text).unwrap();
+        let program = Registry::builder()
+            .tools(tool_builtin::ALL)
+            .build()
+            .unwrap();
+        let tools = crate::load(&path, &program);
+        let _ = std::fs::remove_file(&path);
+        let cli = Cli::try_parse_from(["toolbox", "serve"].iter().chain(args)).unwrap();
+        let Command::Serve(args) = cli.command else {
+            unreachable!("parsed as serve")
+        };
+        let live = super::code_mode(&tools?, &args)?;
+        let mut names: Vec<String> = live.snapshot().names().map(str::to_owned).collect();
+        names.sort_unstable();
+        Ok(names)
+    }
+
+    #[test]
+    fn a_registry_files_code_mode_section_is_served() {
+        let plain = "tools: [calculator, current_time]\n";
+        assert_eq!(served(plain, &[]).unwrap(), ["calculator", "current_time"]);
+        assert_eq!(served(plain, &["--code-mode"]).unwrap(), ["code_mode"]);
+        let in_place = format!("{plain}code_mode:\n  max_calls: 7\n");
+        assert_eq!(served(&in_place, &[]).unwrap(), ["code_mode"]);
+        let beside = format!("{plain}code_mode:\n  offer: beside\n  tools: [calculator]\n");
+        assert_eq!(
+            served(&beside, &[]).unwrap(),
+            ["calculator", "code_mode", "current_time"]
+        );
+        // A tool the file does not offer is not the script's either.
+        let unknown = format!("{plain}code_mode:\n  tools: [python_exec]\n");
+        assert_eq!(served(&unknown, &[]), Err(ExitCode::FAILURE));
+        // A bad value: the file is refused.
+        let bad = format!("{plain}code_mode:\n  max_calls: -1\n");
+        assert_eq!(served(&bad, &[]), Err(ExitCode::from(crate::EXIT_USAGE)));
     }
 }
