@@ -1,10 +1,12 @@
 //! The `#[tool]` keys that adapt a tool to its caller: the spec fields each
 //! sets, and the argument transforms, through `Registry::invoke` and the
-//! text path.
+//! text path; versions and sequential calls written with the attribute,
+//! through a provider's calls and renderings; transforms over MCP.
 
 use std::borrow::Cow;
 
 use serde_json::{Value, json};
+use tool_runtime::providers::Provider;
 use tool_runtime::{
     ArgErrorKind, DescriptionFormat, Registry, ResultLimit, Tool, ToolContext, ToolFormat,
     ToolSpec, ToolUse, tool, toolset,
@@ -417,4 +419,196 @@ fn cow_fields_are_borrowed() {
         ConvertLengthV2Tool::SPEC.version,
         Some(Cow::Borrowed(_))
     ));
+}
+
+/// Converts metres to feet, in its first version.
+#[tool(register = false, name = "to_feet", version = "1.0.0")]
+fn to_feet_v1(metres: f64) -> String {
+    format!("v1 {:.1}", metres * 3.28)
+}
+
+/// Converts metres to feet, in its second version.
+#[tool(register = false, name = "to_feet", version = "2.0.0")]
+fn to_feet_v2(metres: f64) -> String {
+    format!("v2 {:.2}", metres * 3.2808)
+}
+
+/// Converts metres to feet, in a third version withdrawn for a bug.
+#[tool(
+    register = false,
+    name = "to_feet",
+    version = "3.0.0",
+    deprecated = "rounds wrongly; use 2.0.0"
+)]
+fn to_feet_v3(metres: f64) -> String {
+    format!("v3 {}", metres.round())
+}
+
+/// What the cache tools did, in order.
+type Log = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+/// Clears the whole cache.
+#[tool(register = false, sequential)]
+async fn clear_cache(log: tool_runtime::State<Log>) -> &'static str {
+    log.lock().unwrap().push("clear start".into());
+    tokio::task::yield_now().await;
+    log.lock().unwrap().push("clear end".into());
+    "cleared"
+}
+
+/// Reads one cache entry.
+#[tool(register = false)]
+async fn read_cache(key: String, log: tool_runtime::State<Log>) -> String {
+    log.lock().unwrap().push(format!("{key} start"));
+    for _ in 0..3 {
+        tokio::task::yield_now().await;
+    }
+    log.lock().unwrap().push(format!("{key} end"));
+    key
+}
+
+#[tokio::test]
+async fn versions_written_with_the_attribute_are_offered_and_called_by_version() {
+    let registry = Registry::builder()
+        .tool(ToFeetV1Tool)
+        .tool(ToFeetV2Tool)
+        .tool(ToFeetV3Tool)
+        .build()
+        .unwrap();
+    // One definition per name: the newest that is not deprecated.
+    let rendered = registry.render(Provider::OpenAiChat);
+    let names: Vec<&str> = rendered
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["to_feet"]);
+    let ctx = ToolContext::new();
+    let args = json!({"metres": 10.0});
+    let offered = registry
+        .invoke(ToolUse::new("1", "to_feet", args.clone()), &ctx)
+        .await;
+    assert_eq!(offered.text_content(), "v2 32.81");
+    let (old, record) = registry
+        .invoke_recorded(ToolUse::new("2", "to_feet@3.0.0", args.clone()), &ctx)
+        .await;
+    assert_eq!(old.text_content(), "v3 10");
+    assert!(
+        record.warnings.iter().any(|w| w.contains("rounds wrongly")),
+        "{:?}",
+        record.warnings
+    );
+    let unknown = registry
+        .invoke(ToolUse::new("3", "to_feet@9.9.9", args), &ctx)
+        .await;
+    assert!(unknown.is_error());
+    assert!(
+        unknown.text_content().contains("1.0.0") && unknown.text_content().contains("2.0.0"),
+        "{}",
+        unknown.text_content()
+    );
+}
+
+#[tokio::test]
+async fn a_sequential_tool_from_the_attribute_is_a_barrier_among_a_models_parallel_calls() {
+    let log: Log = std::sync::Arc::default();
+    let registry = Registry::builder()
+        .tool(ClearCacheTool)
+        .tool(ReadCacheTool)
+        .state(std::sync::Arc::clone(&log))
+        .build()
+        .unwrap();
+    // A model's turn with four parallel calls, as OpenAI's Chat Completions
+    // sends them.
+    let call = |id: &str, name: &str, arguments: Value| {
+        json!({"id": id, "type": "function",
+            "function": {"name": name, "arguments": arguments.to_string()}})
+    };
+    let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        call("a", "read_cache", json!({"key": "a"})),
+        call("b", "read_cache", json!({"key": "b"})),
+        call("c", "clear_cache", json!({})),
+        call("d", "read_cache", json!({"key": "d"})),
+    ]}}]});
+    let calls = tool_runtime::providers::parse_tool_calls(Provider::OpenAiChat, &response).unwrap();
+    let results = registry
+        .invoke_all(calls.clone(), &ToolContext::new())
+        .await;
+    let log = log.lock().unwrap().clone();
+    let at = |entry: &str| log.iter().position(|e| e == entry).unwrap();
+    // a and b overlap; the clear runs alone between them and d.
+    assert!(at("b start") < at("a end"), "{log:?}");
+    assert!(at("clear start") > at("a end").max(at("b end")), "{log:?}");
+    assert!(at("d start") > at("clear end"), "{log:?}");
+    let rendered = registry.render_results(Provider::OpenAiChat, calls.iter().zip(&results));
+    let contents: Vec<&str> = rendered
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|message| message["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(contents, ["a", "b", "cleared", "d"]);
+}
+
+#[tokio::test]
+async fn a_transformed_parameter_is_served_over_mcp_with_its_schema_as_written() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listed = tool_mcp::server::McpServer::new(registry()).tools();
+    let report = listed
+        .iter()
+        .find(|tool| tool["name"] == "file_report")
+        .unwrap();
+    assert_eq!(
+        report["inputSchema"]["properties"]["code"]["maxLength"], 4,
+        "{report}"
+    );
+    let (client, server) = tokio::io::duplex(1 << 16);
+    let (server_read, server_write) = tokio::io::split(server);
+    let serving = tokio::spawn(
+        tool_mcp::server::McpServer::new(registry()).serve_io(server_read, server_write),
+    );
+    let (read, mut write) = tokio::io::split(client);
+    let mut lines = BufReader::new(read).lines();
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "file_report",
+            "arguments": {"category": " Noise ", "height": 10.0, "code": " AB ", "floors": 3}}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "file_report",
+            "arguments": {"category": "x", "height": 400.0, "code": "ab", "floors": 1}}}),
+    ];
+    for message in messages {
+        write
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    let mut answers = std::collections::HashMap::new();
+    while answers.len() < 3 {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(30), lines.next_line())
+            .await
+            .expect("an answer in time")
+            .unwrap()
+            .expect("an answer");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if let Some(id) = message["id"].as_u64() {
+            answers.insert(id, message);
+        }
+    }
+    let ok = &answers[&1]["result"];
+    assert_eq!(ok["isError"], false, "{ok}");
+    assert_eq!(ok["content"][0]["text"], "noise 3.05 None ab 3");
+    let refused = &answers[&2]["result"];
+    assert_eq!(refused["isError"], true);
+    assert_eq!(
+        refused["content"][0]["text"],
+        "invalid arguments for file_report: height: must be at most 100, got 121.92"
+    );
+    drop(write);
+    drop(lines);
+    serving.await.unwrap().unwrap();
 }
