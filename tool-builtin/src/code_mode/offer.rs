@@ -42,7 +42,7 @@ pub enum CodeModeOffer {
 /// assert_eq!(registry.names().collect::<Vec<_>>(), ["code_mode"]);
 ///
 /// let registry = Registry::builder()
-///     .tool(tool_builtin::CalculatorTool)
+///     .tool(tool_builtin::calculator::CalculatorTool)
 ///     .code_mode(options, CodeModeOffer::Beside)?;
 /// assert!(registry.get("calculator").is_some() && registry.get("code_mode").is_some());
 /// # Ok(())
