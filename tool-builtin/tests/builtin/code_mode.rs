@@ -744,3 +744,25 @@ fn a_registry_files_code_mode_section_is_read_with_its_mistakes_placed() {
         "boolean"
     );
 }
+
+/// Calls `convert_length` with its own call's context; answers with that
+/// call's record's parent.
+#[tool(register = false)]
+async fn relay(ctx: &ToolContext) -> String {
+    let (_, record) = tools_only()
+        .invoke_recorded(
+            ToolUse::new("inner", "convert_length", json!({"value": 1, "from": "km"})),
+            ctx,
+        )
+        .await;
+    format!("{:?}", record.parent)
+}
+
+#[tokio::test]
+async fn any_call_made_with_a_running_calls_context_is_its_child() {
+    let outer = Registry::builder().tool(RelayTool).build().unwrap();
+    let result = outer
+        .invoke(ToolUse::new("r1", "relay", json!({})), &ToolContext::new())
+        .await;
+    assert_eq!(result.text_content(), r#"Some("r1")"#);
+}
