@@ -33,10 +33,10 @@ use serde_json::Value;
 use super::policy::Settings;
 use crate::spec::content::Content;
 use crate::spec::error::ToolErrorKind;
-use crate::spec::tool_spec::format::ToolFormat;
 use crate::spec::limit::{ResultHandle, ResultLimit, grouped};
 use crate::spec::result::ToolResult;
 use crate::spec::tool_spec::ToolSpec;
+use crate::spec::tool_spec::format::ToolFormat;
 
 /// The name of the tool that reads kept results in pages.
 pub(crate) const READ_RESULT: &str = "read_result";
