@@ -253,7 +253,7 @@ async fn a_formatted_result_reads_as_text_and_keeps_its_value() {
     assert!(result.is_success());
     assert_eq!(result.text_content(), TABLE);
     let rows = json!([{"item": "bolts", "count": 120}, {"item": "washers", "count": 8}]);
-    assert_eq!(result.structured_content.as_ref(), Some(&rows));
+    assert_eq!(result.structured_content.as_deref(), Some(&rows));
 
     let openai = registry.render_result(Provider::OpenAiChat, &call, &result);
     assert_eq!(openai["content"], TABLE, "{openai}");
@@ -266,7 +266,14 @@ async fn a_formatted_result_reads_as_text_and_keeps_its_value() {
     // Streamed and recorded alike.
     let (recorded, record) = registry.invoke_recorded(call, &ToolContext::new()).await;
     assert_eq!(recorded.text_content(), TABLE);
-    assert_eq!(record.result.unwrap().structured_content, Some(rows));
+    assert_eq!(
+        record
+            .result
+            .unwrap()
+            .structured_content
+            .map(|value| *value),
+        Some(rows)
+    );
 }
 
 /// Sends each request to an MCP server of `registry` over a byte stream,

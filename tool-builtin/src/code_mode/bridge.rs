@@ -396,7 +396,7 @@ fn reply_for(result: &ToolResult, max_bytes: u64, tool: &str) -> Value {
     };
     let value = match result.content.as_slice() {
         _ if result.structured_content.is_some() => {
-            result.structured_content.clone().unwrap_or_default()
+            result.structured_content.as_deref().cloned().unwrap_or_default()
         }
         [] => Value::Null,
         [one] => block(one),

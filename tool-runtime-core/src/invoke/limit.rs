@@ -97,7 +97,7 @@ fn format(formatter: &dyn ToolFormat, spec: &ToolSpec, mut result: ToolResult) -
     match written {
         Ok(Some(text)) => {
             result.content.push(Content::Text(text));
-            result.structured_content = Some(value);
+            result.structured_content = Some(Box::new(value));
         }
         Ok(None) | Err(_) => {
             if written.is_err() {

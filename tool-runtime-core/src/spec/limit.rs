@@ -179,12 +179,12 @@ pub(crate) fn grouped(n: usize) -> String {
 /// reads it in pages.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct ResultHandle(String);
+pub struct ResultHandle(Box<str>);
 
 impl ResultHandle {
     /// A handle with this text, as a model or a log gives it back.
     pub fn new(text: impl Into<String>) -> Self {
-        ResultHandle(text.into())
+        ResultHandle(text.into().into_boxed_str())
     }
 
     /// The handle's text.

@@ -83,7 +83,10 @@ pub struct ToolResult {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub structured_content: Option<Value>,
+    ///
+    /// Boxed, as a result is moved several times on its way to the caller
+    /// and most results have none.
+    pub structured_content: Option<Box<Value>>,
     /// When the model was given less than the full result (see
     /// [`ResultLimit`](crate::ResultLimit)), the handle the full result is
     /// kept under. Not part of the serialised shape.
@@ -138,7 +141,7 @@ impl ToolResult {
     /// tool that writes the text the model reads itself and has an output
     /// schema, whose structured content must still be there.
     pub fn with_structured_content(mut self, value: Value) -> Self {
-        self.structured_content = Some(value);
+        self.structured_content = Some(Box::new(value));
         self
     }
 
