@@ -395,9 +395,11 @@ fn reply_for(result: &ToolResult, max_bytes: u64, tool: &str) -> Value {
         other => Value::String(other.stand_in()),
     };
     let value = match result.content.as_slice() {
-        _ if result.structured_content.is_some() => {
-            result.structured_content.as_deref().cloned().unwrap_or_default()
-        }
+        _ if result.structured_content.is_some() => result
+            .structured_content
+            .as_deref()
+            .cloned()
+            .unwrap_or_default(),
         [] => Value::Null,
         [one] => block(one),
         many => Value::Array(many.iter().map(block).collect()),
