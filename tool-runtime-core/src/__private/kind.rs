@@ -37,7 +37,7 @@ use serde::{Deserializer, Serialize};
 use serde_json::Value;
 
 use super::traits::{ArgValidator, ToolArg, ToolConfig};
-use super::transform::{ArgTransform, Transformed};
+use super::transform::{TransformFn, Transformed};
 use super::{PARAM_DEFAULTS, schema};
 use crate::spec::args::{self, ArgSeed};
 use crate::spec::config::{self, ConfigValue};
@@ -221,7 +221,7 @@ impl<T: ToolArg> Kind<T> {
 impl<T: ToolArg + Serialize> Kind<T> {
     /// Decodes `value` as `T`, runs `transform` on it and serialises the
     /// result.
-    pub fn transform_json<F: ArgTransform<T>>(self, value: &Value, transform: F) -> Transformed {
+    pub fn transform_json<F: TransformFn<T>>(self, value: &Value, transform: F) -> Transformed {
         let Ok(decoded) = T::deserialize(value) else {
             return Transformed::Undecoded;
         };
@@ -299,7 +299,7 @@ pub trait Fallback<T> {
 
     /// Never runs: a transformed parameter's type that does not serialise
     /// fails its assertion.
-    fn transform_json<F: ArgTransform<T>>(&self, value: &Value, transform: F) -> Transformed {
+    fn transform_json<F: TransformFn<T>>(&self, value: &Value, transform: F) -> Transformed {
         let _ = (value, transform);
         unreachable!("{UNCHECKED}")
     }

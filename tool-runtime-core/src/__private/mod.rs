@@ -17,7 +17,7 @@
 //!   spec's pieces, [`SPEC_DEFAULTS`], [`PARAM_DEFAULTS`], [`location`];
 //! - `stream.rs`: [`drive_stream`]; and the stream behind `stream!`;
 //! - `transform.rs`: `#[tool(transform = f)]`, on a parameter and on the
-//!   function: [`ArgTransform`], [`Transforms`] and [`decode_transformed`];
+//!   function: [`TransformFn`], [`Transforms`] and [`decode_transformed`];
 //! - what the expansion names by path: the spec types, [`Tool`],
 //!   [`FromToolContext`], and the crates `serde`, `serde_json`, `schemars`
 //!   and `inventory`, so that a user's crate depends on `tool-runtime` alone.
@@ -59,7 +59,7 @@ pub use traits::{
     assert_tool_arg, assert_tool_config, assert_tool_error, assert_tool_return,
 };
 pub use transform::{
-    ArgTransform, ParamTransform, TransformOutcome, Transformable, Transformed, Transforms,
+    ParamTransform, TransformFn, TransformOutcome, Transformable, Transformed, Transforms,
     assert_transformable, decode_str_transformed, decode_transformed, transform_value,
 };
 

@@ -2,7 +2,7 @@
 //! tool sees them.
 //!
 //! On a parameter, `f` is `fn(T) -> T` or `fn(T) -> Result<T, E>` with
-//! `E: Display` ([`ArgTransform`]); it runs on the value decoded as `T` (an
+//! `E: Display` ([`TransformFn`]); it runs on the value decoded as `T` (an
 //! `Option`'s inner value, when present) and its result takes the value's
 //! place, before the parameter's constraints are checked and before the
 //! argument struct is decoded. On the function, `f` does the same for the
@@ -30,12 +30,12 @@ use crate::{ToolError, ToolSpec};
     label = "expected a function `fn({T}) -> {T}` or `fn({T}) -> Result<{T}, E>` with `E: Display`",
     note = "write the transform as `fn normalize(value: {T}) -> {T}`, or return `Result<{T}, String>` (any error type that implements `Display` will do) to refuse a value"
 )]
-pub trait ArgTransform<T> {
+pub trait TransformFn<T> {
     /// Runs the transform; a refusal's text reaches the model.
     fn run(&self, value: T) -> Result<T, String>;
 }
 
-impl<T, F, R> ArgTransform<T> for F
+impl<T, F, R> TransformFn<T> for F
 where
     F: Fn(T) -> R,
     R: TransformOutcome<T>,
@@ -94,10 +94,7 @@ pub enum Transformed {
 }
 
 /// Runs the function-level `transform` on the argument object.
-pub fn transform_value<F: ArgTransform<Value>>(
-    value: Value,
-    transform: F,
-) -> Result<Value, String> {
+pub fn transform_value<F: TransformFn<Value>>(value: Value, transform: F) -> Result<Value, String> {
     transform.run(value)
 }
 
