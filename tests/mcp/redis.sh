@@ -11,6 +11,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD/target/redis"
+# The tests that need Redis run at once, each running this script: one at a
+# time fetches, unpacks and writes the wrapper.
+mkdir -p target
+exec 9>"$root.lock"
+flock 9
 log() { printf '%s\n' "$*" >&2; }
 die() { log "tests/mcp/redis.sh: $*"; exit 1; }
 
@@ -65,8 +70,11 @@ fi
 if [ "$server" != /usr/bin/redis-server ] && [ -d "$root/usr/lib" ]; then
   # A wrapper that finds the unpacked libraries.
   wrapper="$root/redis-server"
-  printf '#!/bin/sh\nLD_LIBRARY_PATH="%s" exec "%s" "$@"\n' "$libs" "$server" >"$wrapper"
-  chmod +x "$wrapper"
+  # Written beside it and renamed over it, so that a server started from it
+  # meanwhile runs the whole file, never one half written.
+  printf '#!/bin/sh\nLD_LIBRARY_PATH="%s" exec "%s" "$@"\n' "$libs" "$server" >"$wrapper.$$"
+  chmod +x "$wrapper.$$"
+  mv -f "$wrapper.$$" "$wrapper"
   server="$wrapper"
 fi
 echo "REDIS_SERVER=$server"

@@ -155,6 +155,13 @@ const TOOLS = {
     wrong: { value: 'far', from: 'mile', to: 'kilometre' },
     field: 'value',
   },
+  // Deprecated: still callable, its description saying what to use.
+  miles_to_km: {
+    valid: { miles: 2 },
+    check: (result) => assert.equal(textOf(result), '2 mile = 3.2187 kilometre'),
+    wrong: { miles: 'two' },
+    field: 'miles',
+  },
   current_time: {
     valid: { zone: 'Europe/Paris', format: 'rfc3339' },
     check: (result) => {
