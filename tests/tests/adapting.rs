@@ -7,6 +7,7 @@ mod adapting {
     mod formatting;
     mod limits;
     mod macros;
+    mod mcp;
     mod requires;
     mod sequencing;
     mod transforms;

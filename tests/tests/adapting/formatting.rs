@@ -6,8 +6,6 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tool_mcp::server::McpServer;
 use tool_runtime::providers::{self, Provider};
 use tool_runtime::{
     CallBody, DescriptionFormat, Formatter, Registry, Tool, ToolContext, ToolFormat, ToolFuture,
@@ -276,39 +274,6 @@ async fn a_formatted_result_reads_as_text_and_keeps_its_value() {
     );
 }
 
-/// Sends each request to an MCP server of `registry` over a byte stream,
-/// after `initialize`, and returns the answers to them, by request.
-pub(super) async fn mcp_answers(registry: Registry, requests: &[Value]) -> Vec<Value> {
-    let (client, server) = tokio::io::duplex(1 << 16);
-    let (server_read, server_write) = tokio::io::split(server);
-    let serving = tokio::spawn(McpServer::new(registry).serve_io(server_read, server_write));
-    let (read, mut write) = tokio::io::split(client);
-    let mut lines = BufReader::new(read).lines();
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}});
-    let mut answers = Vec::new();
-    for request in std::iter::once(&initialize).chain(requests) {
-        write
-            .write_all(format!("{request}\n").as_bytes())
-            .await
-            .unwrap();
-        loop {
-            let line = lines.next_line().await.unwrap().expect("an answer");
-            let message: Value = serde_json::from_str(&line).unwrap();
-            if message.get("id") == request.get("id") {
-                answers.push(message);
-                break;
-            }
-        }
-    }
-    drop(write);
-    drop(lines);
-    serving.await.unwrap().unwrap();
-    answers.remove(0);
-    answers
-}
-
 /// Whether `instance` is valid against `schema`, with every error.
 pub(super) fn check_schema(schema: &Value, instance: &Value) {
     let validator = jsonschema::validator_for(schema).expect("a valid schema");
@@ -321,7 +286,7 @@ pub(super) fn check_schema(schema: &Value, instance: &Value) {
 
 #[tokio::test]
 async fn the_mcp_server_sends_the_text_and_the_structured_value_its_schema_accepts() {
-    let answers = mcp_answers(
+    let answers = super::mcp::mcp_answers(
         registry(),
         &[
             json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
@@ -385,7 +350,7 @@ async fn a_hand_written_tool_with_an_output_schema_sends_structured_content() {
         .tool(tool("as_json", false))
         .build()
         .unwrap();
-    let answers = mcp_answers(
+    let answers = super::mcp::mcp_answers(
         registry,
         &[
             json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",

@@ -9,7 +9,8 @@ use tool_runtime::{
     Registry, ResultHandle, ResultLimit, Tool, ToolContext, ToolSpec, ToolUse, tool,
 };
 
-use super::formatting::{Formatted, Row, check_schema, mcp_answers};
+use super::formatting::{Formatted, Row, check_schema};
+use super::mcp::mcp_answers;
 
 const KIB: usize = 1024;
 

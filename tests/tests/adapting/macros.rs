@@ -553,7 +553,6 @@ async fn a_sequential_tool_from_the_attribute_is_a_barrier_among_a_models_parall
 
 #[tokio::test]
 async fn a_transformed_parameter_is_served_over_mcp_with_its_schema_as_written() {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     let listed = tool_mcp::server::McpServer::new(registry()).tools();
     let report = listed
         .iter()
@@ -563,52 +562,25 @@ async fn a_transformed_parameter_is_served_over_mcp_with_its_schema_as_written()
         report["inputSchema"]["properties"]["code"]["maxLength"], 4,
         "{report}"
     );
-    let (client, server) = tokio::io::duplex(1 << 16);
-    let (server_read, server_write) = tokio::io::split(server);
-    let serving = tokio::spawn(
-        tool_mcp::server::McpServer::new(registry()).serve_io(server_read, server_write),
-    );
-    let (read, mut write) = tokio::io::split(client);
-    let mut lines = BufReader::new(read).lines();
-    let messages = [
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"}}}),
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "file_report",
-            "arguments": {"category": " Noise ", "height": 10.0, "code": " AB ", "floors": 3}}}),
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "file_report",
-            "arguments": {"category": "x", "height": 400.0, "code": "ab", "floors": 1}}}),
-    ];
-    for message in messages {
-        write
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-    }
-    let mut answers = std::collections::HashMap::new();
-    while answers.len() < 3 {
-        let line = tokio::time::timeout(std::time::Duration::from_secs(30), lines.next_line())
-            .await
-            .expect("an answer in time")
-            .unwrap()
-            .expect("an answer");
-        let message: Value = serde_json::from_str(&line).unwrap();
-        if let Some(id) = message["id"].as_u64() {
-            answers.insert(id, message);
-        }
-    }
-    let ok = &answers[&1]["result"];
+    let answers = super::mcp::mcp_answers(
+        registry(),
+        &[
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "file_report",
+                "arguments": {"category": " Noise ", "height": 10.0, "code": " AB ", "floors": 3}}}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "file_report",
+                "arguments": {"category": "x", "height": 400.0, "code": "ab", "floors": 1}}}),
+        ],
+    )
+    .await;
+    let ok = &answers[0]["result"];
     assert_eq!(ok["isError"], false, "{ok}");
     assert_eq!(ok["content"][0]["text"], "noise 3.05 None ab 3");
-    let refused = &answers[&2]["result"];
+    let refused = &answers[1]["result"];
     assert_eq!(refused["isError"], true);
     assert_eq!(
         refused["content"][0]["text"],
         "invalid arguments for file_report: height: must be at most 100, got 121.92"
     );
-    drop(write);
-    drop(lines);
-    serving.await.unwrap().unwrap();
 }

@@ -198,7 +198,7 @@ async fn the_mcp_server_leaves_a_withheld_tool_out_and_says_why_a_call_fails() {
         .tool(plain("echo"))
         .build()
         .unwrap();
-    let answers = super::formatting::mcp_answers(
+    let answers = super::mcp::mcp_answers(
         registry,
         &[
             json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),

@@ -6,7 +6,6 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tool_mcp::server::McpServer;
 use tool_runtime::manifest::Manifest;
 use tool_runtime::providers::Provider;
@@ -324,57 +323,32 @@ async fn the_mcp_server_lists_and_calls_the_new_tool() {
             .is_none()
     );
 
-    let (client, server) = tokio::io::duplex(1 << 16);
-    let (server_read, server_write) = tokio::io::split(server);
-    let serving = tokio::spawn(McpServer::new(registry).serve_io(server_read, server_write));
-    let (read, mut write) = tokio::io::split(client);
-    let mut lines = BufReader::new(read).lines();
-    let messages = [
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"}}}),
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "find_order", "arguments": {"query": "red"}}}),
-        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-            "params": {"name": "find_order", "arguments": {"q": "red"}}}),
-    ];
-    for message in messages {
-        write
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-    }
-    let mut answers = std::collections::HashMap::new();
-    while answers.len() < 4 {
-        let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
-            .await
-            .expect("an answer in time")
-            .unwrap()
-            .expect("an answer");
-        let message: Value = serde_json::from_str(&line).unwrap();
-        if let Some(id) = message["id"].as_u64() {
-            answers.insert(id, message);
-        }
-    }
-    let tools = &answers[&1]["result"]["tools"];
+    let answers = super::mcp::mcp_answers(
+        registry,
+        &[
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "find_order", "arguments": {"query": "red"}}}),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                "params": {"name": "find_order", "arguments": {"q": "red"}}}),
+        ],
+    )
+    .await;
+    let tools = &answers[0]["result"]["tools"];
     assert_eq!(tools[0]["name"], "find_order");
     assert_eq!(
         tools[0]["inputSchema"]["properties"]["query"]["type"],
         "string"
     );
-    let ok = &answers[&2]["result"];
+    let ok = &answers[1]["result"];
     assert_eq!(ok["isError"], false);
     assert_eq!(ok["content"][0]["text"], "red|10|m");
-    let wrong = &answers[&3]["result"];
+    let wrong = &answers[2]["result"];
     assert_eq!(wrong["isError"], true);
     assert_eq!(
         wrong["content"][0]["text"],
         "invalid arguments for find_order: q: unknown field, did you mean \"query\"?"
     );
-    drop(write);
-    drop(lines);
-    serving.await.unwrap().unwrap();
 }
 
 /// The linked tool a registry file's transform starts from.

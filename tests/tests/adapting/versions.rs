@@ -5,8 +5,6 @@
 //! server).
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tool_mcp::server::McpServer;
 use tool_runtime::manifest::{Location, Manifest};
 use tool_runtime::providers::{Provider, mcp};
 use tool_runtime::{
@@ -274,40 +272,6 @@ fn renderings_list_one_entry_per_name_and_the_mcp_listing_has_the_version() {
     );
 }
 
-/// Sends each request to an MCP server of `registry` after `initialize`
-/// and returns every message it sends back, answers and notifications, in
-/// order, until the last request is answered.
-async fn mcp_session(registry: Registry, requests: &[Value]) -> Vec<Value> {
-    let (client, server) = tokio::io::duplex(1 << 16);
-    let (server_read, server_write) = tokio::io::split(server);
-    let serving = tokio::spawn(McpServer::new(registry).serve_io(server_read, server_write));
-    let (read, mut write) = tokio::io::split(client);
-    let mut lines = BufReader::new(read).lines();
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}});
-    let mut messages = Vec::new();
-    for request in std::iter::once(&initialize).chain(requests) {
-        write
-            .write_all(format!("{request}\n").as_bytes())
-            .await
-            .unwrap();
-        loop {
-            let line = lines.next_line().await.unwrap().expect("an answer");
-            let message: Value = serde_json::from_str(&line).unwrap();
-            let answered = message.get("id") == request.get("id");
-            messages.push(message);
-            if answered {
-                break;
-            }
-        }
-    }
-    drop(write);
-    drop(lines);
-    serving.await.unwrap().unwrap();
-    messages
-}
-
 #[tokio::test]
 async fn the_mcp_server_lists_the_version_and_calls_held_and_deprecated_versions() {
     let registry = Registry::builder()
@@ -315,7 +279,7 @@ async fn the_mcp_server_lists_the_version_and_calls_held_and_deprecated_versions
         .tool(convert_length("2.0.0", None))
         .build()
         .unwrap();
-    let messages = mcp_session(
+    let messages = super::mcp::mcp_session(
         registry,
         &[
             json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
