@@ -15,18 +15,10 @@ use crate::tool::{Tool, ToolRef};
 
 impl Registry {
     pub(super) fn from_tools(mut tools: Vec<ToolRef>) -> Result<Self, RegistryError> {
-        tools.sort_by(|a, b| {
-            let (a, b) = (a.spec(), b.spec());
-            (&a.name, a.location.file, a.location.line).cmp(&(
-                &b.name,
-                b.location.file,
-                b.location.line,
-            ))
-        });
         // The same definition added twice (say, by name and by value) is one
         // tool; any other two tools of one name are an error below, made at
         // one line (a loop over a catalogue) or not.
-        tools.dedup_by(|a, b| same_definition(a, b));
+        tools = dedup(tools);
         let mut problems = Vec::new();
         for pair in tools.windows(2) {
             let (first, second) = (pair[0].spec(), pair[1].spec());
@@ -138,6 +130,20 @@ impl Registry {
         }));
         problems
     }
+}
+
+/// `tools` in name order, with one definition added twice kept once.
+pub(super) fn dedup(mut tools: Vec<ToolRef>) -> Vec<ToolRef> {
+    tools.sort_by(|a, b| {
+        let (a, b) = (a.spec(), b.spec());
+        (&a.name, a.location.file, a.location.line).cmp(&(
+            &b.name,
+            b.location.file,
+            b.location.line,
+        ))
+    });
+    tools.dedup_by(|a, b| same_definition(a, b));
+    tools
 }
 
 /// Whether two tools are one definition added twice: the same value (one

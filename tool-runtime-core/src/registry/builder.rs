@@ -544,7 +544,7 @@ impl RegistryBuilder {
         }
         // Requirements are checked once, here; then one version of each
         // name is chosen.
-        let tools = super::versions::dedup(std::mem::take(&mut self.tools));
+        let tools = super::assemble::dedup(std::mem::take(&mut self.tools));
         let (tools, withheld) = super::report::withhold(tools, &self.features, &self.required);
         let chosen = super::versions::choose(tools, &self.pins, &withheld);
         self.problems.extend(chosen.problems);

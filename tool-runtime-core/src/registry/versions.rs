@@ -12,7 +12,6 @@ use std::sync::Arc;
 use semver::Version;
 use serde_json::Value;
 
-use super::assemble::same_definition;
 use super::error::RegistryProblem;
 use super::{Registry, Withheld};
 use crate::context::ToolContext;
@@ -32,20 +31,6 @@ pub(super) struct Chosen {
     pub(super) problems: Vec<RegistryProblem>,
 }
 
-/// `tools` in name order, with one definition added twice kept once.
-pub(super) fn dedup(mut tools: Vec<ToolRef>) -> Vec<ToolRef> {
-    tools.sort_by(|a, b| {
-        let (a, b) = (a.spec(), b.spec());
-        (&a.name, a.location.file, a.location.line).cmp(&(
-            &b.name,
-            b.location.file,
-            b.location.line,
-        ))
-    });
-    tools.dedup_by(|a, b| same_definition(a, b));
-    tools
-}
-
 /// The spec's version, parsed; `None` when it has none or it does not
 /// parse (which [`choose`] reports).
 fn version_of(spec: &ToolSpec) -> Option<Version> {
@@ -54,7 +39,7 @@ fn version_of(spec: &ToolSpec) -> Option<Version> {
         .and_then(|text| Version::parse(text).ok())
 }
 
-/// Chooses the tool each name offers among `tools` (from [`dedup`]).
+/// Chooses the tool each name offers among `tools` (from [`dedup`](super::assemble::dedup)).
 /// `pins` name the version to offer for a name; a pinned version among
 /// `withheld` leaves its name without an offered tool.
 pub(super) fn choose(
