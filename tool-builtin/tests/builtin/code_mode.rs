@@ -12,14 +12,7 @@ use tool_builtin::code_mode::CodeMode;
 use tool_runtime::{Approval, Approver, Registry, ToolContext, ToolError, ToolUse, tool};
 
 fn have_python() -> bool {
-    let found = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !found {
-        eprintln!("python3 is not installed: skipping this code_mode test");
-    }
-    found
+    crate::have_python("code_mode")
 }
 
 /// Converts a length between metres, kilometres and miles.
@@ -123,20 +116,10 @@ fn tools() -> (Registry, Arc<Running>) {
 /// user, PID, mount and network namespaces (tried in a child, which then
 /// runs `true`).
 fn sandboxed() -> bool {
-    use std::os::unix::process::CommandExt;
-    let mut command = std::process::Command::new("true");
-    // SAFETY: unshare is a plain system call.
-    unsafe {
-        command.pre_exec(|| {
-            let flags =
-                libc::CLONE_NEWUSER | libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWNET;
-            if libc::unshare(flags) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let allowed = command.status().is_ok_and(|status| status.success());
+    #[cfg(target_os = "linux")]
+    let allowed = crate::namespaces().is_ok();
+    #[cfg(not(target_os = "linux"))]
+    let allowed = false;
     if allowed {
         eprintln!("code_mode test: scripts run in python_exec's sandbox");
     } else {

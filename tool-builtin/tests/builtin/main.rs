@@ -93,3 +93,43 @@ fn unknown_configuration_fields_are_rejected() {
         .to_string();
     assert!(error.contains("unknown field \"rot\""), "{error}");
 }
+
+/// Whether `python3` runs here; when not, says that the tests of `tool`
+/// are skipped.
+pub fn have_python(tool: &str) -> bool {
+    let found = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !found {
+        eprintln!("python3 is not installed: skipping this {tool} test");
+    }
+    found
+}
+
+/// Whether this process may create user, PID, mount and network
+/// namespaces, as `python_exec`'s sandbox does: tried in a child, which
+/// then runs `true`. The reason when not.
+#[cfg(target_os = "linux")]
+pub fn namespaces() -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new("true");
+    // SAFETY: unshare is a plain system call.
+    unsafe {
+        command.pre_exec(|| {
+            let flags =
+                libc::CLONE_NEWUSER | libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWNET;
+            if libc::unshare(flags) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    match command.status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(format!("`true` in new namespaces ended with {status}")),
+        Err(error) => Err(format!(
+            "the kernel does not let this process create user, PID, mount and network namespaces ({error})"
+        )),
+    }
+}

@@ -10,14 +10,7 @@ use crate::{call, refused, registry};
 mod isolation;
 
 fn have_python() -> bool {
-    let found = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !found {
-        eprintln!("python3 is not installed: skipping this python_exec test");
-    }
-    found
+    crate::have_python("python_exec")
 }
 
 async fn run(config: Value, code: &str) -> Value {

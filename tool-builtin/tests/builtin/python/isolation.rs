@@ -72,31 +72,9 @@ fn config(extra: Value) -> Value {
 /// Whether this process may create user, PID, mount and network
 /// namespaces: tried in a child, which then runs `true`.
 fn namespaces_allowed() -> bool {
-    let mut command = Command::new("true");
-    // SAFETY: unshare is a plain system call.
-    unsafe {
-        command.pre_exec(|| {
-            let flags =
-                libc::CLONE_NEWUSER | libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWNET;
-            if libc::unshare(flags) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    match command.status() {
-        Ok(status) if status.success() => true,
-        Ok(status) => {
-            eprintln!("`true` in new namespaces ended with {status}: skipping this sandbox test");
-            false
-        }
-        Err(error) => {
-            eprintln!(
-                "the kernel does not let this process create user, PID, mount and network namespaces ({error}): skipping this sandbox test"
-            );
-            false
-        }
-    }
+    crate::namespaces()
+        .map_err(|reason| eprintln!("{reason}: skipping this sandbox test"))
+        .is_ok()
 }
 
 /// Python code that looks for [`SECRET`] where the agent keeps it: the
