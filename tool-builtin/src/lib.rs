@@ -70,7 +70,7 @@
 //!
 //! # Tools from configuration (feature `http-tools`)
 //!
-//! [`http_tools`] turns a registry file's `http_tools` section (tools that
+//! `http_tools` turns a registry file's `http_tools` section (tools that
 //! are one HTTP request each: a URL template, query, headers, a JSON body)
 //! and its `openapi` section (one tool per operation of an OpenAPI 3.0 or
 //! 3.1 document) into `DynamicTool`s that go out through `http_request`'s
@@ -83,7 +83,7 @@
 //!   the crate has only what `http-tools` needs (tool-cli depends on it
 //!   that way). Either way linking it registers nothing globally.
 //! - `https` (default): `https://` URLs, with rustls.
-//! - `http-tools`: the [`http_tools`] module.
+//! - `http-tools`: the `http_tools` module.
 //! - `code-mode` (Unix): the `code_mode` module, a tool that runs one Python
 //!   script calling many tools of a registry (`docs/code-mode.md`).
 //!

@@ -13,7 +13,7 @@ use tool_runtime::manifest::{AnySection, Node, Section, SectionReader, schema_wi
 /// has ([`tool_mcp::client::McpServers`] with `mcp-client`,
 /// [`tool_builtin::http_tools::HttpTools`] and
 /// [`tool_builtin::http_tools::OpenApi`] with `http-tools`,
-/// [`tool_builtin::code_mode::CodeModeSection`] with `code-mode`).
+/// `tool_builtin::code_mode::CodeModeSection` with `code-mode`).
 pub fn registry_sections() -> Vec<&'static dyn AnySection> {
     vec![
         #[cfg(feature = "mcp-client")]

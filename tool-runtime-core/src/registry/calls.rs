@@ -133,7 +133,7 @@ impl Registry {
 
     /// Whether a call of the tool with the name or alias `name` is a
     /// barrier among calls made together: its spec says `sequential`
-    /// (`#[tool(sequential)]`, [`DynamicToolBuilder::sequential`](crate::DynamicToolBuilder::sequential)),
+    /// (`#[tool(sequential)]`, `DynamicToolBuilder::sequential` (feature `dynamic`)),
     /// or it is annotated destructive and the registry was built with
     /// [`sequential_destructive(true)`](crate::RegistryBuilder::sequential_destructive).
     /// [`invoke_all`](Self::invoke_all) and the MCP server of `tool-mcp`

@@ -93,7 +93,7 @@ impl ArgTransform {
 /// Re-exposes a tool under a new name and description, with its arguments
 /// renamed, hidden behind a fixed value, or given new defaults and
 /// descriptions: what FastMCP's `Tool.from_tool` does, for any tool (a
-/// `#[tool]` function, a [`DynamicTool`](crate::DynamicTool), a tool
+/// `#[tool]` function, a `DynamicTool`, a tool
 /// imported from an MCP server, one taken from a registry with
 /// [`Registry::get_shared`](crate::Registry::get_shared)).
 ///
@@ -154,7 +154,7 @@ pub struct ToolTransform {
 
 impl ToolTransform {
     /// Starts re-exposing `tool`, such as the struct `#[tool]` emits or a
-    /// [`DynamicTool`](crate::DynamicTool).
+    /// `DynamicTool`.
     #[track_caller]
     pub fn new<T: Tool>(tool: T) -> Self {
         Self::of(ToolRef::new(tool))
