@@ -848,6 +848,25 @@ async fn panics_and_internal_errors_can_be_redacted_and_detail_is_never_sent() {
     }
 }
 
+/// Makes every callsite interesting to every thread, whichever test
+/// reaches it first: a process-wide subscriber, then the cached interests
+/// rebuilt.
+///
+/// tracing caches a callsite's interest when the callsite is first reached.
+/// While a single subscriber is registered (a test's, scoped to its thread),
+/// another test's thread that reaches a callsite first asks only its own
+/// default, which is none, and the callsite is cached as never enabled, for
+/// the first test's thread too. A global subscriber interested in
+/// everything is always asked as well.
+fn interest_in_every_callsite() {
+    static GLOBAL: std::sync::Once = std::sync::Once::new();
+    GLOBAL.call_once(|| {
+        tracing::subscriber::set_global_default(tracing_subscriber::registry())
+            .expect("no other global subscriber in this test binary");
+    });
+    tracing::callsite::rebuild_interest_cache();
+}
+
 /// A minimal subscriber that keeps each span's fields.
 #[derive(Default)]
 struct SpanCapture {
@@ -896,6 +915,7 @@ impl tracing::Subscriber for SpanCapture {
 
 #[tokio::test(flavor = "current_thread")]
 async fn every_call_runs_in_a_span_with_status_and_duration() {
+    interest_in_every_callsite();
     let capture = Arc::new(SpanCapture::default());
     let _guard = tracing::subscriber::set_default(Arc::clone(&capture));
     let registry = Registry::builder()
