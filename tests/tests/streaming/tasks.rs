@@ -186,10 +186,11 @@ async fn tasks_are_bounded() {
     tasks.cancel(&first.id).await.unwrap();
     tasks.wait(&first.id).await.unwrap();
 
+    // A full store whose one task still runs refuses another.
     let full = Tasks::new(MemoryTaskStore::new().with_max_tasks(1)).with_options(quick());
-    registry
+    let running = registry
         .start_task(
-            ToolUse::new("a", "halves", json!({"text": "x"})),
+            ToolUse::new("a", "waits", json!({})),
             &ToolContext::new(),
             &full,
         )
@@ -204,6 +205,8 @@ async fn tasks_are_bounded() {
         .await
         .unwrap_err();
     assert_eq!(refused, TaskError::Store(TaskStoreError::Full { limit: 1 }));
+    full.cancel(&running.id).await.unwrap();
+    full.wait(&running.id).await.unwrap();
 
     // A result over the limit is not kept: the task fails, saying so.
     let small = Tasks::in_memory().with_options(quick().with_max_result_bytes(100));
@@ -474,4 +477,200 @@ async fn in_memory_a_tasks_request_waits_in_the_task_until_it_is_answered() {
 async fn in_redis_a_tasks_request_waits_in_the_task_until_it_is_answered() {
     let redis = Redis::start();
     asked(Tasks::shared(store(&redis).await).with_options(quick())).await;
+}
+
+// ------------------------------------------------ owners and room in a store
+
+/// A task as a store keeps it: `id`, of `owner`, in `status`, made now and
+/// kept for an hour.
+fn kept(id: &str, owner: Option<&str>, status: &str) -> Task {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    serde_json::from_value(json!({
+        "type": "task",
+        "id": id,
+        "status": status,
+        "status_message": null,
+        "record": {
+            "type": "record", "id": id, "tool": "halves", "status": "in_progress",
+            "progress": null, "message": null, "trace": [],
+            "started_at_ms": now, "ended_at_ms": null, "result": null, "error_kind": null
+        },
+        "created_at_ms": now,
+        "updated_at_ms": now,
+        "ttl_ms": 3_600_000,
+        "poll_interval_ms": 1000,
+        "heartbeat_at_ms": now,
+        "lost_after_ms": 15_000,
+        "owner": owner
+    }))
+    .unwrap()
+}
+
+/// Whether `store` finds the task `id`.
+async fn finds(store: &dyn TaskStore, id: &str) -> bool {
+    store.get(id).await.unwrap().is_some()
+}
+
+/// One owner's 10,000 tasks, as quickly as a client can make them, take its
+/// share of the store (1,000 by default), its oldest ended ones dropped,
+/// and leave room for another owner's.
+#[tokio::test]
+async fn in_memory_one_owners_ten_thousand_tasks_leave_room_for_another() {
+    let store = MemoryTaskStore::new();
+    for n in 0..10_000 {
+        let task = kept(&format!("a{n}"), Some("session:a"), "completed");
+        store.create(task).await.unwrap();
+    }
+    let share = MemoryTaskStore::DEFAULT_MAX_TASKS_PER_OWNER;
+    assert_eq!(share, 1_000);
+    assert_eq!(store.owned_by("session:a"), share);
+    assert_eq!(store.len(), share);
+    assert!(finds(&store, "a9999").await && finds(&store, "a9000").await);
+    assert!(!finds(&store, "a8999").await && !finds(&store, "a0").await);
+
+    let other = kept("b0", Some("session:b"), "working");
+    store
+        .create(other)
+        .await
+        .expect("another owner starts a task");
+    assert!(finds(&store, "b0").await);
+    let read = store.get("b0").await.unwrap().unwrap();
+    assert_eq!(read.owner.as_deref(), Some("session:b"));
+}
+
+/// An owner at its share whose tasks all run is refused, naming its limit,
+/// and no other owner's task is dropped for it; a full store drops the
+/// oldest tasks that are over (ended, or lost), whoever's, before it
+/// refuses.
+#[tokio::test]
+async fn in_memory_a_full_store_drops_tasks_that_are_over_oldest_first_then_refuses() {
+    let store = MemoryTaskStore::new()
+        .with_max_tasks(4)
+        .with_max_tasks_per_owner(2);
+    for (id, owner, status) in [
+        ("a1", "a", "working"),
+        ("b1", "b", "completed"),
+        ("a2", "a", "working"),
+        ("b2", "b", "cancelled"),
+    ] {
+        store.create(kept(id, Some(owner), status)).await.unwrap();
+    }
+    let refused = store.create(kept("a3", Some("a"), "working")).await;
+    assert_eq!(refused, Err(TaskStoreError::OwnerFull { limit: 2 }));
+    let message = refused.unwrap_err().to_string();
+    assert!(message.contains("2 tasks for this owner"), "{message}");
+    for id in ["a1", "a2", "b1", "b2"] {
+        assert!(finds(&store, id).await, "{id} is kept");
+    }
+
+    // Full: the oldest ended task goes, not a running one.
+    store
+        .create(kept("c1", Some("c"), "working"))
+        .await
+        .unwrap();
+    assert!(!finds(&store, "b1").await);
+    assert!(finds(&store, "b2").await && finds(&store, "a1").await);
+    // A task without an owner counts against the total only.
+    store.create(kept("n1", None, "working")).await.unwrap();
+    assert!(!finds(&store, "b2").await);
+    // Everything runs now: refused.
+    let refused = store.create(kept("n2", None, "working")).await;
+    assert_eq!(refused, Err(TaskStoreError::Full { limit: 4 }));
+
+    // A task whose process stopped is over too.
+    let mut silent = kept("c0", Some("c"), "working");
+    silent.heartbeat_at_ms -= 60_000;
+    let store = MemoryTaskStore::new().with_max_tasks_per_owner(1);
+    store.create(silent).await.unwrap();
+    store
+        .create(kept("c2", Some("c"), "working"))
+        .await
+        .unwrap();
+    assert!(!finds(&store, "c0").await && finds(&store, "c2").await);
+}
+
+/// Tasks started through `Tasks::with_owner` are that owner's: the store
+/// keeps its share of them, its own oldest ended ones dropped first.
+#[tokio::test]
+async fn tasks_started_for_an_owner_count_against_its_share() {
+    let probe = Arc::new(Probe::default());
+    let registry = registry(&probe);
+    let store = Arc::new(MemoryTaskStore::new().with_max_tasks_per_owner(2));
+    let shared: Arc<dyn TaskStore> = store.clone();
+    let tasks = Tasks::shared(shared).with_options(quick());
+    let mine = tasks.clone().with_owner("session:mine");
+    let mut ids = Vec::new();
+    for n in 0..3 {
+        let call = ToolUse::new("", "halves", json!({"text": n.to_string()}));
+        let started = registry
+            .start_task(call, &ToolContext::new(), &mine)
+            .await
+            .unwrap();
+        assert_eq!(started.owner.as_deref(), Some("session:mine"));
+        mine.wait(&started.id).await.unwrap();
+        ids.push(started.id);
+    }
+    assert_eq!(store.owned_by("session:mine"), 2);
+    assert_eq!(tasks.get(&ids[0]).await.unwrap(), None);
+    let last = tasks.get(&ids[2]).await.unwrap().unwrap();
+    assert_eq!(last.status, TaskStatus::Completed);
+    assert_eq!(last.owner.as_deref(), Some("session:mine"));
+}
+
+/// In Redis too, an owner over its share drops its own oldest ended
+/// tasks, never another owner's nor those without an owner, and is
+/// refused once all it keeps run.
+#[tokio::test]
+async fn in_redis_an_owner_over_its_share_drops_only_its_own_ended_tasks() {
+    let redis = Redis::start();
+    let store = RedisTaskStore::connect(&redis.url)
+        .await
+        .expect("Redis answers")
+        .with_max_tasks_per_owner(5);
+    for n in 0..3 {
+        let task = kept(&format!("b{n}"), Some("session:b"), "completed");
+        store.create(task).await.unwrap();
+        store
+            .create(kept(&format!("n{n}"), None, "completed"))
+            .await
+            .unwrap();
+    }
+    for n in 0..40 {
+        let task = kept(&format!("a{n}"), Some("session:a"), "completed");
+        store.create(task).await.unwrap();
+    }
+    for n in 0..35 {
+        assert!(!finds(&store, &format!("a{n}")).await, "a{n} is dropped");
+    }
+    for n in 35..40 {
+        assert!(finds(&store, &format!("a{n}")).await, "a{n} is kept");
+    }
+    for n in 0..3 {
+        assert!(finds(&store, &format!("b{n}")).await, "b{n} is kept");
+        assert!(finds(&store, &format!("n{n}")).await, "n{n} is kept");
+    }
+
+    // Five running tasks push the ended ones out; a sixth is refused.
+    for n in 0..5 {
+        let task = kept(&format!("w{n}"), Some("session:a"), "working");
+        store.create(task).await.unwrap();
+    }
+    let refused = store.create(kept("w5", Some("session:a"), "working")).await;
+    assert_eq!(refused, Err(TaskStoreError::OwnerFull { limit: 5 }));
+    assert!(!finds(&store, "w5").await);
+    for n in 35..40 {
+        assert!(!finds(&store, &format!("a{n}")).await, "a{n} made room");
+    }
+    // Ended, a running task makes room again.
+    let mut ended = store.get("w0").await.unwrap().unwrap();
+    ended.status = TaskStatus::Completed;
+    store.update(ended).await.unwrap();
+    store
+        .create(kept("w5", Some("session:a"), "working"))
+        .await
+        .unwrap();
+    assert!(!finds(&store, "w0").await && finds(&store, "w5").await);
 }

@@ -19,6 +19,19 @@
 //! | the tool panicked, or the runtime failed (kinds `panicked`, `internal`) | `failed`, the error result kept |
 //! | its process not heard from for three heartbeats | `failed`, saying so |
 //! | waiting for an answer to a request of its own ([`TaskInput`]) | `input_required`, the requests in [`Task::input_requests`] |
+//!
+//! **Owners and room.** A task may have an owner, the key of whoever
+//! started it ([`Tasks::with_owner`]: an MCP server gives each session a
+//! key of its own; a caller's identity may be one), kept in
+//! [`Task::owner`]. A store keeps each owner's share of tasks: an owner at
+//! its share makes room by dropping its own oldest tasks that are
+//! [over](Task::is_over) (ended, past their time to live, or lost), never
+//! another owner's, and its new task is refused
+//! ([`TaskStoreError::OwnerFull`]) only when every task it keeps still
+//! runs. A store at its total drops the oldest tasks that are over, of any
+//! owner, before it refuses ([`TaskStoreError::Full`]). So no one client
+//! can fill the store for the others; a dropped task reads as unknown,
+//! as one past its time to live does.
 
 mod input;
 mod memory;
@@ -117,12 +130,15 @@ pub struct Tasks {
     store: Arc<dyn TaskStore>,
     options: TaskOptions,
     running: Arc<AtomicUsize>,
+    /// Whom the tasks started through this handle are counted against.
+    owner: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for Tasks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tasks")
             .field("options", &self.options)
+            .field("owner", &self.owner)
             .finish_non_exhaustive()
     }
 }
@@ -139,6 +155,7 @@ impl Tasks {
             store,
             options: TaskOptions::default(),
             running: Arc::new(AtomicUsize::new(0)),
+            owner: None,
         }
     }
 
@@ -151,6 +168,34 @@ impl Tasks {
     pub fn with_options(mut self, options: TaskOptions) -> Self {
         self.options = options;
         self
+    }
+
+    /// The tasks started through this handle from now on are `owner`'s
+    /// (kept in [`Task::owner`]): the store counts them against `owner`'s
+    /// share, and makes room among `owner`'s own tasks when it is taken
+    /// (see [`MemoryTaskStore::with_max_tasks_per_owner`]). An owner is an
+    /// opaque key: an MCP server gives each session one of its own, and a
+    /// caller's identity may be one; keys of different kinds should not
+    /// meet (prefix them: `session:...`, `user:...`). A clone for another
+    /// owner shares the store and the count of running tasks.
+    ///
+    /// ```
+    /// use tool_runtime::Tasks;
+    ///
+    /// let tasks = Tasks::in_memory();
+    /// let alice = tasks.clone().with_owner("user:alice");
+    /// assert_eq!(alice.owner(), Some("user:alice"));
+    /// assert_eq!(tasks.owner(), None);
+    /// ```
+    pub fn with_owner(mut self, owner: impl Into<Arc<str>>) -> Self {
+        self.owner = Some(owner.into());
+        self
+    }
+
+    /// Whom the tasks started through this handle are counted against;
+    /// `None` (the default) counts them against the store's total only.
+    pub fn owner(&self) -> Option<&str> {
+        self.owner.as_deref()
     }
 
     /// The options.

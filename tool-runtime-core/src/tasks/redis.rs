@@ -28,6 +28,27 @@ const CONNECT_RETRIES: usize = 2;
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
 /// The wait before the cancellation listener reconnects.
 const RECONNECT: Duration = Duration::from_secs(1);
+/// How many of an owner's oldest tasks are read at once when it needs room.
+const ROOM_BATCH: isize = 32;
+/// Counts a task in its owner's set (`KEYS[1]`): member `ARGV[2]` with
+/// score `ARGV[1]` (when it may be forgotten), the set kept as long as its
+/// longest-kept task (`ARGV[3]` ms from now, or for ever when negative).
+const COUNT_IN: &str = r"
+local existed = redis.call('EXISTS', KEYS[1])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+local keep = tonumber(ARGV[3])
+if keep < 0 then
+  redis.call('PERSIST', KEYS[1])
+elseif existed == 0 then
+  redis.call('PEXPIRE', KEYS[1], keep)
+else
+  local left = redis.call('PTTL', KEYS[1])
+  if left >= 0 and left < keep then
+    redis.call('PEXPIRE', KEYS[1], keep)
+  end
+end
+return 1
+";
 
 /// Tasks kept in Redis, as JSON under `{prefix}task:{id}`, each with its
 /// time to live as the key's expiry, so Redis forgets it when the task may
@@ -47,14 +68,25 @@ const RECONNECT: Duration = Duration::from_secs(1);
 /// on `{prefix}answer`, which wakes the process running the call, whichever
 /// process answered.
 ///
-/// Needs Redis 6.2 or later (`SET ... KEEPTTL`). The number of tasks is
-/// bounded by their time to live and by
+/// Each [owner](Task::owner)'s tasks are counted in a sorted set
+/// (`{prefix}owner:{owner}`, by when each may be forgotten): a new task of
+/// an owner that keeps
+/// [`DEFAULT_MAX_TASKS_PER_OWNER`](Self::DEFAULT_MAX_TASKS_PER_OWNER)
+/// (see [`with_max_tasks_per_owner`](Self::with_max_tasks_per_owner))
+/// drops that owner's oldest tasks that are [over](Task::is_over), never
+/// another owner's, and is refused with [`TaskStoreError::OwnerFull`] when
+/// all of them still run. The share holds give or take the tasks the same
+/// owner makes at the same moment through other processes.
+///
+/// Needs Redis 6.2 or later (`SET ... KEEPTTL`). Beyond the owners'
+/// shares, the number of tasks is bounded by their time to live and by
 /// [`TaskOptions::max_running`](super::TaskOptions::max_running) in each
-/// process, not by the store.
+/// process (and tasks without an owner by those only), not by the store.
 pub struct RedisTaskStore {
     client: redis::Client,
     connection: ConnectionManager,
     prefix: String,
+    max_tasks_per_owner: usize,
     waiters: Arc<Waiters>,
     listening: Mutex<bool>,
 }
@@ -79,6 +111,10 @@ impl RedisTaskStore {
     /// The prefix of every key and channel by default: `tool-runtime:`.
     pub const DEFAULT_PREFIX: &'static str = "tool-runtime:";
 
+    /// The most tasks the store keeps for one owner by default: 1,000, as
+    /// [`MemoryTaskStore`](super::MemoryTaskStore) does.
+    pub const DEFAULT_MAX_TASKS_PER_OWNER: usize = 1_000;
+
     /// Connects to the Redis at `url` (`redis://host:port/db`, or
     /// `rediss://` with TLS when the `redis` crate is built with it): each
     /// attempt within 2 s, three attempts, then
@@ -99,6 +135,7 @@ impl RedisTaskStore {
             client,
             connection,
             prefix: Self::DEFAULT_PREFIX.to_owned(),
+            max_tasks_per_owner: Self::DEFAULT_MAX_TASKS_PER_OWNER,
             waiters: Arc::new(Waiters::default()),
             listening: Mutex::new(false),
         })
@@ -108,6 +145,13 @@ impl RedisTaskStore {
     /// applications' tasks apart in one Redis.
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = prefix.into();
+        self
+    }
+
+    /// The most tasks the store keeps for one [owner](Task::owner) at once
+    /// (at least 1); tasks without an owner are not counted.
+    pub fn with_max_tasks_per_owner(mut self, max_tasks: usize) -> Self {
+        self.max_tasks_per_owner = max_tasks.max(1);
         self
     }
 
@@ -133,6 +177,107 @@ impl RedisTaskStore {
 
     fn answer_channel(&self) -> String {
         format!("{}answer", self.prefix)
+    }
+
+    fn owner_key(&self, owner: &str) -> String {
+        format!("{}owner:{owner}", self.prefix)
+    }
+
+    /// Makes room for a new task of `owner`: drops its oldest tasks that
+    /// are over until it keeps fewer than its share, or says there is no
+    /// room.
+    async fn make_room(&self, owner: &str) -> Result<(), TaskStoreError> {
+        let key = self.owner_key(owner);
+        let mut connection = self.connection.clone();
+        let now = unix_millis();
+        // Those past their time to live are gone from Redis already.
+        let _: i64 = connection
+            .zrembyscore(&key, "-inf", now)
+            .await
+            .map_err(unavailable)?;
+        let owned: usize = connection.zcard(&key).await.map_err(unavailable)?;
+        let mut excess = (owned + 1).saturating_sub(self.max_tasks_per_owner);
+        let mut start = 0;
+        while excess > 0 {
+            let ids: Vec<String> = connection
+                .zrange(&key, start, start + ROOM_BATCH - 1)
+                .await
+                .map_err(unavailable)?;
+            if ids.is_empty() {
+                return Err(TaskStoreError::OwnerFull {
+                    limit: self.max_tasks_per_owner,
+                });
+            }
+            let keys: Vec<String> = ids.iter().map(|id| self.task_key(id)).collect();
+            let texts: Vec<Option<String>> = redis::cmd("MGET")
+                .arg(&keys)
+                .query_async(&mut connection)
+                .await
+                .map_err(unavailable)?;
+            // A task Redis forgot, or one that cannot be read, is over too.
+            let over: Vec<&String> = ids
+                .iter()
+                .zip(texts)
+                .filter(|(_, text)| {
+                    text.as_deref()
+                        .and_then(|text| serde_json::from_str::<Task>(text).ok())
+                        .is_none_or(|task| task.is_over(now))
+                })
+                .map(|(id, _)| id)
+                .take(excess)
+                .collect();
+            self.forget(&key, &over).await?;
+            excess -= over.len();
+            // The tasks still running stay where they were: read past them.
+            start += isize::try_from(ids.len() - over.len()).unwrap_or(ROOM_BATCH);
+        }
+        Ok(())
+    }
+
+    /// Drops the tasks `ids` and what belongs to them, and takes them out
+    /// of the owner's set `owner_key`.
+    async fn forget(&self, owner_key: &str, ids: &[&String]) -> Result<(), TaskStoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let mut pipe = redis::pipe();
+        pipe.zrem(owner_key, ids).ignore();
+        for id in ids {
+            let keys = [
+                self.task_key(id),
+                self.cancel_key(id),
+                self.input_key(id),
+                self.answer_key(id),
+            ];
+            pipe.del(&keys).ignore();
+        }
+        let mut connection = self.connection.clone();
+        pipe.query_async::<()>(&mut connection)
+            .await
+            .map_err(unavailable)
+    }
+
+    /// Counts `task` in its owner's set.
+    async fn count_in(&self, owner: &str, task: &Task) -> Result<(), TaskStoreError> {
+        let (score, keep) = match task.ttl_ms {
+            Some(ttl) => (
+                task.created_at_ms.saturating_add(ttl).to_string(),
+                kept_for(task),
+            ),
+            None => ("+inf".to_owned(), -1),
+        };
+        let mut connection = self.connection.clone();
+        redis::cmd("EVAL")
+            .arg(COUNT_IN)
+            .arg(1)
+            .arg(self.owner_key(owner))
+            .arg(score)
+            .arg(&task.id)
+            .arg(keep)
+            .query_async::<i64>(&mut connection)
+            .await
+            .map(drop)
+            .map_err(unavailable)
     }
 
     async fn read(&self, id: &str) -> Result<Option<Task>, TaskStoreError> {
@@ -214,6 +359,9 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl TaskStore for RedisTaskStore {
     fn create(&self, task: Task) -> StoreFuture<'_, ()> {
         Box::pin(async move {
+            if let Some(owner) = &task.owner {
+                self.make_room(owner).await?;
+            }
             let text = serde_json::to_string(&task).map_err(|e| corrupt(&task.id, e))?;
             let mut command = redis::cmd("SET");
             command.arg(self.task_key(&task.id)).arg(text).arg("NX");
@@ -225,12 +373,15 @@ impl TaskStore for RedisTaskStore {
                 .query_async(&mut connection)
                 .await
                 .map_err(unavailable)?;
-            match set {
-                Some(_) => Ok(()),
-                None => Err(TaskStoreError::Unavailable(format!(
+            if set.is_none() {
+                return Err(TaskStoreError::Unavailable(format!(
                     "a task with the id {} exists already",
                     task.id
-                ))),
+                )));
+            }
+            match &task.owner {
+                Some(owner) => self.count_in(owner, &task).await,
+                None => Ok(()),
             }
         })
     }

@@ -90,7 +90,8 @@ impl Registry {
             tool_use.id = id.clone();
         }
         let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
-        let task = Task::started(id, record, &tasks.options);
+        let owner = tasks.owner.as_deref().map(str::to_owned);
+        let task = Task::started(id, record, &tasks.options, owner);
         tasks.store.create(task.clone()).await?;
         let token = CancellationToken::new();
         let mut ctx = ctx.clone().with_cancellation(token.clone());

@@ -23,8 +23,15 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, TaskStoreErr
 /// id it does not know.
 pub trait TaskStore: Send + Sync + 'static {
     /// Keeps a new task. Once the future is done, [`get`](Self::get) by
-    /// any holder of the store finds it. Fails with
-    /// [`TaskStoreError::Full`] when the store takes no more tasks.
+    /// any holder of the store finds it.
+    ///
+    /// A store that bounds its tasks makes room before it refuses one, by
+    /// dropping tasks that are [over](Task::is_over), oldest first: among
+    /// the task's [owner](Task::owner)'s own when the owner keeps its
+    /// share ([`TaskStoreError::OwnerFull`] when none of them is over),
+    /// among all when the store keeps its total
+    /// ([`TaskStoreError::Full`] when none is over). It never drops
+    /// another owner's task to keep an owner within its share.
     fn create(&self, task: Task) -> StoreFuture<'_, ()>;
 
     /// The task with `id`, as last stored; `None` when there is none (or it
@@ -100,6 +107,12 @@ pub enum TaskStoreError {
         /// How many tasks it holds at most.
         limit: usize,
     },
+    /// The task's owner keeps its share of the store, and every one of
+    /// those tasks still runs; none is made.
+    OwnerFull {
+        /// How many tasks the store keeps for one owner at most.
+        limit: usize,
+    },
     /// The store could not be reached or did not answer (its message).
     Unavailable(String),
     /// A stored task could not be read back (its message).
@@ -112,6 +125,11 @@ impl std::fmt::Display for TaskStoreError {
             TaskStoreError::Full { limit } => {
                 write!(f, "the task store holds its limit of {limit} tasks")
             }
+            TaskStoreError::OwnerFull { limit } => write!(
+                f,
+                "the task store keeps its limit of {limit} tasks for this owner, all of them \
+                 running; start another once one ends"
+            ),
             TaskStoreError::Unavailable(message) => {
                 write!(f, "the task store is unavailable: {message}")
             }

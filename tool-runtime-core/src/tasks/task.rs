@@ -116,6 +116,12 @@ pub struct Task {
     /// `params`). Filled by the store ([`TaskStore::request_input`](super::TaskStore::request_input)).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub input_requests: BTreeMap<String, Value>,
+    /// Who started the task, as the [`Tasks`](super::Tasks) that started it
+    /// names them ([`Tasks::with_owner`](super::Tasks::with_owner)): the
+    /// key a store counts the task against when it keeps each owner's
+    /// share. `None` counts against the store's total only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 impl Task {
@@ -124,6 +130,7 @@ impl Task {
         id: String,
         record: ToolCallRecord,
         options: &super::TaskOptions,
+        owner: Option<String>,
     ) -> Self {
         let now = unix_millis();
         Task {
@@ -138,6 +145,7 @@ impl Task {
             heartbeat_at_ms: now,
             lost_after_ms: millis(options.heartbeat) * 3,
             input_requests: BTreeMap::new(),
+            owner,
         }
     }
 
@@ -158,6 +166,21 @@ impl Task {
             .is_some_and(|ttl| now_ms >= self.created_at_ms.saturating_add(ttl))
     }
 
+    /// Whether the task is still running at `now_ms` by its record, but its
+    /// process has not been heard from for
+    /// [`lost_after_ms`](Self::lost_after_ms): it stopped before the call
+    /// ended.
+    pub fn is_lost(&self, now_ms: u64) -> bool {
+        !self.is_terminal() && now_ms.saturating_sub(self.heartbeat_at_ms) > self.lost_after_ms
+    }
+
+    /// Whether nothing runs for the task any more at `now_ms`: it ended, it
+    /// is past its time to live, or its process is lost. These are the
+    /// tasks a store may drop to make room for new ones.
+    pub fn is_over(&self, now_ms: u64) -> bool {
+        self.is_terminal() || self.is_expired(now_ms) || self.is_lost(now_ms)
+    }
+
     /// The task with `requests` as its waiting input requests (see
     /// [`TaskStore::request_input`](super::TaskStore::request_input)): input
     /// required while any waits and the call otherwise works.
@@ -174,7 +197,7 @@ impl Task {
     /// [`lost_after_ms`](Self::lost_after_ms) is failed, with the reason.
     pub fn observed(mut self, now_ms: u64) -> Self {
         let silent = now_ms.saturating_sub(self.heartbeat_at_ms);
-        if !self.is_terminal() && silent > self.lost_after_ms {
+        if self.is_lost(now_ms) {
             self.status = TaskStatus::Failed;
             self.status_message = Some(format!(
                 "the process running this task stopped before it finished \
