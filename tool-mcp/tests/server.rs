@@ -12,6 +12,9 @@ use tokio::sync::Notify;
 use tool_mcp::server::McpServer;
 use tool_runtime::{Progress, Registry, ToolContext, ToolError, tool};
 
+#[path = "server/request_state.rs"]
+mod request_state;
+
 /// Adds two numbers.
 #[tool(title = "Add", read_only, alias = "sum")]
 fn add(
@@ -1821,17 +1824,16 @@ async fn in_the_stateless_revision_a_tools_requests_come_back_as_input_required_
     let (id, params) = call(9, json!({"inputResponses": {"user_name": 12345}}));
     let (invalid, _) = client.call(id, params).await;
     assert_eq!(invalid["error"]["code"], -32602, "{invalid}");
-    // An answer given without a state is taken by its key.
+    // An answer given without a state answers nothing the server asked:
+    // refused.
     let (id, params) = call(
         10,
         json!({"inputResponses": {
             "user_name": {"action": "decline"}
         }}),
     );
-    let (partly, _) = client.call(id, params).await;
-    let requests = partly["result"]["inputRequests"].as_object().unwrap();
-    assert!(!requests.contains_key("user_name"), "{partly}");
-    assert_eq!(requests.len(), 1, "{partly}");
+    let (refused, _) = client.call(id, params).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
 }
 
 #[tokio::test]

@@ -6,13 +6,17 @@
 //! for, the request is noted and the tool stops there; the call is then
 //! answered with an `input_required` result listing every request noted
 //! (those a tool makes at once, with `join!`, come together), keyed by the
-//! request's name or a number, and a signed `requestState`
+//! request's name or a number, and an encrypted `requestState`
 //! ([`state`]). The client retries the call with its
 //! answers (`inputResponses`) and the state, and the tool runs again from
 //! the start: its requests made before are answered at once from the
 //! state, and the next unanswered one ends the round. So the code before a
 //! request runs once per round, and the same tool serves both eras.
 //!
+//! An answer counts only as the answer to a request the state says the
+//! last round made: answers to other keys are ignored, and answers that
+//! come without a state (there is no request they could answer) are
+//! refused with `-32602`, so a client cannot answer what it was not asked.
 //! An answer is matched to the request it was given for by key and by a
 //! digest of the request: a tool that asks something else on a later run
 //! is asked again. A request needing a capability the request's `_meta`
@@ -104,9 +108,9 @@ impl<O: Outbox> Session<O> {
     }
 }
 
-/// The answers the retry `call` carries (its `inputResponses`, checked
-/// against its `requestState` as a round's are), by request key: for a
-/// tool that becomes a task once it has its input
+/// The answers the retry `call` carries (its `inputResponses` to the
+/// requests its `requestState` holds, checked as a round's are), by
+/// request key: for a tool that becomes a task once it has its input
 /// ([`TaskSupport::AfterInput`](tool_runtime::TaskSupport::AfterInput)),
 /// whose task starts with them.
 pub(super) fn answers_of(
@@ -122,9 +126,10 @@ pub(super) fn answers_of(
 }
 
 impl Round {
-    /// The round of `call`: the answers its `inputResponses` and
-    /// `requestState` carry, or the error to answer with when they cannot
-    /// be read, or the state is refused.
+    /// The round of `call`: the answers its `requestState` holds and those
+    /// of its `inputResponses` to the requests the state says were made,
+    /// or the error to answer with when they cannot be read, the state is
+    /// refused, or answers come without one.
     fn start(
         server: &McpServer,
         call: &Call,
@@ -133,47 +138,17 @@ impl Round {
     ) -> Result<Self, RpcError> {
         let arguments = arguments_digest(call.arguments.as_ref());
         let responses = responses(call.input_responses.as_ref())?;
-        let state = match &call.request_state {
-            None | Some(Value::Null) => None,
-            Some(Value::String(text)) => {
-                let state = server.state_key().open(text)?;
-                state.check(&call.name, &arguments)?;
-                Some(state)
+        let answers = match request_state(server, call, &arguments)? {
+            Some(state) => state_answers(state, responses),
+            None if responses.is_some_and(|responses| !responses.is_empty()) => {
+                return Err(RpcError::invalid_params(
+                    "invalid params for tools/call: inputResponses came without the \
+                     requestState of the input_required result they answer; send that \
+                     requestState with them, or call the tool without inputResponses",
+                ));
             }
-            Some(other) => {
-                return Err(RpcError::invalid_params(format!(
-                    "invalid params for tools/call: requestState must be the string the server \
-                     gave, not {}",
-                    kind(other)
-                )));
-            }
+            None => HashMap::new(),
         };
-        let mut answers: HashMap<String, Answer> = HashMap::new();
-        match state {
-            Some(state) => {
-                answers.extend(state.answers);
-                // Answers to the last round's requests; anything else is
-                // ignored.
-                for (key, request) in state.asked {
-                    if let Some(value) = responses.and_then(|responses| responses.get(&key)) {
-                        let answer = Answer {
-                            request: Some(request),
-                            value: value.clone(),
-                        };
-                        answers.insert(key, answer);
-                    }
-                }
-            }
-            None => {
-                for (key, value) in responses.into_iter().flatten() {
-                    let answer = Answer {
-                        request: None,
-                        value: value.clone(),
-                    };
-                    answers.insert(key.clone(), answer);
-                }
-            }
-        }
         Ok(Round {
             capabilities,
             answers,
@@ -194,7 +169,10 @@ impl Round {
     fn answer(&self, server: &McpServer, id: &Id, outcome: &Result<Called, CallError>) -> Vec<u8> {
         let asked = std::mem::take(&mut *lock(&self.asked));
         if !asked.is_empty() {
-            return wire::result_line(id, self.input_required(server, asked));
+            return match self.input_required(server, asked) {
+                Ok(result) => wire::result_line(id, result),
+                Err(error) => error.line(id),
+            };
         }
         let missing = lock(&self.missing);
         match outcome {
@@ -214,8 +192,9 @@ impl Round {
     }
 
     /// The `input_required` result for the requests `asked`, with the
-    /// state of the next round.
-    fn input_required(&self, server: &McpServer, asked: Vec<Asked>) -> Value {
+    /// state of the next round; the error to answer with when the state
+    /// cannot be sealed (the operating system gave no random nonce).
+    fn input_required(&self, server: &McpServer, asked: Vec<Asked>) -> Result<Value, RpcError> {
         let mut requests = Map::new();
         let mut digests = BTreeMap::new();
         for request in asked {
@@ -232,12 +211,12 @@ impl Round {
             answers: std::mem::take(&mut *lock(&self.used)),
             asked: digests,
         };
-        json!({
+        Ok(json!({
             "resultType": "input_required",
             "inputRequests": requests,
-            "requestState": server.state_key().seal(&state),
+            "requestState": server.state_key().seal(&state)?,
             "_meta": revision::result_meta(server, None),
-        })
+        }))
     }
 
     /// The key of the run's next request: its name when it has one not
@@ -271,14 +250,10 @@ impl Round {
         let digest = request_digest(method, &params);
         let key = self.key(name, capability);
         if let Some(answer) = self.answers.get(&key)
-            && answer.request.as_ref().is_none_or(|asked| *asked == digest)
+            && answer.request == digest
         {
             let value = answer.value.clone();
-            let used = Answer {
-                request: Some(digest),
-                value: value.clone(),
-            };
-            lock(&self.used).insert(key, used);
+            lock(&self.used).insert(key, answer.clone());
             return Ok(value);
         }
         lock(&self.asked).push(Asked {
@@ -290,6 +265,45 @@ impl Round {
         self.stop.cancel();
         std::future::pending().await
     }
+}
+
+/// The state `call` presents, opened and checked against the call (its
+/// tool and the digest of its `arguments`); none when it brings none.
+fn request_state(
+    server: &McpServer,
+    call: &Call,
+    arguments: &str,
+) -> Result<Option<State>, RpcError> {
+    match &call.request_state {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => {
+            let state = server.state_key().open(text)?;
+            state.check(&call.name, arguments)?;
+            Ok(Some(state))
+        }
+        Some(other) => Err(RpcError::invalid_params(format!(
+            "invalid params for tools/call: requestState must be the string the server gave, \
+             not {}",
+            kind(other)
+        ))),
+    }
+}
+
+/// The answers of a round: those the verified `state` holds, and the
+/// client's `responses` to the requests the state says the last round
+/// made, each bound to its request; answers to any other key are ignored.
+fn state_answers(state: State, responses: Option<&Map<String, Value>>) -> HashMap<String, Answer> {
+    let mut answers: HashMap<String, Answer> = state.answers.into_iter().collect();
+    for (key, request) in state.asked {
+        if let Some(value) = responses.and_then(|responses| responses.get(&key)) {
+            let answer = Answer {
+                request,
+                value: value.clone(),
+            };
+            answers.insert(key, answer);
+        }
+    }
+    answers
 }
 
 /// The `inputResponses` of a retry: an object whose values are objects

@@ -1,40 +1,60 @@
 //! The `requestState` of an `input_required` result (revision
 //! 2026-07-28): what a call learnt in its earlier rounds (the client's
 //! answers), bound to the call it belongs to (the tool, a digest of its
-//! arguments) and to a time after which it is refused, signed with
-//! HMAC-SHA256 so that the client can carry it but not change it.
+//! arguments) and to a time after which it is refused, encrypted with
+//! XChaCha20-Poly1305 so that the client carries it but can neither read
+//! nor change it.
 //!
-//! The text is `PAYLOAD.TAG`, both base64url without padding: the payload
-//! JSON and the HMAC of a domain label and the payload. A state whose tag
-//! does not verify (altered, or signed with another server's key), one
-//! past its expiry, or one issued for another call is refused with
-//! `-32602`.
+//! The text is one base64url string without padding: a random nonce of
+//! 24 bytes, then the payload JSON encrypted, then its 16-byte tag. The
+//! key is derived with HKDF-SHA256 from the program's key (or one drawn
+//! at random), and a domain label is the associated data. Only its length
+//! shows what it holds. A state that does not decrypt (altered, or sealed
+//! with another server's key), one past its expiry, or one issued for
+//! another call is refused with `-32602`.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, KeyInit, Mac};
+use chacha20poly1305::aead::{Aead, Payload};
+use chacha20poly1305::{Key, KeyInit, XChaCha20Poly1305, XNonce};
+use hkdf::Hkdf;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::wire::RpcError;
+use super::wire::{INTERNAL_ERROR, RpcError};
 
-/// Mixed into each tag, so that no other HMAC made with the same key
-/// passes for a request state.
-const DOMAIN: &[u8] = b"tool-mcp requestState v1\0";
+/// The HKDF `info` of the encryption key: no other key derived from the
+/// program's key is this one.
+const KEY_INFO: &[u8] = b"tool-mcp requestState v2 XChaCha20-Poly1305 key";
 
-/// The key request states are signed with.
-#[derive(Clone)]
-pub(super) struct StateKey(Hmac<Sha256>);
+/// The associated data of each state: no other text sealed with the same
+/// key passes for a request state.
+const DOMAIN: &[u8] = b"tool-mcp requestState v2";
+
+/// The bytes of a nonce (XChaCha20's 192 bits: random nonces never meet,
+/// however many states a long-lived shared key seals).
+const NONCE: usize = 24;
+
+/// The bytes of a tag (Poly1305's).
+const TAG: usize = 16;
+
+/// The key request states are sealed with.
+pub(super) struct StateKey(XChaCha20Poly1305);
 
 impl StateKey {
-    /// A key of the program's (any length; 32 random bytes or more is
-    /// right), shared by every instance that may see a client's retry.
+    /// The key derived from one of the program's (any length; 32 random
+    /// bytes or more is right), shared by every instance that may see a
+    /// client's retry.
     pub(super) fn new(key: &[u8]) -> Self {
-        Self(Hmac::new_from_slice(key).expect("HMAC takes a key of any length"))
+        let mut derived = [0u8; 32];
+        Hkdf::<Sha256>::new(None, key)
+            .expand(KEY_INFO, &mut derived)
+            .expect("HKDF-SHA256 gives 32 bytes");
+        Self(XChaCha20Poly1305::new(&Key::from(derived)))
     }
 
     /// A key of 32 bytes from the operating system's random source.
@@ -44,25 +64,34 @@ impl StateKey {
         Self::new(&key)
     }
 
-    fn mac(&self, payload: &[u8]) -> Hmac<Sha256> {
-        let mut mac = self.0.clone();
-        mac.update(DOMAIN);
-        mac.update(payload);
-        mac
-    }
-
-    /// `state`, signed, as the text of a `requestState`.
-    pub(super) fn seal(&self, state: &State) -> String {
+    /// `state`, encrypted, as the text of a `requestState`; the error to
+    /// answer with when the operating system gives no random nonce.
+    pub(super) fn seal(&self, state: &State) -> Result<String, RpcError> {
         let payload = serde_json::to_vec(state).unwrap_or_default();
-        let tag = self.mac(&payload).finalize().into_bytes();
-        format!(
-            "{}.{}",
-            URL_SAFE_NO_PAD.encode(&payload),
-            URL_SAFE_NO_PAD.encode(tag)
-        )
+        let mut nonce = [0u8; NONCE];
+        getrandom::fill(&mut nonce).map_err(|error| {
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!("the requestState could not be sealed: no random nonce ({error})"),
+            )
+        })?;
+        let sealed = self
+            .0
+            .encrypt(
+                &XNonce::from(nonce),
+                Payload {
+                    msg: &payload,
+                    aad: DOMAIN,
+                },
+            )
+            .map_err(|_| RpcError::new(INTERNAL_ERROR, "the requestState could not be sealed"))?;
+        let mut bytes = Vec::with_capacity(NONCE + sealed.len());
+        bytes.extend_from_slice(&nonce);
+        bytes.extend_from_slice(&sealed);
+        Ok(URL_SAFE_NO_PAD.encode(bytes))
     }
 
-    /// The state `text` holds, when this key signed it; else the error to
+    /// The state `text` holds, when this key sealed it; else the error to
     /// answer with.
     pub(super) fn open(&self, text: &str) -> Result<State, RpcError> {
         let forged = || {
@@ -71,11 +100,21 @@ impl StateKey {
                  call the tool again without it",
             )
         };
-        let (payload, tag) = text.split_once('.').ok_or_else(forged)?;
-        let payload = URL_SAFE_NO_PAD.decode(payload).map_err(|_| forged())?;
-        let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| forged())?;
-        self.mac(&payload)
-            .verify_slice(&tag)
+        let bytes = URL_SAFE_NO_PAD.decode(text).map_err(|_| forged())?;
+        if bytes.len() < NONCE + TAG {
+            return Err(forged());
+        }
+        let (nonce, sealed) = bytes.split_at(NONCE);
+        let nonce = XNonce::try_from(nonce).map_err(|_| forged())?;
+        let payload = self
+            .0
+            .decrypt(
+                &nonce,
+                Payload {
+                    msg: sealed,
+                    aad: DOMAIN,
+                },
+            )
             .map_err(|_| forged())?;
         serde_json::from_slice(&payload).map_err(|_| forged())
     }
@@ -105,10 +144,9 @@ pub(super) struct State {
 /// The client's answer to one of the server's requests.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct Answer {
-    /// The digest of the request it answers; none for an answer that came
-    /// without a state (the request it answers is not known).
-    #[serde(rename = "d", default, skip_serializing_if = "Option::is_none")]
-    pub(super) request: Option<String>,
+    /// The digest of the request it answers.
+    #[serde(rename = "d")]
+    pub(super) request: String,
     /// The answer: an `ElicitResult`, `CreateMessageResult` or
     /// `ListRootsResult`.
     #[serde(rename = "v")]

@@ -1,0 +1,327 @@
+//! The `requestState` of the stateless revision's `input_required`
+//! results: required with any answer, opaque to the client, and refused
+//! when altered, expired, moved to another call or sealed by a server of
+//! another key.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::{Value, json};
+use tool_mcp::server::McpServer;
+use tool_runtime::{Elicitation, ElicitationRequest, Registry, ToolContext, ToolError, tool};
+
+use super::{Client, modern, task_server, with_tasks};
+
+/// How often `two_questions` started; only the test that counts calls it.
+static STARTS: AtomicUsize = AtomicUsize::new(0);
+
+/// A name no tool writes: an answer's own text, looked for in the states.
+const SECRET: &str = "Quetzalcoatl-7731-secret";
+
+/// The `content.name` of an accepted elicitation, or its action.
+fn name_of(answer: Elicitation<Value>) -> String {
+    match answer {
+        Elicitation::Accepted(content) => content["name"].as_str().unwrap_or("?").to_owned(),
+        other => other.action().to_owned(),
+    }
+}
+
+/// Asks for a first name, then for a second one, and counts its starts
+/// when `count` is true.
+#[tool]
+async fn two_questions(ctx: &ToolContext, count: bool) -> Result<String, ToolError> {
+    if count {
+        STARTS.fetch_add(1, Ordering::SeqCst);
+    }
+    let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    let first = ctx
+        .elicit_request(ElicitationRequest::new("First?", schema.clone()).named("first"))
+        .await?;
+    let second = ctx
+        .elicit_request(ElicitationRequest::new("Second?", schema).named("second"))
+        .await?;
+    Ok(format!("{} and {}", name_of(first), name_of(second)))
+}
+
+fn server(key: &[u8]) -> McpServer {
+    let registry = Registry::builder().tool(TwoQuestionsTool).build().unwrap();
+    McpServer::new(registry).with_request_state_key(key)
+}
+
+const KEY: &[u8] = b"a key of thirty-two bytes or so!";
+
+/// The params of a call of `two_questions`, with `extra` params.
+fn call(count: bool, extra: Value) -> Value {
+    let mut params = json!({"name": "two_questions", "arguments": {"count": count},
+        "_meta": modern(json!({"elicitation": {}}))});
+    for (key, value) in extra.as_object().unwrap() {
+        params[key] = value.clone();
+    }
+    params
+}
+
+fn accept(name: &str) -> Value {
+    json!({"action": "accept", "content": {"name": name}})
+}
+
+/// The `input_required` result of `answer`, asserted to be one.
+fn input_required(answer: &Value) -> &Value {
+    let result = &answer["result"];
+    assert_eq!(result["resultType"], "input_required", "{answer}");
+    result
+}
+
+/// The `-32602` error of `answer`'s message, asserted to be one.
+fn invalid_params(answer: &Value) -> &str {
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    answer["error"]["message"].as_str().unwrap()
+}
+
+/// The state of round 2: the first question answered with [`SECRET`], the
+/// second asked.
+async fn second_round(client: &mut Client, count: bool) -> String {
+    let (first, _) = client.call(1, call(count, json!({}))).await;
+    let state = input_required(&first)["requestState"].clone();
+    let answers = json!({"first": accept(SECRET)});
+    let (second, _) = client
+        .call(
+            2,
+            call(
+                count,
+                json!({"inputResponses": answers, "requestState": state}),
+            ),
+        )
+        .await;
+    let result = input_required(&second);
+    assert!(result["inputRequests"]["second"].is_object(), "{second}");
+    result["requestState"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn answers_without_the_request_state_are_refused_and_the_tool_does_not_run() {
+    let mut client = Client::open(server(KEY));
+    // On a first call: refused, whether the state is absent or null; the
+    // tool never starts.
+    for (id, extra) in [
+        (1, json!({"inputResponses": {"first": accept("Mallory")}})),
+        (
+            2,
+            json!({"inputResponses": {"first": accept("Mallory"), "second": accept("Eve")},
+                   "requestState": null}),
+        ),
+    ] {
+        let (refused, _) = client.call(id, call(true, extra)).await;
+        let message = invalid_params(&refused);
+        assert!(
+            message.contains("inputResponses") && message.contains("requestState"),
+            "{message}"
+        );
+    }
+    assert_eq!(STARTS.load(Ordering::SeqCst), 0);
+
+    // On a retry that leaves out the state it was given: refused too.
+    let (first, _) = client.call(3, call(true, json!({}))).await;
+    let state = input_required(&first)["requestState"].clone();
+    assert_eq!(STARTS.load(Ordering::SeqCst), 1);
+    let (refused, _) = client
+        .call(
+            4,
+            call(true, json!({"inputResponses": {"first": accept("Ada")}})),
+        )
+        .await;
+    invalid_params(&refused);
+    assert_eq!(STARTS.load(Ordering::SeqCst), 1);
+
+    // An empty inputResponses is none: the call is a first one.
+    let (fresh, _) = client
+        .call(5, call(true, json!({"inputResponses": {}})))
+        .await;
+    assert!(input_required(&fresh)["inputRequests"]["first"].is_object());
+
+    // With the state, an answer to a question not asked yet is ignored:
+    // the tool asks it.
+    let answers = json!({"first": accept("Ada"), "second": accept("Mallory")});
+    let (second, _) = client
+        .call(
+            6,
+            call(
+                true,
+                json!({"inputResponses": answers, "requestState": state}),
+            ),
+        )
+        .await;
+    let result = input_required(&second);
+    let requests = result["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{second}");
+    assert!(requests.contains_key("second"), "{second}");
+    let state = result["requestState"].clone();
+    let (done, _) = client
+        .call(
+            7,
+            call(
+                true,
+                json!({"inputResponses": {"second": accept("Grace")}, "requestState": state}),
+            ),
+        )
+        .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Ada and Grace",
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn answers_without_the_request_state_do_not_start_a_task() {
+    let mut client = Client::open(task_server(Default::default()));
+    let answers = json!({"user_name": {"action": "accept", "content": {"name": "Mallory"}}});
+    let (refused, _) = client
+        .call(
+            1,
+            json!({"name": "onboard", "arguments": {}, "_meta": with_tasks(),
+                   "inputResponses": answers}),
+        )
+        .await;
+    assert!(refused.get("result").is_none(), "{refused}");
+    let message = invalid_params(&refused);
+    assert!(message.contains("requestState"), "{message}");
+}
+
+#[tokio::test]
+async fn a_request_state_shows_no_answer_it_carries() {
+    let mut client = Client::open(server(KEY));
+    let state = second_round(&mut client, false).await;
+    assert!(!state.contains(SECRET), "{state}");
+    // Each part of it decodes as base64url to bytes that are no JSON and
+    // hold neither the answer nor the tool's name.
+    for part in state.split('.') {
+        let bytes = URL_SAFE_NO_PAD
+            .decode(part)
+            .unwrap_or_else(|error| panic!("{part:?} is base64url: {error}"));
+        assert!(
+            serde_json::from_slice::<Value>(&bytes).is_err(),
+            "{}",
+            String::from_utf8_lossy(&bytes)
+        );
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(SECRET), "{text}");
+        assert!(!text.contains("two_questions"), "{text}");
+    }
+
+    // The state still carries the answer: the next round uses it.
+    let (done, _) = client
+        .call(
+            3,
+            call(
+                false,
+                json!({"inputResponses": {"second": accept("Grace")}, "requestState": state}),
+            ),
+        )
+        .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        format!("{SECRET} and Grace"),
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn a_request_state_altered_anywhere_or_cut_is_refused() {
+    let mut client = Client::open(server(KEY));
+    let state = second_round(&mut client, false).await;
+    let mut altered = Vec::new();
+    for (at, character) in state.char_indices() {
+        let mut one = state.clone();
+        one.replace_range(at..=at, if character == 'A' { "B" } else { "A" });
+        altered.push(one);
+    }
+    for cut in [1, state.len() / 2, state.len() - 1] {
+        altered.push(state[..cut].to_owned());
+    }
+    altered.push(format!("{state}AAAA"));
+    altered.push(String::new());
+    for (id, altered) in (10..).zip(altered) {
+        let retry = json!({"inputResponses": {"second": accept("Grace")}, "requestState": altered});
+        let (refused, _) = client.call(id, call(false, retry)).await;
+        let message = invalid_params(&refused);
+        assert!(
+            message.contains("not one this server issued"),
+            "{altered}: {message}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_request_state_is_refused_by_a_server_of_another_key_and_taken_by_one_of_the_same() {
+    let mut client = Client::open(server(KEY));
+    let state = second_round(&mut client, false).await;
+    let retry = |id| {
+        (
+            id,
+            call(
+                false,
+                json!({"inputResponses": {"second": accept("Grace")}, "requestState": state}),
+            ),
+        )
+    };
+
+    for mut other in [
+        Client::open(server(b"another key of thirty-two bytes!")),
+        Client::open(McpServer::new(
+            Registry::builder().tool(TwoQuestionsTool).build().unwrap(),
+        )),
+    ] {
+        let (id, params) = retry(1);
+        let (refused, _) = other.call(id, params).await;
+        let message = invalid_params(&refused);
+        assert!(message.contains("not one this server issued"), "{message}");
+    }
+
+    // Another instance given the same key takes it.
+    let mut twin = Client::open(server(KEY));
+    let (id, params) = retry(2);
+    let (done, _) = twin.call(id, params).await;
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        format!("{SECRET} and Grace"),
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn a_request_state_is_refused_past_its_lifetime_or_for_another_call() {
+    let registry = Registry::builder().tool(TwoQuestionsTool).build().unwrap();
+    let mut brief = Client::open(
+        McpServer::new(registry)
+            .with_request_state_key(KEY)
+            .with_request_state_ttl(Duration::ZERO),
+    );
+    let (first, _) = brief.call(1, call(false, json!({}))).await;
+    let state = input_required(&first)["requestState"].clone();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let answers = json!({"first": accept("Ada")});
+    let (expired, _) = brief
+        .call(
+            2,
+            call(
+                false,
+                json!({"inputResponses": answers, "requestState": state}),
+            ),
+        )
+        .await;
+    assert!(invalid_params(&expired).contains("expired"), "{expired}");
+
+    let mut client = Client::open(server(KEY));
+    let state = second_round(&mut client, false).await;
+    let mut moved = call(
+        false,
+        json!({"inputResponses": {"second": accept("Grace")}, "requestState": state}),
+    );
+    moved["arguments"]["count"] = json!(true);
+    let (refused, _) = client.call(3, moved).await;
+    assert!(
+        invalid_params(&refused).contains("another call"),
+        "{refused}"
+    );
+}
