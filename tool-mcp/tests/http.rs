@@ -481,6 +481,14 @@ async fn sessions_beyond_the_limit_are_refused_until_one_ends() {
     let options = HttpOptions::new().max_sessions(1);
     let server = Server::start(McpServer::new(registry()), options).await;
     let first = server.session(json!({})).await;
+    // In use: its standalone stream is open (a session not in use would
+    // give way to the new one).
+    let standalone = Stream::open(
+        server.address,
+        &server.request("GET", &in_session(&first), None),
+    )
+    .await;
+    assert_eq!(standalone.status, 200);
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "test", "version": "1"}}});

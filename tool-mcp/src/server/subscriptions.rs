@@ -5,9 +5,10 @@
 //! the acknowledgement and never sent.
 //!
 //! The subscription ends when the client cancels the request
-//! (`notifications/cancelled`, no answer), or when the session ends: then
-//! the server answers the request with an empty `complete` result, its
-//! graceful close.
+//! (`notifications/cancelled`, no answer), or when the session ends or
+//! the transport ends its stream (at the end of its lifetime, over HTTP):
+//! then the server answers the request with an empty `complete` result,
+//! its graceful close, and the client may listen again.
 
 use std::sync::Arc;
 
@@ -124,18 +125,26 @@ impl<O: Outbox> Session<O> {
     pub(super) async fn close_subscriptions(&self) {
         let open: Vec<Id> = lock(&self.listens).values().cloned().collect();
         for id in open {
-            let info = revision::result_meta(&self.server, None)
-                .remove(META_SERVER_INFO)
-                .unwrap_or_default();
-            let closed = Closed {
-                result_type: "complete",
-                meta: SubscriptionMeta {
-                    id: &id,
-                    server: Some(info),
-                },
-            };
-            self.answer(wire::result_line(&id, closed), &id).await;
-            self.cancel_in_flight(&id);
+            self.close_subscription(&id).await;
         }
+    }
+
+    /// Ends subscription `id`, if it is open, with its closing result.
+    pub(super) async fn close_subscription(&self, id: &Id) {
+        if !lock(&self.listens).contains_key(&*id.key()) {
+            return;
+        }
+        let info = revision::result_meta(&self.server, None)
+            .remove(META_SERVER_INFO)
+            .unwrap_or_default();
+        let closed = Closed {
+            result_type: "complete",
+            meta: SubscriptionMeta {
+                id,
+                server: Some(info),
+            },
+        };
+        self.answer(wire::result_line(id, closed), id).await;
+        self.cancel_in_flight(id);
     }
 }

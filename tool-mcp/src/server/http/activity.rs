@@ -2,8 +2,9 @@
 //! timeouts: the transport's clock ([`now_ms`]), a connection's
 //! [`Activity`], the request that keeps it busy ([`Busy`]), the socket that
 //! notes a request's first bytes ([`Tracked`]), and the connections open
-//! ([`Connections`]), which the watchdog sweeps. A request costs a few
-//! atomic stores and no timer.
+//! ([`Connections`]), which the watchdog sweeps and which give up an idle
+//! one to make room for a new connection. A request costs a few atomic
+//! stores and no timer.
 
 use std::io;
 use std::pin::Pin;
@@ -41,6 +42,12 @@ pub(super) struct Activity {
     since: AtomicU64,
     /// Told when the connection is past its time.
     expired: tokio::sync::Notify,
+    /// A request was served on the connection.
+    served: AtomicBool,
+    /// The connection was asked to close for a new one.
+    evicted: AtomicBool,
+    /// Told when the connection is to close, once idle, for a new one.
+    evict: tokio::sync::Notify,
 }
 
 impl Activity {
@@ -51,6 +58,29 @@ impl Activity {
             head: AtomicBool::new(false),
             since: AtomicU64::new(now_ms()),
             expired: tokio::sync::Notify::new(),
+            served: AtomicBool::new(false),
+            evicted: AtomicBool::new(false),
+            evict: tokio::sync::Notify::new(),
+        })
+    }
+
+    /// Resolves once the connection is asked to make room for a new one.
+    pub(super) async fn evicted(&self) {
+        self.evict.notified().await;
+    }
+
+    /// When the connection became idle, if it is idle (no request served,
+    /// none begun), and whether it served one: what tells which idle
+    /// connection gives way first.
+    fn idle_since(&self) -> Option<(bool, u64)> {
+        let idle = self.busy.load(Ordering::Acquire) == 0
+            && !self.head.load(Ordering::Acquire)
+            && !self.evicted.load(Ordering::Acquire);
+        idle.then(|| {
+            (
+                self.served.load(Ordering::Acquire),
+                self.since.load(Ordering::Acquire),
+            )
         })
     }
 
@@ -87,6 +117,7 @@ impl Busy {
     pub(super) fn begin(activity: &Arc<Activity>) -> Self {
         activity.busy.fetch_add(1, Ordering::AcqRel);
         activity.head.store(false, Ordering::Release);
+        activity.served.store(true, Ordering::Release);
         Busy(Arc::clone(activity))
     }
 }
@@ -194,5 +225,26 @@ impl Connections {
             }
             true
         });
+    }
+
+    /// Asks the idle connection that gives way first to close, making room
+    /// for a new one: one that has served no request before one that has,
+    /// then the one idle longest. Whether there was one.
+    pub(super) fn evict_idle(&self) -> bool {
+        let mut connections = lock(&self.0);
+        connections.retain(|connection| connection.strong_count() > 0);
+        let victim = connections
+            .iter()
+            .filter_map(Weak::upgrade)
+            .filter_map(|activity| activity.idle_since().map(|key| (key, activity)))
+            .min_by_key(|(key, _)| *key)
+            .map(|(_, activity)| activity);
+        drop(connections);
+        let Some(victim) = victim else {
+            return false;
+        };
+        victim.evicted.store(true, Ordering::Release);
+        victim.evict.notify_one();
+        true
     }
 }

@@ -15,13 +15,20 @@
 //! with them.
 //!
 //! Hardened by default ([`HttpOptions`] has each setting): at most
-//! [`HttpOptions::DEFAULT_MAX_CONNECTIONS`] connections, timeouts on a
-//! request's head, on its body and on an idle connection ([`conn`]), a
-//! bounded body, and `Host` and `Origin` checked before any of it is read
-//! ([`guard`]).
+//! [`HttpOptions::DEFAULT_MAX_CONNECTIONS`] connections, an idle one
+//! closed to make room for a new one, timeouts on a request's head, on its
+//! body and on an idle connection ([`conn`]), a bounded body, and `Host`
+//! and `Origin` checked before any of it is read ([`guard`]). Event
+//! streams that stay open (a session's standalone stream,
+//! `subscriptions/listen`) have a budget of their own, under half the
+//! connections, and a lifetime; a session initialized and left unused
+//! gives way to a new one ([`sessions`]); requests without a session run
+//! at most as many calls at once for each peer address as a session may
+//! ([`budget`]).
 
 mod activity;
 mod body;
+mod budget;
 mod conn;
 mod guard;
 mod headers;
@@ -82,6 +89,9 @@ pub struct HttpOptions {
     allowed_origins: Vec<String>,
     max_sessions: usize,
     session_timeout: Duration,
+    max_event_streams: usize,
+    max_session_event_streams: usize,
+    event_stream_lifetime: Duration,
 }
 
 impl Default for HttpOptions {
@@ -97,6 +107,9 @@ impl Default for HttpOptions {
             allowed_origins: Vec::new(),
             max_sessions: Self::DEFAULT_MAX_SESSIONS,
             session_timeout: Self::DEFAULT_SESSION_TIMEOUT,
+            max_event_streams: Self::DEFAULT_MAX_EVENT_STREAMS,
+            max_session_event_streams: Self::DEFAULT_MAX_EVENT_STREAMS_PER_SESSION,
+            event_stream_lifetime: Self::DEFAULT_EVENT_STREAM_LIFETIME,
         }
     }
 }
@@ -118,6 +131,14 @@ impl HttpOptions {
     pub const DEFAULT_MAX_SESSIONS: usize = 4096;
     /// How long a session may go unused before it is ended: 30 minutes.
     pub const DEFAULT_SESSION_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+    /// The most event streams open at once in the whole server: 256 (and
+    /// never more than half of [`max_connections`](Self::max_connections)).
+    pub const DEFAULT_MAX_EVENT_STREAMS: usize = 256;
+    /// The most event streams one session has open at once: 4.
+    pub const DEFAULT_MAX_EVENT_STREAMS_PER_SESSION: usize = 4;
+    /// How long an event stream stays open before the server ends it: 5
+    /// minutes.
+    pub const DEFAULT_EVENT_STREAM_LIFETIME: Duration = Duration::from_secs(5 * 60);
 
     /// The defaults: sessions on, every limit at its default.
     pub fn new() -> Self {
@@ -162,11 +183,16 @@ impl HttpOptions {
         self.stateless
     }
 
-    /// The most connections served at once (at least 1). A connection
-    /// beyond it waits, unaccepted, until one closes; idle connections are
-    /// closed after [`idle_timeout`](Self::idle_timeout), and those that
-    /// send nothing whole after [`header_timeout`](Self::header_timeout),
-    /// so sockets left open make room. The default is
+    /// The most connections served at once (at least 1). A new connection
+    /// beyond it makes room: an idle connection (no request on it) is
+    /// closed, one that has served no request before one that has, then
+    /// the one idle longest; while none is idle, the new connection waits
+    /// until one closes. Idle connections are also closed after
+    /// [`idle_timeout`](Self::idle_timeout), and those that send nothing
+    /// whole after [`header_timeout`](Self::header_timeout), so sockets
+    /// left open never keep clients out. Event streams may hold at most
+    /// half of the connections ([`max_event_streams`](Self::max_event_streams)),
+    /// so the rest is always there for requests. The default is
     /// [`DEFAULT_MAX_CONNECTIONS`](Self::DEFAULT_MAX_CONNECTIONS).
     pub fn max_connections(mut self, connections: usize) -> Self {
         self.max_connections = connections.max(1);
@@ -236,8 +262,14 @@ impl HttpOptions {
         self
     }
 
-    /// The most sessions open at once (at least 1); an `initialize` beyond
-    /// it is answered `503 Service Unavailable`. The default is
+    /// The most sessions open at once (at least 1). An `initialize` beyond
+    /// it ends a session not in use (none of its requests or streams open)
+    /// to make room: one of the peer address that
+    /// holds the most sessions, the one that has had no request since its
+    /// `initialize` first, then the one unused longest; the session ended
+    /// is unknown from then on (`404 Not Found`), and its client starts a
+    /// new one. When every session is in use, the `initialize` is answered
+    /// `503 Service Unavailable`. The default is
     /// [`DEFAULT_MAX_SESSIONS`](Self::DEFAULT_MAX_SESSIONS).
     pub fn max_sessions(mut self, sessions: usize) -> Self {
         self.max_sessions = sessions.max(1);
@@ -250,6 +282,54 @@ impl HttpOptions {
     pub fn session_timeout(mut self, timeout: Duration) -> Self {
         self.session_timeout = timeout;
         self
+    }
+
+    /// The most event streams open at once in the whole server: a
+    /// session's standalone stream (`GET`) and the streams of
+    /// `subscriptions/listen` (revision 2026-07-28), which stay open until
+    /// their client or the server ends them. A call's own stream (its
+    /// progress, then its answer) is not one. Whatever this says, event
+    /// streams hold at most half of
+    /// [`max_connections`](Self::max_connections) (none with one
+    /// connection), so that requests always find one. A `GET` beyond it is
+    /// answered `503 Service Unavailable`, a `subscriptions/listen` with a
+    /// JSON-RPC error (`-32603`, "server busy", with
+    /// `{"maxEventStreams": n}` as its data). The default is
+    /// [`DEFAULT_MAX_EVENT_STREAMS`](Self::DEFAULT_MAX_EVENT_STREAMS).
+    pub fn max_event_streams(mut self, streams: usize) -> Self {
+        self.max_event_streams = streams;
+        self
+    }
+
+    /// The most event streams ([`max_event_streams`](Self::max_event_streams))
+    /// one session has open at once: its standalone stream and the
+    /// `subscriptions/listen` requests sent with its `Mcp-Session-Id`
+    /// (at least 1). One beyond it is refused as one beyond the server's
+    /// cap is, `{"maxEventStreamsPerSession": n}` the error's data. A
+    /// `subscriptions/listen` without a session counts against the
+    /// server's cap only. The default is
+    /// [`DEFAULT_MAX_EVENT_STREAMS_PER_SESSION`](Self::DEFAULT_MAX_EVENT_STREAMS_PER_SESSION).
+    pub fn max_event_streams_per_session(mut self, streams: usize) -> Self {
+        self.max_session_event_streams = streams.max(1);
+        self
+    }
+
+    /// How long an event stream ([`max_event_streams`](Self::max_event_streams))
+    /// stays open: then the server ends it, a standalone stream by closing
+    /// it, a `subscriptions/listen` with its closing result (an empty
+    /// `complete` result), and the client opens a new one, as MCP lets it
+    /// when a stream ends. The default is
+    /// [`DEFAULT_EVENT_STREAM_LIFETIME`](Self::DEFAULT_EVENT_STREAM_LIFETIME).
+    pub fn event_stream_lifetime(mut self, lifetime: Duration) -> Self {
+        self.event_stream_lifetime = lifetime;
+        self
+    }
+
+    /// The event streams the server holds open at once: the smaller of
+    /// [`max_event_streams`](Self::max_event_streams) and half of
+    /// [`max_connections`](Self::max_connections).
+    fn event_stream_cap(&self) -> usize {
+        self.max_event_streams.min(self.max_connections / 2)
     }
 }
 
@@ -266,18 +346,12 @@ pub(super) async fn serve(
     let sweeping = tokio::spawn(sessions::sweep(Arc::clone(&shared)));
     let watching = tokio::spawn(conn::watch(Arc::clone(&shared)));
     loop {
-        // A connection beyond the cap waits in the listener's backlog until
-        // one closes.
-        let permit = tokio::select! {
-            permit = Arc::clone(&room).acquire_owned() => permit.expect("the semaphore is never closed"),
-            () = shutdown.cancelled() => break,
-        };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = shutdown.cancelled() => break,
         };
-        let stream = match accepted {
-            Ok((stream, _peer)) => stream,
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
             Err(error) => {
                 // Out of file descriptors and the like: wait, go on.
                 tracing::warn!(%error, "accepting a connection failed");
@@ -285,13 +359,19 @@ pub(super) async fn serve(
                 continue;
             }
         };
+        // Beyond the cap, an idle connection makes room; while none is
+        // idle, the connections after this one wait in the listener's
+        // backlog.
+        let Some(permit) = conn::admit(&room, &shared).await else {
+            break;
+        };
         // A response may go out in several small writes (headers, then each
         // event); with Nagle's algorithm the later ones would wait for the
         // client's delayed ACK, some 40 ms each.
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%error, "TCP_NODELAY could not be set on a connection");
         }
-        tokio::spawn(conn::serve(stream, Arc::clone(&shared), permit));
+        tokio::spawn(conn::serve(stream, peer.ip(), Arc::clone(&shared), permit));
     }
     sweeping.abort();
     watching.abort();

@@ -7,6 +7,7 @@
 //! first. A notification or a response gets `202 Accepted`.
 
 use std::borrow::Cow;
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use http_body_util::{BodyExt, Limited};
@@ -20,15 +21,22 @@ use serde_json::{Map, Value};
 use tool_runtime::providers::mcp::headers::check_headers;
 
 use super::body::{self, Reply};
+use super::budget::Held;
 use super::headers::{self, HEADER_MISMATCH, Message, SESSION_ID};
 use super::routes::{Events, Holder, HttpSession, Out, Route, first_message};
-use super::sessions::{self, Shared};
+use super::sessions::{self, Shared, StreamsFull};
 use super::{MCP_PATH, guard};
 use crate::server::revision::{self, Era, MISSING_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION};
-use crate::server::wire::{self, INVALID_REQUEST, Id, METHOD_NOT_FOUND, PARSE_ERROR};
+use crate::server::wire::{
+    self, INTERNAL_ERROR, INVALID_REQUEST, Id, METHOD_NOT_FOUND, PARSE_ERROR,
+};
 
-/// Answers one HTTP request.
-pub(super) async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Reply {
+/// Answers one HTTP request, from `peer`.
+pub(super) async fn handle(
+    shared: &Arc<Shared>,
+    request: Request<Incoming>,
+    peer: IpAddr,
+) -> Reply {
     if let Err((status, text)) = guard::check(request.headers(), &shared.options) {
         return body::text(status, text);
     }
@@ -39,7 +47,7 @@ pub(super) async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> 
         );
     }
     match *request.method() {
-        Method::POST => post(shared, request).await,
+        Method::POST => post(shared, request, peer).await,
         Method::GET => sessions::get(shared, request.headers()),
         Method::DELETE => sessions::delete(shared, request.headers()),
         _ => sessions::not_allowed(shared.options.stateless),
@@ -80,8 +88,8 @@ fn too_large(shared: &Shared) -> Reply {
     )
 }
 
-/// A POST: one JSON-RPC message.
-async fn post(shared: &Arc<Shared>, request: Request<Incoming>) -> Reply {
+/// A POST, from `peer`: one JSON-RPC message.
+async fn post(shared: &Arc<Shared>, request: Request<Incoming>, peer: IpAddr) -> Reply {
     let (parts, body) = request.into_parts();
     let headers = &parts.headers;
     if let Some(refusal) = check_head(shared, headers) {
@@ -116,7 +124,7 @@ async fn post(shared: &Arc<Shared>, request: Request<Incoming>) -> Reply {
             Err(reply) => return *reply,
         },
     };
-    posted.dispatch(shared, headers, &body).await
+    posted.dispatch(shared, headers, &body, peer).await
 }
 
 /// What the transport reads of a message: its kind, id, method and
@@ -292,9 +300,15 @@ impl<'a> Posted<'a> {
         Some(body::json(StatusCode::BAD_REQUEST, line))
     }
 
-    /// Checks the message against the request's headers, then hands it to
-    /// the session it belongs to.
-    async fn dispatch(mut self, shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Reply {
+    /// Checks the message, from `peer`, against the request's headers, then
+    /// hands it to the session it belongs to.
+    async fn dispatch(
+        mut self,
+        shared: &Arc<Shared>,
+        headers: &HeaderMap,
+        body: &[u8],
+        peer: IpAddr,
+    ) -> Reply {
         let session_id = headers.get(SESSION_ID).and_then(|id| id.to_str().ok());
         let version = headers::protocol_version(headers);
         let modern = version.is_some_and(headers::is_modern);
@@ -337,11 +351,21 @@ impl<'a> Posted<'a> {
         let kind = std::mem::replace(&mut self.kind, Kind::Notification);
         match (kind, session) {
             (Kind::Request(id), Some(session)) => {
-                let mut call = Call { id, body, modern };
+                let mut call = Call {
+                    id,
+                    body,
+                    modern,
+                    peer,
+                };
                 call.serve(shared, session, false, &mut self).await
             }
             (Kind::Request(id), None) => {
-                let call = Call { id, body, modern };
+                let call = Call {
+                    id,
+                    body,
+                    modern,
+                    peer,
+                };
                 call.sessionless(shared, self).await
             }
             (Kind::Notification, Some(session)) => {
@@ -391,6 +415,8 @@ struct Call<'a> {
     /// It speaks a revision with the standard headers (2026-07-28): its
     /// errors have HTTP statuses of their own.
     modern: bool,
+    /// The address it came from.
+    peer: IpAddr,
 }
 
 impl Call<'_> {
@@ -403,9 +429,6 @@ impl Call<'_> {
             if stateless {
                 let session = shared.own_session(false);
                 return self.serve(shared, session, true, &mut posted).await;
-            }
-            if !shared.has_room() {
-                return too_many_sessions();
             }
             return self.initialize(shared).await;
         }
@@ -451,7 +474,7 @@ impl Call<'_> {
         if wire::error_code(&line).is_some() {
             return body::json(status_of(&line, self.modern), line);
         }
-        let Some(id) = shared.register(session) else {
+        let Some(id) = shared.register(session, self.peer) else {
             return too_many_sessions();
         };
         let mut reply = body::json(StatusCode::OK, line);
@@ -470,6 +493,10 @@ impl Call<'_> {
         own_session: bool,
         posted: &mut Posted<'_>,
     ) -> Reply {
+        let held = match self.admit(shared, &session, own_session, posted) {
+            Ok(held) => held,
+            Err(refusal) => return *refusal,
+        };
         let Some((mut route, receiver)) = Route::open(&session, &self.id, own_session) else {
             return in_flight(&self.id);
         };
@@ -490,11 +517,63 @@ impl Call<'_> {
             }
             Some(Out::Message(line)) => {
                 let holder = Holder::Route(route);
-                body::events(Events::new(Some(line), receiver, driver, holder))
+                let events = Events::new(Some(line), receiver, driver, holder);
+                body::events(events.limited(held, shared.options.event_stream_lifetime))
             }
             // Cancelled before it sent anything: a stream without events.
             None => body::events(Events::new(None, receiver, None, Holder::Route(route))),
         }
+    }
+
+    /// What the request holds of the server's budgets while it is served,
+    /// or the answer to give when it is beyond one: a call without a
+    /// session (`own_session`) takes a place under its peer's cap of calls,
+    /// a `subscriptions/listen` one under the caps of event streams (the
+    /// server's, and its session's when it has one).
+    fn admit(
+        &self,
+        shared: &Shared,
+        session: &HttpSession,
+        own_session: bool,
+        posted: &Posted<'_>,
+    ) -> Result<Held, Box<Reply>> {
+        match posted.method.as_deref() {
+            Some("tools/call") if own_session => match shared.calls.take(self.peer) {
+                Some(slot) => Ok(Held {
+                    _call: Some(slot),
+                    stream: None,
+                }),
+                None => {
+                    let limit = shared.calls.max();
+                    let message = format!(
+                        "server busy: this client (its address) already runs {limit} calls \
+                         without a session, the server's limit; send the call again once one \
+                         has finished"
+                    );
+                    let data = serde_json::json!({"maxConcurrentCalls": limit});
+                    Err(Box::new(self.busy(&message, data)))
+                }
+            },
+            Some("subscriptions/listen") => {
+                let session = (!own_session).then_some(session);
+                shared.stream_slot(session).map_err(|full| {
+                    let StreamsFull { name, max } = full;
+                    let message = format!(
+                        "server busy: {max} event streams are open, the most the server allows \
+                         ({name}); listen again later"
+                    );
+                    Box::new(self.busy(&message, serde_json::json!({ name: max })))
+                })
+            }
+            _ => Ok(Held::default()),
+        }
+    }
+
+    /// The JSON-RPC error `-32603` ("server busy") with `data`, answering
+    /// the request.
+    fn busy(&self, message: &str, data: Value) -> Reply {
+        let line = wire::error_line(&self.id, INTERNAL_ERROR, message, Some(data));
+        body::json(status_of(&line, self.modern), line)
     }
 }
 

@@ -17,7 +17,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
@@ -27,6 +27,7 @@ use tokio::sync::Notify;
 use tokio::time::Sleep;
 
 use super::activity::now_ms;
+use super::budget::{Budget, Held};
 use crate::server::output::Outbox;
 use crate::server::session::{Session, lock};
 use crate::server::wire::Id;
@@ -220,18 +221,41 @@ pub(in crate::server) struct Routes {
     /// The responses of the session still open (routes and the standalone
     /// stream): a session with one is in use.
     open: AtomicUsize,
+    /// A request named the session since its `initialize`.
+    used: AtomicBool,
+    /// The session's event streams (its standalone stream and its
+    /// subscriptions) open.
+    event_streams: Arc<Budget>,
 }
 
 impl Routes {
-    /// A session's routes, none open.
-    pub(super) fn new() -> Self {
+    /// A session's routes, none open; at most `event_streams` event streams
+    /// open at once.
+    pub(super) fn new(event_streams: usize) -> Self {
         Self {
             by_request: Mutex::new(HashMap::new()),
             standalone: Mutex::new(None),
             streams: AtomicU64::new(0),
             last_used: AtomicU64::new(now_ms()),
             open: AtomicUsize::new(0),
+            used: AtomicBool::new(false),
+            event_streams: Budget::new(event_streams),
         }
+    }
+
+    /// The session's budget of event streams.
+    pub(super) fn streams(&self) -> &Arc<Budget> {
+        &self.event_streams
+    }
+
+    /// A request named the session.
+    pub(super) fn mark_used(&self) {
+        self.used.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a request named the session since its `initialize`.
+    pub(super) fn was_used(&self) -> bool {
+        self.used.load(Ordering::Relaxed)
     }
 
     /// Opens the route of the request whose id has `key`: `None` when one is
@@ -467,9 +491,14 @@ pub(super) enum Holder {
     Standalone { _stream: Standalone },
 }
 
+/// How long a subscription asked to close at the end of its stream's
+/// lifetime has to send its closing result before the stream ends anyway.
+const CLOSING: Duration = Duration::from_secs(5);
+
 /// An event stream (`text/event-stream`): each message a `data:` event,
 /// a comment every [`KEEP_ALIVE`] while nothing comes; a request's stream
-/// ends after its answer, a standalone one when the session ends.
+/// ends after its answer, a standalone one when the session ends, and one
+/// of the server's budget of event streams at the end of its lifetime.
 pub(super) struct Events {
     first: Option<Vec<u8>>,
     receiver: Arc<Queue>,
@@ -478,6 +507,12 @@ pub(super) struct Events {
     done: bool,
     keep_alive: Pin<Box<Sleep>>,
     holder: Holder,
+    /// The places the stream holds in the server's budgets, given back
+    /// when it ends.
+    _held: Held,
+    /// When the stream ends, if it has a lifetime; then whether its
+    /// subscription was asked to close.
+    lifetime: Option<(Pin<Box<Sleep>>, bool)>,
 }
 
 impl Events {
@@ -496,7 +531,47 @@ impl Events {
             done: false,
             keep_alive: Box::pin(tokio::time::sleep(KEEP_ALIVE)),
             holder,
+            _held: Held::default(),
+            lifetime: None,
         }
+    }
+
+    /// The stream holding `held` (its places in the server's budgets) until
+    /// it ends; an event stream of the budget (`held` has a stream's place)
+    /// ends after `lifetime`.
+    pub(super) fn limited(mut self, held: Held, lifetime: Duration) -> Self {
+        if held.stream.is_some() {
+            self.lifetime = Some((Box::pin(tokio::time::sleep(lifetime)), false));
+        }
+        self._held = held;
+        self
+    }
+
+    /// Whether the stream ends now for its lifetime: a standalone stream at
+    /// once; a subscription is asked to close (its closing result ends the
+    /// stream), and ends [`CLOSING`] later if it has not.
+    fn past_lifetime(&mut self, cx: &mut Context<'_>) -> bool {
+        let Some((deadline, closing)) = self.lifetime.as_mut() else {
+            return false;
+        };
+        if deadline.as_mut().poll(cx).is_pending() {
+            return false;
+        }
+        let Holder::Route(route) = &self.holder else {
+            return true;
+        };
+        if *closing {
+            return true;
+        }
+        *closing = true;
+        let session = Arc::clone(&route.session);
+        let id = route.id.clone();
+        tokio::spawn(async move { session.close_subscription(&id).await });
+        deadline
+            .as_mut()
+            .reset(tokio::time::Instant::now() + CLOSING);
+        // Polled once, so that the new deadline wakes the stream.
+        deadline.as_mut().poll(cx).is_ready()
     }
 
     /// The next chunk of the stream: an event or a comment; `None` at its
@@ -511,6 +586,10 @@ impl Events {
             return Poll::Ready(Some(event(first)));
         }
         if self.done {
+            return Poll::Ready(None);
+        }
+        if self.past_lifetime(cx) {
+            self.done = true;
             return Poll::Ready(None);
         }
         match self.receiver.poll_recv(cx) {

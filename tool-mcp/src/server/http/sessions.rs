@@ -1,14 +1,17 @@
 //! The sessions of the revisions with `initialize`, by their
 //! `Mcp-Session-Id`, and the sessions a request has of its own; a
-//! session's standalone stream (`GET`) and its end (`DELETE`, or unused
-//! for the session timeout).
+//! session's standalone stream (`GET`) and its end (`DELETE`, unused for
+//! the session timeout, or given up for a new session when the table is
+//! full: [`Shared::register`]).
 //!
 //! Each session is the core's [`Session`](crate::server::session::Session)
 //! writing to [`Routes`], with a clone of the server of its own (its own
 //! log level); a session a request has of its own (revision 2026-07-28, or
 //! any request of a stateless server) ends with the request.
 
+use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,6 +23,7 @@ use tool_runtime::CancellationToken;
 use super::HttpOptions;
 use super::activity::{Connections, now_ms};
 use super::body::{self, Reply};
+use super::budget::{Budget, Held, PeerBudget};
 use super::headers::{self, SESSION_ID};
 use super::routes::{Events, Holder, HttpSession, Routes, Standalone};
 use crate::server::McpServer;
@@ -31,9 +35,27 @@ pub(in crate::server) struct Shared {
     server: McpServer,
     pub(super) options: HttpOptions,
     pub(super) shutdown: CancellationToken,
-    sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
+    sessions: Mutex<HashMap<String, Entry>>,
     /// The connections open, for the watchdog of their timeouts.
     pub(super) connections: Connections,
+    /// The event streams open in the whole server.
+    streams: Arc<Budget>,
+    /// The calls of requests without a session, by peer address.
+    pub(super) calls: Arc<PeerBudget>,
+}
+
+/// A session open, and the address of the peer that opened it.
+struct Entry {
+    session: Arc<HttpSession>,
+    peer: IpAddr,
+}
+
+/// Why an event stream may not open: the cap it would pass, as the data
+/// of the refusal (`{"maxEventStreams": n}`).
+pub(super) struct StreamsFull {
+    /// The member of the data: the server's cap or the session's.
+    pub(super) name: &'static str,
+    pub(super) max: usize,
 }
 
 impl Shared {
@@ -43,18 +65,50 @@ impl Shared {
         options: HttpOptions,
         shutdown: CancellationToken,
     ) -> Self {
+        let calls = PeerBudget::new(server.limits.max_calls);
         Self {
+            streams: Budget::new(options.event_stream_cap()),
             server,
             options,
             shutdown,
             sessions: Mutex::new(HashMap::new()),
             connections: Connections::default(),
+            calls,
         }
     }
 
-    /// The session of id `id`, if it is open.
+    /// The session of id `id`, if it is open: a request names it, which
+    /// uses it.
     pub(super) fn find(&self, id: &str) -> Option<Arc<HttpSession>> {
-        lock(&self.sessions).get(id).cloned()
+        let session = lock(&self.sessions)
+            .get(id)
+            .map(|entry| Arc::clone(&entry.session))?;
+        session.output.mark_used();
+        Some(session)
+    }
+
+    /// A place for an event stream, of `session` when it has one
+    /// registered: under the server's cap and the session's.
+    pub(super) fn stream_slot(&self, session: Option<&HttpSession>) -> Result<Held, StreamsFull> {
+        let server = self.streams.take().ok_or(StreamsFull {
+            name: "maxEventStreams",
+            max: self.streams.max(),
+        })?;
+        let own = match session {
+            Some(session) => {
+                let budget = session.output.streams();
+                let slot = budget.take().ok_or(StreamsFull {
+                    name: "maxEventStreamsPerSession",
+                    max: budget.max(),
+                })?;
+                Some(slot)
+            }
+            None => None,
+        };
+        Ok(Held {
+            _call: None,
+            stream: Some((server, own)),
+        })
     }
 
     /// The registry served, as it is now.
@@ -62,14 +116,10 @@ impl Shared {
         self.server.registry()
     }
 
-    /// Whether another session may open.
-    pub(super) fn has_room(&self) -> bool {
-        lock(&self.sessions).len() < self.options.max_sessions
-    }
-
     /// A new session, not yet registered: `initialize` sets it up.
     pub(super) fn new_session(&self) -> Arc<HttpSession> {
-        Session::new(self.server.clone(), Routes::new())
+        let routes = Routes::new(self.options.max_session_event_streams);
+        Session::new(self.server.clone(), routes)
     }
 
     /// A session for one request: set up as if `initialize` had come, with
@@ -83,32 +133,64 @@ impl Shared {
         session
     }
 
-    /// Registers `session`, set up, under a new id: the id, or `None` when
-    /// there are as many sessions as the server allows.
-    pub(super) fn register(&self, session: Arc<HttpSession>) -> Option<String> {
+    /// Registers `session`, set up, opened by `peer`, under a new id: the
+    /// id, or `None` when there are as many sessions as the server allows
+    /// and each is in use. When the table is full, a session not in use
+    /// gives way ([`victim`]) and ends.
+    pub(super) fn register(&self, session: Arc<HttpSession>, peer: IpAddr) -> Option<String> {
         let mut sessions = lock(&self.sessions);
+        let mut ended = None;
         if sessions.len() >= self.options.max_sessions {
-            return None;
+            let id = victim(&sessions)?;
+            tracing::debug!(session = %id, "ending an MCP session not in use to make room for a new one");
+            ended = sessions.remove(&id);
         }
         let id = new_id();
-        sessions.insert(id.clone(), session);
+        sessions.insert(id.clone(), Entry { session, peer });
+        drop(sessions);
+        if let Some(entry) = ended {
+            end(entry.session);
+        }
         Some(id)
     }
 
     /// Ends the session of id `id`: whether there was one.
     fn end(&self, id: &str) -> bool {
-        let session = lock(&self.sessions).remove(id);
-        session.map(end).is_some()
+        let entry = lock(&self.sessions).remove(id);
+        entry.map(|entry| end(entry.session)).is_some()
     }
 
     /// Ends every session (the server shuts down).
     pub(super) fn close_all(&self) {
         let sessions: Vec<_> = lock(&self.sessions)
             .drain()
-            .map(|(_, session)| session)
+            .map(|(_, entry)| entry.session)
             .collect();
         sessions.into_iter().for_each(end);
     }
+}
+
+/// The session that gives way to a new one when the table is full, of
+/// those not in use: one of the peer address holding the most sessions,
+/// then one that has had no request since its `initialize`, then the one
+/// unused longest. `None` when every session is in use.
+fn victim(sessions: &HashMap<String, Entry>) -> Option<String> {
+    let mut held: HashMap<IpAddr, usize> = HashMap::new();
+    for entry in sessions.values() {
+        *held.entry(entry.peer).or_default() += 1;
+    }
+    sessions
+        .iter()
+        .filter(|(_, entry)| !entry.session.output.in_use())
+        .max_by_key(|(_, entry)| {
+            let routes = &entry.session.output;
+            (
+                held[&entry.peer],
+                !routes.was_used(),
+                Reverse(routes.last_used()),
+            )
+        })
+        .map(|(id, _)| id.clone())
 }
 
 /// Ends `session`: its responses close, its calls get the core's time to
@@ -136,8 +218,8 @@ pub(super) async fn sweep(shared: Arc<Shared>) {
         let now = now_ms();
         let expired: Vec<String> = lock(&shared.sessions)
             .iter()
-            .filter(|(_, session)| {
-                let routes = &session.output;
+            .filter(|(_, entry)| {
+                let routes = &entry.session.output;
                 !routes.in_use() && now.saturating_sub(routes.last_used()) >= limit
             })
             .map(|(id, _)| id.clone())
@@ -229,16 +311,37 @@ pub(super) fn get(shared: &Shared, headers: &HeaderMap) -> Reply {
         Err(reply) => return *reply,
     };
     session.output.touch();
+    let held = match shared.stream_slot(Some(&*session)) {
+        Ok(held) => held,
+        Err(full) => return streams_full(&full),
+    };
     match Standalone::open(&session) {
         Some((stream, receiver)) => {
             let holder = Holder::Standalone { _stream: stream };
-            body::events(Events::new(None, receiver, None, holder))
+            let events = Events::new(None, receiver, None, holder);
+            body::events(events.limited(held, shared.options.event_stream_lifetime))
         }
         None => body::text(
             StatusCode::CONFLICT,
             "conflict: the session's standalone stream is open already",
         ),
     }
+}
+
+/// `503 Service Unavailable` for a `GET` beyond a cap of event streams.
+fn streams_full(full: &StreamsFull) -> Reply {
+    let mut reply = body::text(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "service unavailable: {} event streams are open, the most the server allows ({}); \
+             try again later",
+            full.max, full.name
+        ),
+    );
+    reply
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    reply
 }
 
 /// `DELETE`: the session ends.
