@@ -159,6 +159,23 @@ pub(crate) struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) max_sessions: Option<u32>,
+    /// With --http: the most event streams open at once in the whole
+    /// server, sessions' standalone streams (GET) and subscriptions
+    /// (subscriptions/listen); at most half of --max-connections, so that
+    /// requests always find a connection (default 256).
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "N", requires = "http")]
+    pub(crate) max_event_streams: Option<u32>,
+    /// With --http: the most event streams one session has open at once
+    /// (default 4).
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_event_streams_per_session: Option<u32>,
+    /// With --http: how long an event stream stays open, in seconds; then
+    /// the server ends it and the client opens another (default 300).
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "SECONDS", requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) event_stream_lifetime: Option<u64>,
     /// Serve one tool, `code_mode`, in place of the tools: it runs a
     /// Python script in which they are functions (feature `code-mode`;
     /// docs/code-mode.md).

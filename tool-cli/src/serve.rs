@@ -111,6 +111,15 @@ fn http_options(args: &ServeArgs) -> tool_mcp::server::HttpOptions {
     if let Some(sessions) = args.max_sessions {
         options = options.max_sessions(sessions as usize);
     }
+    if let Some(streams) = args.max_event_streams {
+        options = options.max_event_streams(streams as usize);
+    }
+    if let Some(streams) = args.max_event_streams_per_session {
+        options = options.max_event_streams_per_session(streams as usize);
+    }
+    if let Some(seconds) = args.event_stream_lifetime {
+        options = options.event_stream_lifetime(std::time::Duration::from_secs(seconds));
+    }
     options
 }
 

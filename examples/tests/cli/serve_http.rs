@@ -1,6 +1,6 @@
 //! `toolbox serve --http`'s settings on the command line: the web origins
-//! and host names served besides the loopback ones, and the connection
-//! and session caps, checked with raw HTTP requests.
+//! and host names served besides the loopback ones, and the connection,
+//! session and event stream caps, checked with raw HTTP requests.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -50,13 +50,26 @@ impl Drop for HttpServer {
     }
 }
 
-/// The status code of a POST of `initialize` to `url`, with `headers`.
-fn post_status(url: &str, headers: &[(&str, &str)]) -> u16 {
-    let address = url
-        .strip_prefix("http://")
+/// The address of an `http://ADDRESS/mcp` URL.
+fn address_of(url: &str) -> &str {
+    url.strip_prefix("http://")
         .and_then(|rest| rest.split_once('/'))
         .map(|(address, _)| address)
-        .expect("an http URL");
+        .expect("an http URL")
+}
+
+/// The status code of an answer's head.
+fn status_of(answer: &str) -> u16 {
+    answer
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("an HTTP status line: {answer:?}"))
+}
+
+/// The whole answer to a POST of `initialize` to `url`, with `headers`.
+fn initialize(url: &str, headers: &[(&str, &str)]) -> String {
+    let address = address_of(url);
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
     let mut request = format!(
         "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
@@ -75,10 +88,44 @@ fn post_status(url: &str, headers: &[(&str, &str)]) -> u16 {
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
     answer
-        .split(' ')
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or_else(|| panic!("an HTTP status line: {answer:?}"))
+}
+
+/// The status code of a POST of `initialize` to `url`, with `headers`.
+fn post_status(url: &str, headers: &[(&str, &str)]) -> u16 {
+    status_of(&initialize(url, headers))
+}
+
+/// A session opened at `url`: its id.
+fn open_session(url: &str) -> String {
+    let answer = initialize(url, &[]);
+    assert_eq!(status_of(&answer), 200, "{answer}");
+    answer
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .expect("a session id")
+}
+
+/// `GET` of session `session`'s standalone stream at `url`: the status of
+/// the answer, and the connection (the stream stays open while it is
+/// held).
+fn standalone_stream(url: &str, session: &str) -> (u16, TcpStream) {
+    let address = address_of(url);
+    let mut stream = TcpStream::connect(address).expect("the server accepts");
+    let request = format!(
+        "GET /mcp HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\
+         Mcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n"
+    );
+    stream
+        .write_all(request.as_bytes())
+        .expect("the request is sent");
+    let mut head = BufReader::new(stream.try_clone().expect("the socket is cloned"));
+    let mut status = String::new();
+    head.read_line(&mut status).expect("an answer");
+    (status_of(&status), stream)
 }
 
 #[test]
@@ -113,12 +160,29 @@ fn serve_http_takes_origins_and_hosts_from_the_command_line() {
 #[test]
 fn serve_http_limits_are_checked_on_the_command_line() {
     let capped = HttpServer::start(&["--max-sessions", "1"]);
-    assert_eq!(post_status(&capped.url, &[]), 200);
+    let first = open_session(&capped.url);
+    // In use while its standalone stream is open.
+    let (status, _standalone) = standalone_stream(&capped.url, &first);
+    assert_eq!(status, 200);
     assert_eq!(
         post_status(&capped.url, &[]),
         503,
-        "a second session is one too many"
+        "a second session is one too many while the first is in use"
     );
+
+    let streamless = HttpServer::start(&["--max-event-streams", "0"]);
+    let session = open_session(&streamless.url);
+    assert_eq!(standalone_stream(&streamless.url, &session).0, 503);
+    let output = toolbox(&[
+        "serve",
+        "--http",
+        "127.0.0.1:0",
+        "--max-event-streams-per-session",
+        "0",
+    ])
+    .output()
+    .expect("toolbox runs");
+    assert_eq!(output.status.code(), Some(2));
 
     let output = toolbox(&["serve", "--http", "127.0.0.1:0", "--max-connections", "0"])
         .output()
