@@ -2208,6 +2208,9 @@ async fn onboard(ctx: &ToolContext) -> Result<String, ToolError> {
     }
 }
 
+#[path = "server/tasks.rs"]
+mod tasks;
+
 const TASKS: &str = "io.modelcontextprotocol/tasks";
 
 /// A server of the task tools, serving tasks with `options`.

@@ -18,7 +18,9 @@
 //!   [`enabled_when`](tool_runtime::RegistryBuilder::enabled_when)
 //!   predicate allows in the server's context) in the MCP shape of
 //!   [`providers::mcp::tool`]: name, title, description, input schema,
-//!   output schema and annotations.
+//!   output schema and annotations; in revision 2025-11-25, on a server
+//!   that serves tasks, `execution.taskSupport` on the tools whose calls
+//!   may run as tasks.
 //! - `tools/call` runs the call through [`Registry::stream`], so validation,
 //!   time limits, approval and error shaping all apply, and answers with the
 //!   `CallToolResult` of [`providers::mcp::call_tool_result`]: `content`,
@@ -636,17 +638,52 @@ impl std::fmt::Debug for McpServer {
     }
 }
 
+/// The revisions whose tool definitions say whether a tool's calls may run
+/// as tasks (`execution.taskSupport`): 2025-11-25, whose tasks are part of
+/// the protocol. The stateless revision has them as an extension, where
+/// the server decides call by call, and no such field.
+const TASK_SUPPORT_REVISIONS: [&str; 1] = ["2025-11-25"];
+
 /// A registry's tools in the `tools/list` shape.
 struct Listed {
     registry: Arc<Registry>,
     /// Each tool in MCP's shape, in name order.
     json: Vec<Value>,
+    /// The same with `execution.taskSupport` on the tools whose calls may
+    /// run as tasks; `None` when no tool's may.
+    marked: Option<Vec<Value>>,
 }
 
 impl Listed {
     fn of(registry: Arc<Registry>) -> Self {
         let json: Vec<Value> = registry.specs().map(mcp_tool).collect();
-        Listed { registry, json }
+        let marked = registry
+            .specs()
+            .any(|spec| spec.task_support.allows_tasks())
+            .then(|| {
+                registry
+                    .specs()
+                    .zip(&json)
+                    .map(|(spec, tool)| with_task_support(spec, tool.clone()))
+                    .collect()
+            });
+        Listed {
+            registry,
+            json,
+            marked,
+        }
+    }
+
+    /// The tools as `revision` lists them: with `execution.taskSupport` in
+    /// the revisions that have it, when the server serves tasks
+    /// (`serves_tasks`); as they are otherwise, or when the revision is not
+    /// known.
+    fn rendered_for(&self, revision: Option<&str>, serves_tasks: bool) -> &[Value] {
+        let marks = serves_tasks && revision.is_some_and(|r| TASK_SUPPORT_REVISIONS.contains(&r));
+        match &self.marked {
+            Some(marked) if marks => marked,
+            _ => &self.json,
+        }
     }
 
     /// Those of `tools` (the registry's tools in some shape, in name order)
@@ -682,6 +719,37 @@ fn mcp_tool(spec: &ToolSpec) -> Value {
         tool["inputSchema"] = Value::Object(schema);
     }
     tool
+}
+
+/// `tool` with `execution: {"taskSupport": ...}` when `spec`'s calls may
+/// run as tasks (`"optional"`, or `"required"` for a tool that runs only as
+/// a task); a tool whose calls may not is left as it is, which says
+/// `"forbidden"`.
+fn with_task_support(spec: &ToolSpec, mut tool: Value) -> Value {
+    if spec.task_support.allows_tasks()
+        && let Some(fields) = tool.as_object_mut()
+    {
+        let support = spec.task_support.as_str();
+        fields.insert(
+            "execution".into(),
+            serde_json::json!({"taskSupport": support}),
+        );
+    }
+    tool
+}
+
+/// The revision of a request of the revisions with sessions: the one its
+/// `_meta` names, when the server knows it, else the one `initialize`
+/// agreed on (`negotiated`).
+fn session_revision(
+    params: Option<&Map<String, Value>>,
+    negotiated: Option<&'static str>,
+) -> Option<&'static str> {
+    revision::meta_of(params)
+        .and_then(|meta| meta.get(revision::META_VERSION))
+        .and_then(Value::as_str)
+        .and_then(|named| revision::REVISIONS.iter().copied().find(|r| *r == named))
+        .or(negotiated)
 }
 
 /// The span of one `tools/call`, MCP's server span: named `tools/call

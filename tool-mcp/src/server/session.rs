@@ -83,8 +83,10 @@ pub(super) struct Session<O: Outbox> {
     /// output does not route by request (a byte stream): one client for
     /// every call.
     context: OnceLock<ToolContext>,
-    /// How many tasks the session's calls run now.
-    pub(super) tasks: Arc<std::sync::atomic::AtomicUsize>,
+    /// How many tasks the session's calls run now, and whose they are.
+    pub(super) tasks: Arc<super::tasks::SessionTasks>,
+    /// The revision `initialize` agreed on.
+    pub(super) revision: Mutex<Option<&'static str>>,
     /// The line its calls take turns in: a sequential tool's call runs
     /// alone.
     order: sequence::Order,
@@ -130,6 +132,7 @@ impl<O: Outbox> Session<O> {
             closed: CancellationToken::new(),
             context: OnceLock::new(),
             tasks: Arc::default(),
+            revision: Mutex::new(None),
             order: sequence::Order::default(),
         })
     }
@@ -291,7 +294,10 @@ impl<O: Outbox> Session<O> {
         match method {
             "initialize" => self.initialize(&id, params).await,
             "ping" => self.respond(&id, Map::new()).await,
-            "tools/list" => self.list_tools(&id, false).await,
+            "tools/list" => {
+                let revision = super::session_revision(params.as_ref(), *lock(&self.revision));
+                self.list_tools(&id, revision).await;
+            }
             "tools/call" => match wire::call_params(id.clone(), params) {
                 Ok(call) => self.start_call(call, Era::Session).await,
                 Err(error) => self.refuse(&id, error).await,
@@ -336,7 +342,10 @@ impl<O: Outbox> Session<O> {
     ) {
         match method {
             "server/discover" => self.respond(&id, revision::discover(&self.server)).await,
-            "tools/list" => self.list_tools(&id, true).await,
+            "tools/list" => {
+                self.list_tools(&id, Some(revision::STATELESS_REVISION))
+                    .await
+            }
             "tools/call" => match wire::call_params(id.clone(), params) {
                 Ok(call) => self.start_call(call, Era::Stateless(meta)).await,
                 Err(error) => self.refuse(&id, error).await,
@@ -396,6 +405,7 @@ impl<O: Outbox> Session<O> {
             .find(|known| **known == params.protocol_version)
             .unwrap_or(&revisions[revisions.len() - 1]);
         *lock(&self.client) = Some(params.capabilities);
+        *lock(&self.revision) = Some(*version);
         let implementation = &self.server.implementation;
         let mut result = json!({
             "protocolVersion": version,
@@ -408,10 +418,11 @@ impl<O: Outbox> Session<O> {
         self.respond(id, result).await;
     }
 
-    /// `tools/list`: every tool offered, in one page, in name order; for
-    /// the stateless revision with its result type, caching hints and the
-    /// server's `_meta`.
-    async fn list_tools(&self, id: &Id, stateless: bool) {
+    /// `tools/list` in `revision` (when known): every tool offered, in one
+    /// page, in name order; for the stateless revision with its result
+    /// type, caching hints and the server's `_meta`.
+    async fn list_tools(&self, id: &Id, revision: Option<&str>) {
+        let stateless = revision == Some(revision::STATELESS_REVISION);
         #[derive(Serialize)]
         struct Tools<'a> {
             tools: Vec<&'a Value>,
@@ -424,7 +435,10 @@ impl<O: Outbox> Session<O> {
         }
         let listed = self.server.listed();
         let tools = Tools {
-            tools: listed.offered(&listed.json, &self.server.context),
+            tools: listed.offered(
+                listed.rendered_for(revision, self.server.tasks.is_some()),
+                &self.server.context,
+            ),
             result_type: stateless.then_some("complete"),
             caching: stateless.then(|| Caching::of(&self.server)),
             meta: stateless.then(|| revision::result_meta(&self.server, None)),

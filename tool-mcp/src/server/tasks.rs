@@ -24,12 +24,14 @@
 //! `-32602`.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use tool_runtime::{
     ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root, SamplingRequest,
-    SamplingResponse, Task, TaskError, TaskInput, TaskStatus, TaskSupport, Tasks, ToolError,
+    SamplingResponse, Task, TaskError, TaskInput, TaskStatus, TaskStoreError, TaskSupport, Tasks,
+    ToolError,
 };
 
 use super::output::Outbox;
@@ -105,6 +107,15 @@ impl McpServer {
     /// (64 by default; a call beyond that is refused, `-32603`), how long a
     /// task is kept (one hour) and how often a client should poll (one
     /// second). The server's clones (one per HTTP session) share them.
+    ///
+    /// Each session's tasks are its own share of the store (the session is
+    /// their [owner](tool_runtime::Tasks::with_owner), under a random key):
+    /// [`MemoryTaskStore`](tool_runtime::MemoryTaskStore) keeps 1,000 of
+    /// one owner's by default, of 10,000 in all, and a session past its
+    /// share drops its own oldest ended tasks, never another session's
+    /// (`-32603`, `data.maxTasksPerOwner`, when all of them still run). A
+    /// request of the stateless revision has no session: its tasks count
+    /// against the store's total only.
     pub fn with_tasks(mut self, tasks: Tasks) -> Self {
         self.tasks = Some(tasks);
         self
@@ -258,6 +269,15 @@ impl<O: Outbox> Session<O> {
             .with_data(json!({"maxTasksPerSession": limit}));
             return self.answer(error.line(&call.id), &call.id).await;
         };
+        // A session's tasks are counted against its own share of the
+        // store; a stateless request has no session to count against.
+        let owned;
+        let tasks = if stateless {
+            tasks
+        } else {
+            owned = tasks.clone().with_owner(Arc::clone(&self.tasks.owner));
+            &owned
+        };
         let registry = server.registry.snapshot();
         let context = server.context.clone();
         // The client lives as long as the task's call: the session's place
@@ -288,6 +308,15 @@ impl<O: Outbox> Session<O> {
                 ),
             )
             .with_data(json!({"maxRunningTasks": limit}))
+            .line(&call.id),
+            Err(TaskError::Store(TaskStoreError::OwnerFull { limit })) => RpcError::new(
+                INTERNAL_ERROR,
+                format!(
+                    "server busy: the task store keeps {limit} tasks of this session, its share, \
+                     and all of them run; send the call again once one has ended"
+                ),
+            )
+            .with_data(json!({"maxTasksPerOwner": limit}))
             .line(&call.id),
             Err(error) => {
                 RpcError::new(INTERNAL_ERROR, format!("the task was not created: {error}"))
@@ -357,8 +386,8 @@ impl<O: Outbox> Session<O> {
             })?
             .ok_or_else(|| {
                 RpcError::invalid_params(format!(
-                    "Failed to retrieve task: no task {} (never made, or forgotten after its \
-                     time to live)",
+                    "Failed to retrieve task: no task {} (never made, forgotten after its time \
+                     to live, or dropped, once ended, to make room for newer tasks)",
                     wire::quoted(&wire::cut(task_id))
                 ))
             })?;
@@ -409,13 +438,49 @@ struct TaskClient {
     _slot: SessionSlot,
 }
 
+/// A session's tasks: how many its calls run now, and the key the task
+/// store counts them against ([`Tasks::with_owner`]), new for each
+/// session.
+pub(super) struct SessionTasks {
+    running: Arc<std::sync::atomic::AtomicUsize>,
+    owner: Arc<str>,
+}
+
+impl Default for SessionTasks {
+    /// No task running, and an owner key of 128 random bits
+    /// (`session:` and 32 hex digits), unique across the processes that
+    /// share a store.
+    fn default() -> Self {
+        let mut bits = [0u8; 16];
+        if getrandom::fill(&mut bits).is_err() {
+            // No random source: the clock and a count tell sessions apart.
+            static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let count = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |since| since.as_nanos());
+            bits[..8].copy_from_slice(&(nanos as u64).to_be_bytes());
+            bits[8..].copy_from_slice(&count.to_be_bytes());
+        }
+        let mut owner = String::from("session:");
+        for byte in bits {
+            let _ = write!(owner, "{byte:02x}");
+        }
+        SessionTasks {
+            running: Arc::default(),
+            owner: owner.into(),
+        }
+    }
+}
+
 /// A task's place among those its session runs; freed when dropped.
 struct SessionSlot(Arc<std::sync::atomic::AtomicUsize>);
 
 impl SessionSlot {
     /// A place when fewer than `limit` are taken.
-    fn take(count: &Arc<std::sync::atomic::AtomicUsize>, limit: usize) -> Option<Self> {
+    fn take(tasks: &SessionTasks, limit: usize) -> Option<Self> {
         use std::sync::atomic::Ordering;
+        let count = &tasks.running;
         if count.fetch_add(1, Ordering::AcqRel) >= limit {
             count.fetch_sub(1, Ordering::AcqRel);
             return None;
