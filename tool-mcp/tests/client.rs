@@ -1355,3 +1355,172 @@ async fn auto_falls_back_to_initialize_and_a_pinned_client_is_refused() {
     };
     assert_eq!(error.kind(), McpClientErrorKind::Connect, "{error}");
 }
+
+// ------------------------------------------------------ calls as tasks
+
+/// Sleeps `ms` milliseconds, then echoes `text`: its calls may run as
+/// tasks.
+#[tool(register = false, task)]
+async fn slow_echo(text: String, ms: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    text
+}
+
+/// Panics: as a task, it fails.
+#[tool(register = false, task)]
+fn falls_over() -> String {
+    panic!("fell over")
+}
+
+/// Adds two numbers; its calls never run as tasks.
+#[tool(register = false)]
+fn plus(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// Our own server over streamable HTTP on a loopback port, serving the task
+/// tools with `tasks` (or none): its URL, and what stops it.
+async fn task_server(
+    tasks: Option<tool_runtime::Tasks>,
+) -> (
+    String,
+    CancellationToken,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    use tool_mcp::server::McpServer;
+
+    let registry = Registry::builder()
+        .tool(SlowEchoTool)
+        .tool(FallsOverTool)
+        .tool(PlusTool)
+        .build()
+        .unwrap();
+    let mut server = McpServer::new(registry);
+    if let Some(tasks) = tasks {
+        server = server.with_tasks(tasks);
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    let serving = tokio::spawn(server.serve_http(listener, shutdown.clone()));
+    (url, shutdown, serving)
+}
+
+/// Our client calls tools of our own server as tasks, in both eras: the
+/// call comes back at once as a working task, `get_task` reads it,
+/// `task_result` waits for its result, `cancel_task` stops one, a failed
+/// task's error and a cancelled task come back as errors of their kind, a
+/// tool whose calls never run as tasks answers in the request, and the
+/// client's plain calls stay plain.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn our_client_calls_our_servers_tools_as_tasks() {
+    use tool_mcp::client::{McpProtocol, McpTaskCall};
+    use tool_runtime::{TaskOptions, TaskStatus, Tasks};
+
+    let options = TaskOptions::default().with_poll_interval(Duration::from_millis(10));
+    let (url, shutdown, serving) =
+        task_server(Some(Tasks::in_memory().with_options(options))).await;
+    for protocol in [McpProtocol::Initialize, McpProtocol::Discover] {
+        let options = McpClientOptions::default().with_protocol(protocol);
+        let client = McpClient::connect_with("own", McpServerConfig::http(&url), options)
+            .await
+            .expect("connects");
+        let ctx = ToolContext::new();
+
+        let args = json!({"text": "hi", "ms": 50});
+        let Ok(McpTaskCall::Task(task)) = client.call_as_task("slow_echo", args.clone()).await
+        else {
+            panic!("{protocol:?}: the call becomes a task");
+        };
+        assert_eq!(task.status, TaskStatus::Working, "{protocol:?}");
+        assert_eq!(task.id.len(), 32);
+        assert_eq!(task.poll_interval, Some(Duration::from_millis(10)));
+        assert_eq!(task.ttl, Some(Duration::from_secs(3600)));
+        assert!(task.result.is_none() && task.error.is_none());
+        let read = client.get_task(&task.id).await.expect("the task is read");
+        assert_eq!(read.id, task.id);
+        let result = client.task_result(&task.id, &ctx).await;
+        assert_eq!(
+            text(result.expect("the task's result")),
+            "hi",
+            "{protocol:?}"
+        );
+        let done = client.get_task(&task.id).await.unwrap();
+        assert_eq!(done.status, TaskStatus::Completed);
+        assert_eq!(text(done.result.expect("a completed task's result")), "hi");
+
+        // Cancelled: the wait ends with the task cancelled.
+        let args = json!({"text": "never", "ms": 60_000});
+        let Ok(McpTaskCall::Task(long)) = client.call_as_task("slow_echo", args).await else {
+            panic!("{protocol:?}: the long call becomes a task");
+        };
+        client
+            .cancel_task(&long.id)
+            .await
+            .expect("cancel is acknowledged");
+        let cancelled = client.wait_task(&long.id, &ctx).await.unwrap();
+        assert_eq!(cancelled.status, TaskStatus::Cancelled, "{protocol:?}");
+        let error = client.task_result(&long.id, &ctx).await.unwrap_err();
+        assert_eq!(error.kind(), McpClientErrorKind::Cancelled, "{error}");
+
+        // Failed: the server's error, as a protocol error.
+        let Ok(McpTaskCall::Task(failing)) = client.call_as_task("falls_over", json!({})).await
+        else {
+            panic!("{protocol:?}: the panicking call becomes a task");
+        };
+        let failed = client.wait_task(&failing.id, &ctx).await.unwrap();
+        assert_eq!(failed.status, TaskStatus::Failed);
+        assert_eq!(failed.error.as_ref().map(|e| e.code), Some(-32603));
+        let error = client.task_result(&failing.id, &ctx).await.unwrap_err();
+        assert_eq!(error.kind(), McpClientErrorKind::Protocol, "{error}");
+        assert!(error.to_string().contains("failed"), "{error}");
+
+        // The server decides: a tool whose calls never run as tasks
+        // answers in the request.
+        let answered = client.call_as_task("plus", json!({"a": 2, "b": 3})).await;
+        let Ok(McpTaskCall::Done(output)) = answered else {
+            panic!("{protocol:?}: answered in the request: {answered:?}");
+        };
+        let called = client.call("plus", json!({"a": 2, "b": 3}), &ctx).await;
+        assert_eq!(output, called.unwrap(), "as `call` gives it");
+        // A plain call of a task tool stays a plain call.
+        let plain = client.call("slow_echo", json!({"text": "plain", "ms": 0}), &ctx);
+        assert_eq!(text(plain.await.expect("a plain call")), "plain");
+
+        // Answers to a task that waits for none are acknowledged (and
+        // ignored); an unknown task is the server's error.
+        let answers = json!({"nothing": {"action": "decline"}});
+        let answers = answers.as_object().unwrap().clone();
+        client
+            .update_task(&task.id, answers)
+            .await
+            .expect("acknowledged");
+        let unknown = client.get_task("no-such-task").await.unwrap_err();
+        assert_eq!(unknown.kind(), McpClientErrorKind::Protocol, "{unknown}");
+        assert!(unknown.to_string().contains("no task"), "{unknown}");
+        let stopped = CancellationToken::new();
+        stopped.cancel();
+        let waiting = client
+            .wait_task(&long.id, &ToolContext::new().with_cancellation(stopped))
+            .await;
+        assert_eq!(waiting.unwrap_err().kind(), McpClientErrorKind::Cancelled);
+        client.close().await;
+    }
+    shutdown.cancel();
+    serving.await.unwrap().unwrap();
+
+    // A server that serves no tasks: the call is refused before it is sent.
+    let (url, shutdown, serving) = task_server(None).await;
+    let client = McpClient::connect("plain", McpServerConfig::http(&url))
+        .await
+        .unwrap();
+    let refused = client
+        .call_as_task("slow_echo", json!({"text": "x", "ms": 0}))
+        .await;
+    let error = refused.unwrap_err();
+    assert_eq!(error.kind(), McpClientErrorKind::Protocol, "{error}");
+    assert!(error.to_string().contains("serves no tasks"), "{error}");
+    client.close().await;
+    shutdown.cancel();
+    serving.await.unwrap().unwrap();
+}

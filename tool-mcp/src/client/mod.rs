@@ -26,6 +26,14 @@
 //!   times out, or fails in its transport, is followed by a `ping`; a server
 //!   that does not answer that either is restarted. Over HTTP, a response
 //!   stream that breaks is resumed up to three times before its call fails.
+//! - Calls as tasks, with MCP's tasks extension:
+//!   [`McpClient::call_as_task`] declares the extension on its request, and
+//!   a server that makes a task of the call answers at once with it
+//!   ([`McpTask`]); [`McpClient::get_task`] reads it (`tasks/get`),
+//!   [`McpClient::wait_task`] reads it until it ends,
+//!   [`McpClient::task_result`] gives its result,
+//!   [`McpClient::update_task`] answers its requests and
+//!   [`McpClient::cancel_task`] cancels it.
 //! - Every error names the server: ``MCP server `everything`: ...``.
 //! - Into a registry: [`McpClient::tools`] makes the tools
 //!   [`DynamicTool`](tool_runtime::DynamicTool)s (named by
@@ -68,6 +76,7 @@ mod shared;
 mod stdio;
 mod supervisor;
 mod sync;
+mod tasks;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -85,6 +94,7 @@ pub use import::{Import, ImportOptions, LeftOut};
 pub use limits::{MAX_MESSAGE_DEPTH, McpLimits};
 pub use protocol::McpProtocol;
 pub use section::{McpServerEntry, McpServers};
+pub use tasks::{McpTask, McpTaskCall, McpTaskError, TASKS_EXTENSION};
 
 use connection::{CallEnd, Live, State, Status};
 use shared::Shared;
@@ -389,21 +399,7 @@ impl McpClient {
     ) -> Result<ToolOutput, McpClientError> {
         let timeout = self.inner.options.call_timeout;
         let deadline = Instant::now() + timeout;
-        let mut params = CallToolRequestParams::new(tool.to_owned());
-        match arguments {
-            Value::Object(arguments) => params = params.with_arguments(arguments),
-            Value::Null => {}
-            other => {
-                return Err(self.error(
-                    McpClientErrorKind::Protocol,
-                    format!(
-                        "the arguments of `{}` must be a JSON object, not {}",
-                        tool_runtime::quote::name(tool),
-                        tool_runtime::quote::value(&other)
-                    ),
-                ));
-            }
-        }
+        let params = self.call_params(tool, arguments)?;
         let live = self.live(ctx, deadline).await?;
         let end = live
             .call(
@@ -464,6 +460,28 @@ impl McpClient {
                     format!("`{tool}` did not answer within {timeout:?}"),
                 ))
             }
+        }
+    }
+
+    /// The parameters of a `tools/call` of `tool` with `arguments` (a JSON
+    /// object, or `null` for none), or why there are none.
+    fn call_params(
+        &self,
+        tool: &str,
+        arguments: Value,
+    ) -> Result<CallToolRequestParams, McpClientError> {
+        let params = CallToolRequestParams::new(tool.to_owned());
+        match arguments {
+            Value::Object(arguments) => Ok(params.with_arguments(arguments)),
+            Value::Null => Ok(params),
+            other => Err(self.error(
+                McpClientErrorKind::Protocol,
+                format!(
+                    "the arguments of `{}` must be a JSON object, not {}",
+                    tool_runtime::quote::name(tool),
+                    tool_runtime::quote::value(&other)
+                ),
+            )),
         }
     }
 
