@@ -369,3 +369,72 @@ fn an_unregistered_tool_is_reached_by_value_or_from_a_catalogue_only() {
         "{error}"
     );
 }
+
+/// Prints a long report.
+#[tool(register = false, result_limit = "1KB")]
+fn long_report() -> String {
+    "a line of the report\n".repeat(1_000)
+}
+
+/// Reads back what a long report kept.
+#[tool(register = false, name = "read_result")]
+fn own_read_result(handle: String) -> String {
+    handle
+}
+
+#[tokio::test]
+async fn a_registry_whose_results_can_be_cut_offers_read_result_unless_told_not_to() {
+    // A tool with a limit of its own: its cut result is readable.
+    let limited = Registry::builder().tool(LongReportTool).build().unwrap();
+    assert!(limited.get("read_result").is_some());
+    let call = ToolUse::new("1", "long_report", json!({}));
+    let result = limited.invoke(call, &ToolContext::new()).await;
+    assert!(result.text_content().contains("read it with read_result"));
+    let handle = result.full_result.clone().expect("the full result is kept");
+    let page = limited
+        .invoke(
+            ToolUse::new("2", "read_result", json!({"handle": handle.as_str()})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(page.is_success(), "{}", page.text_content());
+    assert!(page.text_content().contains("a line of the report"));
+    // A registry-wide limit too.
+    let registry_wide = Registry::builder()
+        .tool(ConvertLengthTool)
+        .result_limit(tool_runtime::ResultLimit::Bytes(4096))
+        .build()
+        .unwrap();
+    assert!(registry_wide.get("read_result").is_some());
+    // Nothing to cut, nothing to read.
+    let unlimited = Registry::builder().tool(ConvertLengthTool).build().unwrap();
+    assert!(unlimited.get("read_result").is_none());
+    // Turned off, the marker names the handle alone.
+    let off = Registry::builder()
+        .tool(LongReportTool)
+        .read_result(false)
+        .build()
+        .unwrap();
+    assert!(off.get("read_result").is_none());
+    let call = ToolUse::new("3", "long_report", json!({}));
+    let text = off.invoke(call, &ToolContext::new()).await.text_content();
+    assert!(text.contains("full result: handle r-"), "{text}");
+    assert!(!text.contains("read_result"), "{text}");
+    // A tool of the registry's own takes the name: it is kept, not an error.
+    let own = Registry::builder()
+        .tool(LongReportTool)
+        .tool(OwnReadResultTool)
+        .build()
+        .unwrap();
+    assert_eq!(own.get("read_result").unwrap().spec().params.len(), 1);
+    let call = ToolUse::new("4", "long_report", json!({}));
+    let text = own.invoke(call, &ToolContext::new()).await.text_content();
+    assert!(!text.contains("read_result"), "{text}");
+    // Asked for beside it, the clash is an error.
+    let clash = Registry::builder()
+        .tool(LongReportTool)
+        .tool(OwnReadResultTool)
+        .read_result(true)
+        .build();
+    assert!(clash.is_err());
+}

@@ -76,6 +76,9 @@ pub struct RegistryBuilder {
     required: Vec<(String, crate::spec::requires::Requirements)>,
     /// Tools to make by re-exposing others (`transformed`).
     transforms: Vec<super::transforms::Pending>,
+    /// Whether to offer `read_result` (`read_result`); when not said, it
+    /// is offered where a result can be cut.
+    read_result: Option<bool>,
 }
 
 impl RegistryBuilder {
@@ -538,6 +541,7 @@ impl RegistryBuilder {
                 allowlist.allows(&spec.name) || spec.aliases.iter().any(|a| allowlist.allows(a))
             });
         }
+        self.settings.read_result = self.read_result.unwrap_or_else(|| self.cuts_results());
         if self.settings.read_result {
             let reader = super::results::read_result_tool(&self.settings);
             self.tools.push(ToolRef::Shared(Arc::new(reader)));
@@ -724,13 +728,30 @@ impl RegistryBuilder {
     }
 
     /// Whether the registry offers `read_result`, which reads a kept full
-    /// result by its handle in pages of at most the
-    /// [result limit](Self::result_limit) (64 KiB without one), which does
-    /// not cut them again; off by default. A tool of the registry's own
-    /// named `read_result` is then an error at [`build`](Self::build).
+    /// result by its handle in pages that fit, with the line naming their
+    /// bytes, within the limit the result was held to and the registry's
+    /// [result limit](Self::result_limit) (64 KiB when the registry has
+    /// none), which does not cut them again.
+    ///
+    /// When not said, it is offered where a result can be cut: with a
+    /// registry [result limit](Self::result_limit) or a tool with a limit
+    /// of its own, unless a tool of the registry's own is named
+    /// `read_result`. Turned on here, such a tool is an error at
+    /// [`build`](Self::build); turned off, a cut result's marker names its
+    /// handle for [`Registry::full_result`] only.
     pub fn read_result(mut self, on: bool) -> Self {
-        self.settings.read_result = on;
+        self.read_result = Some(on);
         self
+    }
+
+    /// Whether a result of the registry can be cut, so that `read_result`
+    /// is offered unless said otherwise: a limit applies, and no tool of
+    /// the registry's own takes the name.
+    fn cuts_results(&self) -> bool {
+        let specs = || self.tools.iter().map(|tool| tool.spec());
+        let limited =
+            self.settings.result_limit.is_some() || specs().any(|spec| spec.result_limit.is_some());
+        limited && !specs().any(|spec| spec.name == crate::invoke::limit::READ_RESULT)
     }
 
     /// How many full results cut to their limit the registry keeps, and
