@@ -246,8 +246,9 @@ async fn the_input_required_fixtures_go_round_by_round() {
         )
         .await;
     assert_eq!(text(&done), "Hello, Alice!");
-    // Extra answers, no state (A14): complete; wrong key (A7): asked again;
-    // not a result (A15): an error.
+    // Answers without the state (A14): they answer nothing the server
+    // asked, so it asks again; with the state, an extra answer is ignored;
+    // wrong key (A7): asked again; not a result (A15): an error.
     let extra = server
         .call(
             "test_input_required_result_elicitation",
@@ -255,6 +256,16 @@ async fn the_input_required_fixtures_go_round_by_round() {
                 "user_name": {"action": "accept", "content": {"name": "Alice"}},
                 "unknown_extra_key": {"action": "accept", "content": {"foo": "bar"}}
             }}),
+        )
+        .await;
+    input_required(&extra);
+    let extra = server
+        .call(
+            "test_input_required_result_elicitation",
+            json!({"inputResponses": {
+                "user_name": {"action": "accept", "content": {"name": "Alice"}},
+                "unknown_extra_key": {"action": "accept", "content": {"foo": "bar"}}
+            }, "requestState": state}),
         )
         .await;
     assert_eq!(text(&extra), "Hello, Alice!");

@@ -129,7 +129,7 @@ pub struct McpServer {
     log_level: Arc<AtomicU8>,
     /// The server's limits and lifetimes.
     limits: Limits,
-    /// The key `requestState`s are signed with: the program's, or one
+    /// The key `requestState`s are sealed under: the program's, or one
     /// drawn when first needed.
     state_key: Arc<OnceLock<state::StateKey>>,
     /// The tasks of MCP's tasks extension, when the server serves it.
@@ -246,8 +246,9 @@ impl McpServer {
     /// otherwise: ten minutes.
     pub const DEFAULT_REQUEST_STATE_TTL: Duration = Duration::from_secs(600);
 
-    /// The most calls one session (one stdio client, one HTTP session) runs
-    /// at once; a call beyond it is refused with a JSON-RPC error (`-32603`,
+    /// The most calls one session (one stdio client, one HTTP session), or
+    /// one peer address for requests without a session (revision
+    /// 2026-07-28, a stateless server), runs at once; a call beyond it is refused with a JSON-RPC error (`-32603`,
     /// "server busy", with `{"maxConcurrentCalls": n}` as its data) and
     /// may be sent again once a call has finished. At least 1; the default
     /// is [`DEFAULT_MAX_CONCURRENT_CALLS`](Self::DEFAULT_MAX_CONCURRENT_CALLS).
@@ -293,8 +294,9 @@ impl McpServer {
         self
     }
 
-    /// The key the `requestState` of an `input_required` result is signed
-    /// with (HMAC-SHA256), in the 2026-07-28 revision, where a tool's
+    /// The key the `requestState` of an `input_required` result is
+    /// encrypted under (XChaCha20-Poly1305, with a key derived from this
+    /// one by HKDF-SHA256), in the 2026-07-28 revision, where a tool's
     /// requests to the client (sampling, elicitation, roots) end the call
     /// and the client retries it with the answers. Without one, the server
     /// draws a random key of 32 bytes when it first needs one, which only
@@ -316,7 +318,7 @@ impl McpServer {
         self
     }
 
-    /// The key `requestState`s are signed with.
+    /// The key `requestState`s are sealed under.
     fn state_key(&self) -> &state::StateKey {
         self.state_key.get_or_init(state::StateKey::generate)
     }

@@ -128,8 +128,8 @@ pub(super) fn answers_of(
 impl Round {
     /// The round of `call`: the answers its `requestState` holds and those
     /// of its `inputResponses` to the requests the state says were made,
-    /// or the error to answer with when they cannot be read, the state is
-    /// refused, or answers come without one.
+    /// or the error to answer with when they cannot be read or the state is
+    /// refused. Answers that come without a state are not read.
     fn start(
         server: &McpServer,
         call: &Call,
@@ -138,15 +138,10 @@ impl Round {
     ) -> Result<Self, RpcError> {
         let arguments = arguments_digest(call.arguments.as_ref());
         let responses = responses(call.input_responses.as_ref())?;
+        // Answers bind only through the state that says what was asked:
+        // without one they answer nothing, and the tool asks again.
         let answers = match request_state(server, call, &arguments)? {
             Some(state) => state_answers(state, responses),
-            None if responses.is_some_and(|responses| !responses.is_empty()) => {
-                return Err(RpcError::invalid_params(
-                    "invalid params for tools/call: inputResponses came without the \
-                     requestState of the input_required result they answer; send that \
-                     requestState with them, or call the tool without inputResponses",
-                ));
-            }
             None => HashMap::new(),
         };
         Ok(Round {

@@ -184,9 +184,10 @@ impl<O: Outbox> Session<O> {
             .is_some_and(|tool| tool.spec().task_support == TaskSupport::AfterInput);
         // A tool that takes its input first, in the stateless revision: a
         // call without answers is a round of the request; the retry that
-        // brings them becomes the task, with them.
+        // brings them, with the state that says what they answer, becomes
+        // the task, with them. Answers without a state answer nothing.
         let answers = if after_input && stateless {
-            if call.input_responses.is_none() && call.request_state.is_none() {
+            if call.request_state.as_ref().is_none_or(Value::is_null) {
                 return Ok(None);
             }
             super::mrtr::answers_of(&self.server, call)?

@@ -1,9 +1,8 @@
 //! The `requestState` of the stateless revision's `input_required`
-//! results: required with any answer, opaque to the client, and refused
+//! results: the only way answers are read, opaque to the client, and refused
 //! when altered, expired, moved to another call or sealed by a server of
 //! another key.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use base64::Engine;
@@ -13,9 +12,6 @@ use tool_mcp::server::McpServer;
 use tool_runtime::{Elicitation, ElicitationRequest, Registry, ToolContext, ToolError, tool};
 
 use super::{Client, modern, task_server, with_tasks};
-
-/// How often `two_questions` started; only the test that counts calls it.
-static STARTS: AtomicUsize = AtomicUsize::new(0);
 
 /// A name no tool writes: an answer's own text, looked for in the states.
 const SECRET: &str = "Quetzalcoatl-7731-secret";
@@ -28,13 +24,12 @@ fn name_of(answer: Elicitation<Value>) -> String {
     }
 }
 
-/// Asks for a first name, then for a second one, and counts its starts
-/// when `count` is true.
+/// Asks for a first name, then for a second one. `flag` is an argument
+/// only: a state holds for the arguments it was issued for.
 #[tool]
-async fn two_questions(ctx: &ToolContext, count: bool) -> Result<String, ToolError> {
-    if count {
-        STARTS.fetch_add(1, Ordering::SeqCst);
-    }
+async fn two_questions(ctx: &ToolContext, flag: bool) -> Result<String, ToolError> {
+    // Read by the state's digest of the arguments, not here.
+    let _ = flag;
     let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
     let first = ctx
         .elicit_request(ElicitationRequest::new("First?", schema.clone()).named("first"))
@@ -54,7 +49,7 @@ const KEY: &[u8] = b"a key of thirty-two bytes or so!";
 
 /// The params of a call of `two_questions`, with `extra` params.
 fn call(count: bool, extra: Value) -> Value {
-    let mut params = json!({"name": "two_questions", "arguments": {"count": count},
+    let mut params = json!({"name": "two_questions", "arguments": {"flag": count},
         "_meta": modern(json!({"elicitation": {}}))});
     for (key, value) in extra.as_object().unwrap() {
         params[key] = value.clone();
@@ -100,10 +95,10 @@ async fn second_round(client: &mut Client, count: bool) -> String {
 }
 
 #[tokio::test]
-async fn answers_without_the_request_state_are_refused_and_the_tool_does_not_run() {
+async fn answers_without_the_request_state_answer_nothing_and_the_tool_asks_again() {
     let mut client = Client::open(server(KEY));
-    // On a first call: refused, whether the state is absent or null; the
-    // tool never starts.
+    // On a first call, whether the state is absent or null: the answers
+    // are not read, and the tool asks its first question.
     for (id, extra) in [
         (1, json!({"inputResponses": {"first": accept("Mallory")}})),
         (
@@ -112,27 +107,25 @@ async fn answers_without_the_request_state_are_refused_and_the_tool_does_not_run
                    "requestState": null}),
         ),
     ] {
-        let (refused, _) = client.call(id, call(true, extra)).await;
-        let message = invalid_params(&refused);
-        assert!(
-            message.contains("inputResponses") && message.contains("requestState"),
-            "{message}"
-        );
+        let (asked, _) = client.call(id, call(true, extra)).await;
+        let requests = input_required(&asked)["inputRequests"].as_object().unwrap();
+        assert_eq!(requests.len(), 1, "{asked}");
+        assert!(requests.contains_key("first"), "{asked}");
     }
-    assert_eq!(STARTS.load(Ordering::SeqCst), 0);
 
-    // On a retry that leaves out the state it was given: refused too.
+    // On a retry that leaves out the state it was given: asked again too,
+    // and a state comes with the question.
     let (first, _) = client.call(3, call(true, json!({}))).await;
     let state = input_required(&first)["requestState"].clone();
-    assert_eq!(STARTS.load(Ordering::SeqCst), 1);
-    let (refused, _) = client
+    let (again, _) = client
         .call(
             4,
             call(true, json!({"inputResponses": {"first": accept("Ada")}})),
         )
         .await;
-    invalid_params(&refused);
-    assert_eq!(STARTS.load(Ordering::SeqCst), 1);
+    let result = input_required(&again);
+    assert!(result["inputRequests"]["first"].is_object(), "{again}");
+    assert!(result["requestState"].is_string(), "{again}");
 
     // An empty inputResponses is none: the call is a first one.
     let (fresh, _) = client
@@ -173,19 +166,21 @@ async fn answers_without_the_request_state_are_refused_and_the_tool_does_not_run
 }
 
 #[tokio::test]
-async fn answers_without_the_request_state_do_not_start_a_task() {
+async fn answers_without_the_request_state_do_not_reach_a_task() {
     let mut client = Client::open(task_server(Default::default()));
     let answers = json!({"user_name": {"action": "accept", "content": {"name": "Mallory"}}});
-    let (refused, _) = client
+    let (asked, _) = client
         .call(
             1,
             json!({"name": "onboard", "arguments": {}, "_meta": with_tasks(),
                    "inputResponses": answers}),
         )
         .await;
-    assert!(refused.get("result").is_none(), "{refused}");
-    let message = invalid_params(&refused);
-    assert!(message.contains("requestState"), "{message}");
+    // The tool asks for the name: the answer sent without a state was not
+    // read, and no task started with it.
+    let result = input_required(&asked);
+    assert!(result["inputRequests"]["user_name"].is_object(), "{asked}");
+    assert!(!asked.to_string().contains("Mallory"), "{asked}");
 }
 
 #[tokio::test]
@@ -318,7 +313,7 @@ async fn a_request_state_is_refused_past_its_lifetime_or_for_another_call() {
         false,
         json!({"inputResponses": {"second": accept("Grace")}, "requestState": state}),
     );
-    moved["arguments"]["count"] = json!(true);
+    moved["arguments"]["flag"] = json!(true);
     let (refused, _) = client.call(3, moved).await;
     assert!(
         invalid_params(&refused).contains("another call"),
