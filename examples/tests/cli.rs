@@ -15,6 +15,8 @@ const TOOLBOX: &str = env!("CARGO_BIN_EXE_toolbox");
 mod own_client;
 #[path = "cli/serve_http.rs"]
 mod serve_http;
+#[path = "cli/synopsis.rs"]
+mod synopsis;
 #[path = "cli/tasks.rs"]
 mod tasks;
 
