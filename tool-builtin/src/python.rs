@@ -76,6 +76,27 @@ impl Default for PythonConfig {
     }
 }
 
+/// A [`ToolContext`] extension that makes `python_exec` run its code in
+/// the sandbox whatever its `sandbox` setting says: where the kernel does
+/// not allow the sandbox's namespaces, the call is refused rather than run
+/// without them.
+///
+/// A sandboxed `code_mode` (feature `code-mode`) makes its script's calls
+/// with it, so that `python_exec` offered to a sandboxed script runs
+/// sandboxed too. A caller may add it to any context
+/// ([`ToolContext::with_extension`]); a tool of its own that runs code may
+/// read it the same way.
+///
+/// ```
+/// use tool_builtin::python::SandboxRequired;
+/// use tool_runtime::ToolContext;
+///
+/// let ctx = ToolContext::new().with_extension(SandboxRequired);
+/// assert!(ctx.extension::<SandboxRequired>().is_some());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SandboxRequired;
+
 /// What `python_exec` returns.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct PythonRun {
@@ -125,6 +146,13 @@ pub fn python_exec(
     }
     if code.contains('\0') {
         return Err(ToolError::new("the code contains a NUL byte"));
+    }
+    if ctx.extension::<SandboxRequired>().is_some() && !config.sandbox {
+        let config = PythonConfig {
+            sandbox: true,
+            ..PythonConfig::clone(&config)
+        };
+        return run(&code, &config, &|| ctx.is_cancelled(), None);
     }
     run(&code, &config, &|| ctx.is_cancelled(), None)
 }

@@ -11,11 +11,18 @@
 //! - a writer thread writes reply lines: the socket is only ever written
 //!   there, so a slow script never holds up the calls;
 //! - [`run`]'s loop, on the caller's task, starts each call (at most
-//!   `max_concurrent_calls` at once, the rest queued), and hands each
-//!   reply to the writer as the call ends. It ends when the interpreter's
-//!   process does (on a blocking thread, under `python_exec`'s runner); the
-//!   calls still running are then stopped and the socket shut down, which
-//!   ends both threads.
+//!   `max_concurrent_calls` at once), and hands each reply to the writer
+//!   as the call ends. It ends when the interpreter's process does (on a
+//!   blocking thread, under `python_exec`'s runner); the calls still
+//!   running are then stopped and the socket shut down, which ends both
+//!   threads.
+//!
+//! Nothing waits on this side unbounded: the loop takes a request only
+//! while no call waits for a free place and the replies the script has
+//! not read yet are fewer than `max_unread_reply_bytes`. Otherwise the
+//! request stays in the channel, then in the socket, and the script's
+//! writes block: a script that floods requests, or never reads its
+//! replies, is held back rather than buffered.
 //!
 //! Nothing the script writes can make this side panic: a line that is not
 //! a request gets an error reply (with `"id": null` when it has no id).
@@ -25,11 +32,11 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinSet;
 use tool_runtime::search::ToolIndex;
 use tool_runtime::{
@@ -40,7 +47,7 @@ use tracing::Instrument;
 use super::CodeModeOptions;
 use super::prelude::{self, FD_VARIABLE, PyTool};
 use super::run::{CodeModeRun, ScriptCall};
-use crate::python::{self, PythonRun};
+use crate::python::{self, PythonRun, SandboxRequired};
 
 /// What every run of one `code_mode` tool shares.
 pub(super) struct Inner {
@@ -55,8 +62,18 @@ pub(super) struct Inner {
     pub(super) index: Option<ToolIndex>,
 }
 
-/// How many requests wait between the reader thread and the loop.
-const QUEUED_REQUESTS: usize = 16;
+/// How many requests wait between the reader thread and the loop: few,
+/// as each may be `max_request_bytes` long.
+const QUEUED_REQUESTS: usize = 4;
+
+/// The replies handed to the writer thread and not yet written to the
+/// socket (which the script reads): how many bytes, and a signal each time
+/// some are written.
+#[derive(Default)]
+struct Unread {
+    bytes: AtomicU64,
+    written: Notify,
+}
 
 /// What the script asked for.
 enum Request {
@@ -101,7 +118,9 @@ impl Drop for StopOnDrop {
 /// What the loop keeps while the script runs.
 struct Calls<'a> {
     inner: &'a Inner,
-    ctx: &'a ToolContext,
+    /// The context the calls are made with: the `code_mode` call's, and
+    /// under the sandbox with [`SandboxRequired`].
+    ctx: ToolContext,
     /// The `code_mode` call's tool use id.
     parent: Option<String>,
     running: JoinSet<(Value, ToolResult, ToolCallRecord)>,
@@ -111,6 +130,7 @@ struct Calls<'a> {
     made: Vec<ScriptCall>,
     limit: Option<&'static str>,
     replies: std::sync::mpsc::Sender<Vec<u8>>,
+    unread: Arc<Unread>,
 }
 
 /// Runs `script` with the bridge to `inner`'s tools; the calls are made
@@ -156,23 +176,33 @@ pub(super) async fn run(
 
     let (requests, mut incoming) = mpsc::channel(QUEUED_REQUESTS);
     let max_request = usize::try_from(options.max_request_bytes).unwrap_or(usize::MAX);
+    // Unbounded, but never fuller than `max_unread_reply_bytes` and the
+    // replies of the calls running: the loop takes no request past it.
     let (replies, outgoing) = std::sync::mpsc::channel::<Vec<u8>>();
+    let unread = Arc::new(Unread::default());
+    let written = Arc::clone(&unread);
     let spawned = std::thread::Builder::new()
         .name("code-mode-requests".into())
         .spawn(move || read_requests(reader, max_request, &requests))
         .and_then(|_| {
             std::thread::Builder::new()
                 .name("code-mode-replies".into())
-                .spawn(move || write_replies(writer, &outgoing))
+                .spawn(move || write_replies(writer, &outgoing, &written))
         });
     if let Err(error) = spawned {
         let _ = ours.shutdown(std::net::Shutdown::Both);
         return Err(internal("start its threads", error));
     }
 
+    // Under the sandbox, a tool that runs code runs it there too.
+    let calls_ctx = if options.python.sandbox {
+        ctx.clone().with_extension(SandboxRequired)
+    } else {
+        ctx.clone()
+    };
     let mut calls = Calls {
         inner: &inner,
-        ctx,
+        ctx: calls_ctx,
         parent: ctx.tool_use_id().map(str::to_owned),
         running: JoinSet::new(),
         queued: VecDeque::new(),
@@ -180,15 +210,18 @@ pub(super) async fn run(
         made: Vec::new(),
         limit: None,
         replies,
+        unread,
     };
     let span = tracing::Span::current();
     let outcome = loop {
+        let ready = calls.ready();
         tokio::select! {
             outcome = &mut script_run => break outcome,
-            Some(request) = incoming.recv() => calls.take(request, &span),
+            Some(request) = incoming.recv(), if ready => calls.take(request, &span),
             Some(done) = calls.running.join_next(), if !calls.running.is_empty() => {
                 calls.finish(done, &span);
             }
+            () = calls.unread.written.notified(), if !ready => {}
         }
     };
     calls.running.abort_all();
@@ -236,6 +269,14 @@ fn result(run: PythonRun, calls: Calls<'_>, options: &CodeModeOptions) -> CodeMo
 }
 
 impl Calls<'_> {
+    /// Whether the loop takes another request: no call waits for a place,
+    /// and the script has fewer than `max_unread_reply_bytes` of replies
+    /// to read.
+    fn ready(&self) -> bool {
+        self.queued.is_empty()
+            && self.unread.bytes.load(Ordering::Acquire) < self.inner.options.max_unread_reply_bytes
+    }
+
     /// Takes one request: answers it, starts the call, or queues it.
     fn take(&mut self, request: Request, span: &tracing::Span) {
         match request {
@@ -367,12 +408,16 @@ impl Calls<'_> {
     }
 
     /// Hands the reply to the writer (which is gone only once the script's
-    /// end of the socket is).
+    /// end of the socket is), counting it as unread until it is written.
     fn reply(&self, id: &Value, mut reply: Value) {
         reply["id"] = id.clone();
         let mut line = reply.to_string().into_bytes();
         line.push(b'\n');
-        let _ = self.replies.send(line);
+        let size = line.len() as u64;
+        self.unread.bytes.fetch_add(size, Ordering::AcqRel);
+        if self.replies.send(line).is_err() {
+            self.unread.bytes.fetch_sub(size, Ordering::AcqRel);
+        }
     }
 }
 
@@ -502,12 +547,19 @@ fn parse(line: &[u8]) -> Request {
     }
 }
 
-/// Writes reply lines until the loop is gone or the socket fails.
-fn write_replies(mut socket: UnixStream, replies: &std::sync::mpsc::Receiver<Vec<u8>>) {
+/// Writes reply lines until the loop is gone or the socket fails, telling
+/// the loop of each line written.
+fn write_replies(
+    mut socket: UnixStream,
+    replies: &std::sync::mpsc::Receiver<Vec<u8>>,
+    unread: &Unread,
+) {
     while let Ok(line) = replies.recv() {
         if socket.write_all(&line).is_err() {
             return;
         }
+        unread.bytes.fetch_sub(line.len() as u64, Ordering::AcqRel);
+        unread.written.notify_one();
     }
 }
 

@@ -11,7 +11,9 @@
 //! ```
 //!
 //! The script runs under `python_exec`'s runner, with its limits and, when
-//! asked, its sandbox. Each call of such a function is a JSON request on a
+//! asked, its sandbox; what a sandboxed script calls stays in the sandbox
+//! too (`python_exec` runs sandboxed, tools that reach an open world are
+//! left out unless named: see [`CodeModeOptions::python`]). Each call of such a function is a JSON request on a
 //! socket of the script's own (standard output stays the script's output);
 //! this process runs it through [`Registry::invoke_recorded`] with the
 //! `code_mode` call's context, so validation, policies, approval, time
@@ -47,6 +49,8 @@ mod bridge;
 mod offer;
 mod prelude;
 mod run;
+mod sandbox;
+mod schema;
 mod section;
 mod tool;
 
@@ -57,7 +61,7 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tool_runtime::Registry;
+use tool_runtime::{Registry, ToolSpec};
 
 use crate::python::PythonConfig;
 pub use offer::{CodeModeExt, CodeModeOffer, CodeModeSetupError};
@@ -94,6 +98,13 @@ pub struct CodeModeOptions {
     /// The largest reply a call may return to the script, as JSON, in bytes
     /// (default 1 MiB): a larger result raises `ToolCallError`.
     pub max_reply_bytes: u64,
+    /// The most bytes of replies that may wait for the script to read them
+    /// (default 4 MiB). Past it the agent reads no more requests until the
+    /// script has read its replies, so a script that sends requests and
+    /// never reads the replies is held back (its writes block), not
+    /// buffered; the calls already running still reply, which may pass
+    /// the limit by their replies.
+    pub max_unread_reply_bytes: u64,
     /// Above this many tools (default 30), the description shows only the
     /// first `shown_tools` and the script finds the others with
     /// `search_tools(query)`.
@@ -105,7 +116,21 @@ pub struct CodeModeOptions {
     /// size, environment and the `sandbox` switch (default off), as for
     /// `python_exec`. Its `timeout_ms`, `max_output_bytes` and
     /// `max_code_bytes` are replaced by this tool's own limits.
+    ///
+    /// Under the sandbox, what the script calls stays inside it too:
+    /// `python_exec` runs its code in the sandbox whatever its own setting
+    /// (its calls carry `tool_builtin::python::SandboxRequired`),
+    /// and every other tool that declares it reaches an open world
+    /// (`open_world`, as `http_request`, the HTTP tools and `code_mode`
+    /// itself do) is left out of the script, unless `open_world_tools`
+    /// names it.
     pub python: PythonConfig,
+    /// Under the sandbox, the tools that declare `open_world` which a
+    /// script may call all the same (default none): each such call runs in
+    /// the agent's process, outside the sandbox, as a direct call does.
+    /// Without the sandbox every tool of the allowlist is offered and this
+    /// changes nothing.
+    pub open_world_tools: Vec<String>,
 }
 
 impl Default for CodeModeOptions {
@@ -119,9 +144,11 @@ impl Default for CodeModeOptions {
             max_script_bytes: 100_000,
             max_request_bytes: 1024 * 1024,
             max_reply_bytes: 1024 * 1024,
+            max_unread_reply_bytes: 4 * 1024 * 1024,
             search_threshold: 30,
             shown_tools: 10,
             python: PythonConfig::default(),
+            open_world_tools: Vec::new(),
         }
     }
 }
@@ -175,14 +202,28 @@ impl CodeMode {
     }
 
     /// Runs scripts in `python_exec`'s sandbox (Linux namespaces: no
-    /// network, a private `/tmp`), or not.
+    /// network, a private `/tmp`), or not. Under the sandbox `python_exec`
+    /// runs sandboxed too, and the tools that declare `open_world` are left
+    /// out of the script unless [`open_world_tools`](Self::open_world_tools)
+    /// names them.
     pub fn sandbox(mut self, sandbox: bool) -> Self {
         self.options.python.sandbox = sandbox;
         self
     }
 
-    /// The `code_mode` tool. Fails when the allowlist names a tool the
-    /// registry does not have, or a limit is zero.
+    /// Lets a sandboxed script call these tools all the same, though they
+    /// declare that they reach an open world (`open_world`): each call runs
+    /// in the agent's process, outside the sandbox, as a direct call does.
+    /// Without the sandbox it changes nothing.
+    pub fn open_world_tools(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.options.open_world_tools = names.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The `code_mode` tool. Fails when the allowlist or `open_world_tools`
+    /// names a tool the registry does not have, when a limit is zero, or,
+    /// under the sandbox, when the allowlist names a tool that would reach
+    /// outside it (see [`CodeModeOptions::open_world_tools`]).
     pub fn build(self) -> Result<CodeModeTool, CodeModeError> {
         let options = self.options;
         for (name, value) in [
@@ -196,28 +237,13 @@ impl CodeMode {
             ("max_script_bytes", options.max_script_bytes),
             ("max_request_bytes", options.max_request_bytes),
             ("max_reply_bytes", options.max_reply_bytes),
+            ("max_unread_reply_bytes", options.max_unread_reply_bytes),
         ] {
             if value == 0 {
                 return Err(CodeModeError(format!("{name} must be at least 1")));
             }
         }
-        let specs: Vec<_> = match &options.tools {
-            None => self.registry.specs().collect(),
-            Some(names) => {
-                let mut specs = Vec::with_capacity(names.len());
-                for name in names {
-                    match self.registry.get(name) {
-                        Some(tool) => specs.push(tool.spec()),
-                        None => {
-                            return Err(CodeModeError(format!(
-                                "code mode offers \"{name}\", which the registry does not have"
-                            )));
-                        }
-                    }
-                }
-                specs
-            }
-        };
+        let specs = offered(&self.registry, &options)?;
         let mut taken = HashSet::new();
         let tools: Vec<PyTool> = specs
             .iter()
@@ -227,6 +253,49 @@ impl CodeMode {
             .then(|| tool_runtime::search::ToolIndex::new(specs.iter().copied()));
         Ok(CodeModeTool::new(self.registry, options, tools, index))
     }
+}
+
+/// The specs of the tools a script may call: the allowlist's (every tool
+/// when there is none), less, under the sandbox, those that would reach
+/// outside it ([`sandbox::outside`]).
+fn offered<'a>(
+    registry: &'a Registry,
+    options: &CodeModeOptions,
+) -> Result<Vec<&'a ToolSpec>, CodeModeError> {
+    let sandboxed = options.python.sandbox;
+    if let Some(name) = options
+        .open_world_tools
+        .iter()
+        .find(|name| registry.get(name).is_none())
+    {
+        return Err(CodeModeError(format!(
+            "code mode's open_world_tools names \"{name}\", which the registry does not have"
+        )));
+    }
+    let Some(names) = &options.tools else {
+        return Ok(registry
+            .specs()
+            .filter(|spec| !sandboxed || !sandbox::outside(spec, options))
+            .collect());
+    };
+    let mut specs = Vec::with_capacity(names.len());
+    for name in names {
+        let Some(tool) = registry.get(name) else {
+            return Err(CodeModeError(format!(
+                "code mode offers \"{name}\", which the registry does not have"
+            )));
+        };
+        let spec = tool.spec();
+        if sandboxed && sandbox::outside(spec, options) {
+            return Err(CodeModeError(format!(
+                "code mode runs scripts in the sandbox, and \"{name}\" reaches an open world \
+                 from the agent's process, outside it: leave it out, or name it in \
+                 open_world_tools to offer it all the same"
+            )));
+        }
+        specs.push(spec);
+    }
+    Ok(specs)
 }
 
 /// Why a [`CodeMode`] tool could not be made.

@@ -6,16 +6,22 @@
 //! A schema's types become Python annotations: `string` is `str`,
 //! `integer` `int`, `number` `float`, `boolean` `bool`, `array` a `list[...]`,
 //! `object` a `dict`, a choice (`anyOf`, `oneOf`, a list of types) a union
-//! with `|`, an enumeration of a few strings a `Literal[...]`; anything
-//! else is `Any`. A name that is not a Python identifier, or is a keyword,
-//! is changed into one (`from` becomes `from_`); the function sends the
-//! schema's own name.
+//! with `|`, an enumeration of a few values a `Literal[...]`; anything
+//! else is `Any`. An optional parameter without a default is `... | None =
+//! None`: passing `None` sends nothing, unless the schema takes `null`.
+//! What the types do not say (ranges, lengths, patterns, formats, a long
+//! enumeration) follows the parameter's description in the docstring:
+//! `n: How many. (>= 1, <= 100)`. A name that is not a Python identifier,
+//! or is a keyword, is changed into one (`from` becomes `from_`); the
+//! function sends the schema's own name.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use serde_json::Value;
 use tool_runtime::ToolSpec;
+
+use super::schema::{annotation, constraints, json_string, keys, literal, takes_none};
 
 /// The environment variable that tells the script's process which
 /// descriptor is its end of the bridge.
@@ -32,9 +38,6 @@ const KEYWORDS: &[&str] = &[
     "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
     "with", "yield",
 ];
-
-/// How deep a schema is followed for an annotation; deeper is `Any`.
-const MAX_DEPTH: usize = 6;
 
 /// One tool as a Python function.
 #[derive(Debug, Clone)]
@@ -62,6 +65,22 @@ struct PyParam {
     /// The keys of the object the parameter takes (or of its list's
     /// items), when its schema names them.
     keys: Option<String>,
+    /// What the schema asks of the value besides its type: `>= 1, <= 100`.
+    constraints: Option<String>,
+}
+
+impl PyParam {
+    /// Whether the annotation lets the value be `None` (the schema takes
+    /// `null`, or any value).
+    fn takes_none(&self) -> bool {
+        takes_none(&self.annotation)
+    }
+
+    /// An optional parameter whose `None` is sent as nothing: it has no
+    /// default of the schema's and the schema does not take `null`.
+    fn none_is_absent(&self) -> bool {
+        !self.required && !self.takes_none()
+    }
 }
 
 impl PyTool {
@@ -103,6 +122,7 @@ impl PyTool {
                         .and_then(Value::as_str)
                         .map(str::to_owned),
                     keys: keys(property, schema, 0),
+                    constraints: constraints(property, schema, 0),
                 });
             }
         }
@@ -131,10 +151,12 @@ impl PyTool {
             let _ = write!(out, "{}: {}", param.ident, param.annotation);
             match (&param.default, param.required) {
                 (_, true) => {}
-                (Some(default), false) => {
+                (Some(default), false) if default != "None" => {
                     let _ = write!(out, " = {default}");
                 }
-                (None, false) => out.push_str(" = None"),
+                // None is the default: the annotation says it may be.
+                (_, false) if param.takes_none() => out.push_str(" = None"),
+                (_, false) => out.push_str(" | None = None"),
             }
         }
         let _ = writeln!(out, ") -> {}:", self.returns);
@@ -142,16 +164,26 @@ impl PyTool {
         let described: Vec<&PyParam> = self
             .params
             .iter()
-            .filter(|param| param.description.is_some() || param.keys.is_some())
+            .filter(|param| {
+                param.description.is_some() || param.keys.is_some() || param.constraints.is_some()
+            })
             .collect();
         if !described.is_empty() {
             doc.push_str("\n\nArgs:");
             for param in described {
-                let text = param.description.as_deref().unwrap_or_default().trim();
-                let _ = write!(doc, "\n    {}: {text}", param.ident);
+                let mut line = param
+                    .description
+                    .as_deref()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_owned();
                 if let Some(keys) = &param.keys {
-                    let _ = write!(doc, "{}{keys}", if text.is_empty() { "" } else { " " });
+                    add_part(&mut line, keys);
                 }
+                if let Some(constraints) = &param.constraints {
+                    add_part(&mut line, &format!("({constraints})"));
+                }
+                let _ = write!(doc, "\n    {}: {line}", param.ident);
             }
         }
         let doc = doc.replace("\"\"\"", "\\\"\\\"\\\"");
@@ -176,6 +208,12 @@ impl PyTool {
     fn definition(&self) -> String {
         let mut out = format!("    def {}(", self.ident);
         let mut body = String::new();
+        let absent: Vec<String> = self
+            .params
+            .iter()
+            .filter(|param| param.none_is_absent())
+            .map(|param| format!("{}, ", json_string(&param.json)))
+            .collect();
         for (i, param) in self.params.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
@@ -189,8 +227,9 @@ impl PyTool {
         }
         let _ = writeln!(
             out,
-            "):\n        return __cm_call({}, {{{body}}})",
-            json_string(&self.name)
+            "):\n        return __cm_call({}, {{{body}}}, ({}))",
+            json_string(&self.name),
+            absent.concat()
         );
         let _ = writeln!(
             out,
@@ -225,186 +264,12 @@ fn identifier(name: &str) -> String {
     ident
 }
 
-/// A JSON string, which is also a Python string literal.
-fn json_string(text: &str) -> String {
-    Value::String(text.to_owned()).to_string()
-}
-
-/// A JSON value as a Python literal.
-fn literal(value: &Value) -> String {
-    match value {
-        Value::Null => "None".to_owned(),
-        Value::Bool(true) => "True".to_owned(),
-        Value::Bool(false) => "False".to_owned(),
-        Value::Number(number) => number.to_string(),
-        Value::String(text) => json_string(text),
-        Value::Array(items) => {
-            let items: Vec<String> = items.iter().map(literal).collect();
-            format!("[{}]", items.join(", "))
-        }
-        Value::Object(entries) => {
-            let entries: Vec<String> = entries
-                .iter()
-                .map(|(key, value)| format!("{}: {}", json_string(key), literal(value)))
-                .collect();
-            format!("{{{}}}", entries.join(", "))
-        }
+/// Adds `part` to the end of `line`, after a space when it has text.
+fn add_part(line: &mut String, part: &str) {
+    if !line.is_empty() {
+        line.push(' ');
     }
-}
-
-/// The Python annotation of `schema`, whose `$ref`s point into `root`.
-fn annotation(schema: &Value, root: &Value, depth: usize) -> String {
-    if depth > MAX_DEPTH {
-        return "Any".to_owned();
-    }
-    let Some(object) = schema.as_object() else {
-        return "Any".to_owned();
-    };
-    if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
-        return match resolve(reference, root) {
-            Some(target) => annotation(target, root, depth + 1),
-            None => "Any".to_owned(),
-        };
-    }
-    if let Some(value) = object.get("const") {
-        return format!("Literal[{}]", literal(value));
-    }
-    if let Some(choices) = object.get("enum").and_then(Value::as_array)
-        && !choices.is_empty()
-        && choices.len() <= 12
-    {
-        let choices: Vec<String> = choices.iter().map(literal).collect();
-        return format!("Literal[{}]", choices.join(", "));
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(choices) = object.get(key).and_then(Value::as_array) {
-            return union(
-                choices
-                    .iter()
-                    .map(|choice| annotation(choice, root, depth + 1)),
-            );
-        }
-    }
-    if let Some(all) = object.get("allOf").and_then(Value::as_array)
-        && all.len() == 1
-    {
-        return annotation(&all[0], root, depth + 1);
-    }
-    match object.get("type") {
-        Some(Value::String(kind)) => simple(kind, object, root, depth),
-        Some(Value::Array(kinds)) => union(
-            kinds
-                .iter()
-                .filter_map(Value::as_str)
-                .map(|kind| simple(kind, object, root, depth)),
-        ),
-        _ if object.contains_key("properties") => "dict".to_owned(),
-        _ => "Any".to_owned(),
-    }
-}
-
-/// The annotation of one JSON type.
-fn simple(
-    kind: &str,
-    object: &serde_json::Map<String, Value>,
-    root: &Value,
-    depth: usize,
-) -> String {
-    match kind {
-        "string" => "str".to_owned(),
-        "integer" => "int".to_owned(),
-        "number" => "float".to_owned(),
-        "boolean" => "bool".to_owned(),
-        "null" => "None".to_owned(),
-        "array" => match object.get("items") {
-            Some(items) if items.is_object() => {
-                format!("list[{}]", annotation(items, root, depth + 1))
-            }
-            _ => "list".to_owned(),
-        },
-        "object" => match object.get("additionalProperties") {
-            Some(values) if values.is_object() && !object.contains_key("properties") => {
-                format!("dict[str, {}]", annotation(values, root, depth + 1))
-            }
-            _ => "dict".to_owned(),
-        },
-        _ => "Any".to_owned(),
-    }
-}
-
-/// The union of `parts`, each once, literals in one `Literal[...]`,
-/// `None` last.
-fn union(parts: impl Iterator<Item = String>) -> String {
-    let mut seen = Vec::new();
-    let mut literals: Vec<String> = Vec::new();
-    let mut none = false;
-    for part in parts {
-        if part == "Any" {
-            return part;
-        }
-        if part == "None" {
-            none = true;
-        } else if let Some(values) = part
-            .strip_prefix("Literal[")
-            .and_then(|rest| rest.strip_suffix(']'))
-        {
-            literals.push(values.to_owned());
-        } else if !seen.contains(&part) {
-            seen.push(part);
-        }
-    }
-    if !literals.is_empty() {
-        seen.insert(0, format!("Literal[{}]", literals.join(", ")));
-    }
-    if none {
-        seen.push("None".to_owned());
-    }
-    match seen.len() {
-        0 => "Any".to_owned(),
-        _ => seen.join(" | "),
-    }
-}
-
-/// The keys of the object `schema` takes, or of its list's items, with
-/// their types: `{"date": str, "minutes": int}`; `None` for other schemas.
-fn keys(schema: &Value, root: &Value, depth: usize) -> Option<String> {
-    if depth > MAX_DEPTH {
-        return None;
-    }
-    let object = schema.as_object()?;
-    if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
-        return keys(resolve(reference, root)?, root, depth + 1);
-    }
-    if let Some(items) = object.get("items") {
-        return keys(items, root, depth + 1).map(|keys| format!("(each {keys})"));
-    }
-    let properties = object.get("properties")?.as_object()?;
-    let required: Vec<&str> = object
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let entries: Vec<String> = properties
-        .iter()
-        .map(|(name, property)| {
-            let optional = if required.contains(&name.as_str()) {
-                ""
-            } else {
-                " (optional)"
-            };
-            format!(
-                "{}: {}{optional}",
-                json_string(name),
-                annotation(property, root, depth + 1)
-            )
-        })
-        .collect();
-    Some(format!("{{{}}}", entries.join(", ")))
-}
-
-/// The schema a local `$ref` (`#/...`, a JSON pointer) names in `root`.
-fn resolve<'a>(reference: &str, root: &'a Value) -> Option<&'a Value> {
-    root.pointer(reference.strip_prefix('#')?)
+    line.push_str(part);
 }
 
 /// The program the interpreter runs: the bridge, the functions of `tools`,
@@ -497,8 +362,9 @@ class _Bridge:
 __cm_missing = object()
 
 
-def __cm_call(tool, arguments):
-    arguments = {k: v for k, v in arguments.items() if v is not __cm_missing}
+def __cm_call(tool, arguments, absent=()):
+    arguments = {k: v for k, v in arguments.items()
+                 if v is not __cm_missing and not (v is None and k in absent)}
     reply = _bridge.request({"tool": tool, "arguments": arguments}, tool)
     if reply.get("ok"):
         return reply.get("value")
@@ -582,29 +448,45 @@ mod tests {
     }
 
     #[test]
-    fn references_lists_and_enumerations_are_followed() {
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "unit": {"$ref": "#/$defs/Unit"},
-                "tags": {"type": "array", "items": {"type": "integer"}},
-                "more": {"type": "object", "additionalProperties": {"type": "string"}},
-            },
-            "$defs": {"Unit": {"type": "string", "enum": ["m", "km"]}},
-        });
-        assert_eq!(
-            annotation(&schema["properties"]["unit"], &schema, 0),
-            "Literal[\"m\", \"km\"]"
+    fn optional_parameters_take_none_and_constraints_are_documented() {
+        let units: Vec<String> = (0..20).map(|i| format!("u{i}")).collect();
+        let tool = tool(
+            "book",
+            json!({
+                "type": "object",
+                "properties": {
+                    "room": {"type": "string", "pattern": "^[A-Z]{2}\\d{3}$"},
+                    "people": {"type": "integer", "minimum": 1, "exclusiveMaximum": 13},
+                    "note": {"anyOf": [{"type": "string", "maxLength": 200}, {"type": "null"}]},
+                    "unit": {"type": "string", "enum": units},
+                    "tags": {"type": "array", "items": {"type": "string", "minLength": 2}, "maxItems": 3},
+                    "day": {"type": "string", "format": "date"},
+                    "size": {"type": "integer", "format": "uint32", "minimum": 0},
+                },
+                "required": ["room"],
+            }),
         );
-        assert_eq!(
-            annotation(&schema["properties"]["tags"], &schema, 0),
-            "list[int]"
+        let signature = tool.signature();
+        // note's schema takes null: its None is sent; the others' is not.
+        assert!(
+            signature.contains("note: str | None = None")
+                && signature.contains("people: int | None = None"),
+            "{signature}"
         );
-        assert_eq!(
-            annotation(&schema["properties"]["more"], &schema, 0),
-            "dict[str, str]"
-        );
-        assert_eq!(annotation(&json!({"$ref": "#/nowhere"}), &schema, 0), "Any");
+        for line in [
+            "room: (pattern r\"^[A-Z]{2}\\d{3}$\")",
+            "people: (>= 1, < 13)",
+            "note: (at most 200 characters)",
+            "unit: (one of \"u0\", \"u1\", ",
+            "tags: (at most 3 items, each item at least 2 characters)",
+            "day: (format \"date\")",
+            "size: (>= 0)",
+        ] {
+            assert!(signature.contains(line), "{line} in {signature}");
+        }
+        let definition = tool.definition();
+        assert!(definition.contains("\"people\", "), "{definition}");
+        assert!(!definition.contains("\"note\", "), "{definition}");
     }
 
     #[test]

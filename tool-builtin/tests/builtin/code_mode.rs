@@ -3,6 +3,10 @@
 //! and without it otherwise, saying so; skipped, with a notice, where no
 //! Python 3 is installed.
 
+mod backpressure;
+mod sandboxed;
+mod signatures;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
