@@ -805,6 +805,70 @@ fn serve_code_mode_offers_one_tool_that_runs_scripts() {
 }
 
 #[test]
+fn call_follows_a_registry_files_code_mode_section_as_serve_does() {
+    let script =
+        "for v in (1, 2, 3):\n    print(convert_length(value=v, from_='mile', to='kilometre'))";
+    let args = json!({"script": script}).to_string();
+    let call = |text: &str, tool: &str, args: &str| {
+        let (_dir, file) = registry_file(text);
+        run(&["--registry", &file, "call", tool, "--args", args])
+    };
+    let tools = "tools: [convert_length, calculator]\n";
+    // In place, with the section's own limit of two calls.
+    let in_place = format!("{tools}code_mode:\n  max_calls: 2\n");
+    let output = call(&in_place, "code_mode", &args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let run = &json_out(&output)["content"][0]["json"];
+    assert_eq!(
+        run["stdout"], "1 mile = 1.6093 kilometre\n2 mile = 3.2187 kilometre\n",
+        "{run}"
+    );
+    assert_eq!(run["limit"], "calls", "{run}");
+    // The file's tools are the script's only, as serve offers them.
+    let direct = r#"{"value": 1, "from": "mile", "to": "kilometre"}"#;
+    let output = call(&in_place, "convert_length", direct);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("unknown tool \"convert_length\""),
+        "{}",
+        stderr(&output)
+    );
+    // Beside: code_mode and the tools.
+    let beside = format!("{tools}code_mode:\n  offer: beside\n");
+    let output = call(&beside, "code_mode", &args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let run = &json_out(&output)["content"][0]["json"];
+    assert_eq!(run["calls"].as_array().unwrap().len(), 3, "{run}");
+    assert_eq!(code(&call(&beside, "convert_length", direct)), 0);
+    // A mistake in the section is the file's.
+    let unknown = format!("{tools}code_mode:\n  tools: [python_exec]\n");
+    let output = call(&unknown, "code_mode", &args);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("\"python_exec\""),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn serve_help_says_what_a_sandboxed_script_may_call() {
+    let output = run(&["serve", "--help"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let help = stdout(&output)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for words in [
+        "python_exec runs its code in the sandbox too",
+        "declares it reaches an open world (open_world: http_request",
+        "is left out of the script, unless the registry file's code_mode section names it in open_world_tools",
+    ] {
+        assert!(help.contains(words), "{words:?} in {help}");
+    }
+}
+
+#[test]
 fn list_shows_the_builtin_tools() {
     let output = run(&["list"]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));

@@ -72,6 +72,13 @@ fn parse_object(text: &str, source: &str, what: (&str, &str)) -> Result<Value, S
 }
 
 pub(crate) async fn call(tools: &Tools, args: CallArgs) -> ExitCode {
+    #[cfg(feature = "code-mode")]
+    let offered = match code_mode(tools) {
+        Ok(offered) => offered,
+        Err(code) => return code,
+    };
+    #[cfg(feature = "code-mode")]
+    let tools = offered.as_ref().unwrap_or(tools);
     let registry = &tools.registry;
     let spec = match tools.find(&args.name) {
         Ok(spec) => spec,
@@ -122,6 +129,43 @@ pub(crate) async fn call(tools: &Tools, args: CallArgs) -> ExitCode {
         }
         _ => ExitCode::from(EXIT_TOOL_ERROR),
     }
+}
+
+/// The tools as a registry file's `code_mode` section offers them, as
+/// `serve` does: a `code_mode` tool over the file's own tools, alone
+/// (`offer: in_place`) or beside them (`beside`), with the section's
+/// options. The tools of the file's MCP servers are offered directly
+/// either way, and are not the script's: `serve` makes `code_mode` before
+/// they answer. `None` when the file has no such section.
+#[cfg(feature = "code-mode")]
+fn code_mode(tools: &Tools) -> Result<Option<Tools>, ExitCode> {
+    use tool_builtin::code_mode::CodeModeOffer;
+    use tool_runtime::{LiveRegistry, Registry};
+    if tools.code_mode.is_none() {
+        return Ok(None);
+    }
+    let remote = |name: &str| tools.sources.contains_key(name);
+    let own = LiveRegistry::new(tools.registry.clone());
+    for name in tools.sources.keys() {
+        own.remove(name);
+    }
+    let own = Registry::clone(&own.snapshot());
+    let made = crate::sections::code_mode_tool(own, tools.code_mode.as_ref(), false, false)
+        .map_err(usage_error)?;
+    let Some((tool, offer)) = made else {
+        return Ok(None);
+    };
+    let offered = LiveRegistry::new(tools.registry.clone());
+    if offer == CodeModeOffer::InPlace {
+        for name in tools.registry.names().filter(|name| !remote(name)) {
+            offered.remove(name);
+        }
+    }
+    offered
+        .insert(tool)
+        .map_err(|error| usage_error(format!("code mode: {error}")))?;
+    let offered = Registry::clone(&offered.snapshot());
+    Ok(Some(Tools::new(offered, tools.excluded.clone())))
 }
 
 /// Shows what a running call reports on stderr: a live progress bar and

@@ -183,7 +183,13 @@ pub(crate) struct ServeArgs {
     #[arg(long)]
     pub(crate) code_mode: bool,
     /// With --code-mode: run the scripts in python_exec's sandbox (Linux
-    /// namespaces: no network, a private /tmp).
+    /// namespaces: no network, a private /tmp, no other process in
+    /// sight). What a script calls stays in it: python_exec runs its code
+    /// in the sandbox too, and every tool that declares it reaches an open
+    /// world (open_world: http_request, the HTTP and OpenAPI tools, an MCP
+    /// server's tool that says so) is left out of the script, unless the
+    /// registry file's code_mode section names it in open_world_tools (it
+    /// then runs outside the sandbox, as a direct call does).
     #[cfg(feature = "code-mode")]
     #[arg(long, requires = "code_mode")]
     pub(crate) sandbox: bool,

@@ -118,3 +118,40 @@ impl Section for Refused {
         );
     }
 }
+
+/// The `code_mode` tool a registry file's `code_mode` section asks for
+/// over `registry`, with the section's options (each key not written at
+/// its default), and how it is offered; with `forced` (`serve
+/// --code-mode`) one is made without a section, in place of the tools.
+/// `sandbox` (`serve --sandbox`) turns the sandbox on. `None`: no code
+/// mode. `serve` and `call` both make it here, so that a file's section
+/// means the same to both. The error is the message to print.
+#[cfg(feature = "code-mode")]
+pub(crate) fn code_mode_tool(
+    registry: tool_runtime::Registry,
+    setting: Option<&tool_builtin::code_mode::CodeModeSetting>,
+    forced: bool,
+    sandbox: bool,
+) -> Result<
+    Option<(
+        tool_builtin::code_mode::CodeModeTool,
+        tool_builtin::code_mode::CodeModeOffer,
+    )>,
+    String,
+> {
+    use tool_builtin::code_mode::CodeMode;
+    if !forced && setting.is_none() {
+        return Ok(None);
+    }
+    let (mut options, offer) = setting
+        .map(|setting| (setting.options.clone(), setting.offer))
+        .unwrap_or_default();
+    if sandbox {
+        options.python.sandbox = true;
+    }
+    let tool = CodeMode::new(registry)
+        .options(options)
+        .build()
+        .map_err(|error| format!("code mode: {error}"))?;
+    Ok(Some((tool, offer)))
+}

@@ -47,25 +47,21 @@ pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitC
 /// join the registry served as they answer.
 #[cfg(feature = "code-mode")]
 fn code_mode(tools: &Tools, args: &ServeArgs) -> Result<LiveRegistry, ExitCode> {
-    use tool_builtin::code_mode::{CodeMode, CodeModeOffer};
-    let setting = tools.code_mode.as_ref();
-    if !args.code_mode && setting.is_none() {
-        return Ok(LiveRegistry::new(tools.registry.clone()));
-    }
-    let (mut options, offer) = setting
-        .map(|setting| (setting.options.clone(), setting.offer))
-        .unwrap_or_default();
-    if args.sandbox {
-        options.python.sandbox = true;
-    }
+    use tool_builtin::code_mode::CodeModeOffer;
     let fail = |error: String| {
-        eprintln!("error: code mode: {error}");
+        eprintln!("error: {error}");
         ExitCode::FAILURE
     };
-    let tool = CodeMode::new(tools.registry.clone())
-        .options(options)
-        .build()
-        .map_err(|error| fail(error.to_string()))?;
+    let made = crate::sections::code_mode_tool(
+        tools.registry.clone(),
+        tools.code_mode.as_ref(),
+        args.code_mode,
+        args.sandbox,
+    )
+    .map_err(fail)?;
+    let Some((tool, offer)) = made else {
+        return Ok(LiveRegistry::new(tools.registry.clone()));
+    };
     let served = match offer {
         CodeModeOffer::InPlace => tool_runtime::Registry::builder().tool(tool).build(),
         CodeModeOffer::Beside => {
@@ -73,13 +69,13 @@ fn code_mode(tools: &Tools, args: &ServeArgs) -> Result<LiveRegistry, ExitCode> 
             let live = LiveRegistry::new(tools.registry.clone());
             return match live.insert(tool) {
                 Ok(()) => Ok(live),
-                Err(error) => Err(fail(error.to_string())),
+                Err(error) => Err(fail(format!("code mode: {error}"))),
             };
         }
     };
     served
         .map(LiveRegistry::new)
-        .map_err(|error| fail(error.to_string()))
+        .map_err(|error| fail(format!("code mode: {error}")))
 }
 
 async fn serve_on(server: McpServer, args: ServeArgs) -> ExitCode {
