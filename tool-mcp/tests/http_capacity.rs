@@ -36,6 +36,13 @@ async fn hold(progress: Progress) -> &'static str {
     "never"
 }
 
+/// Waits until its call is cancelled; its calls may run as tasks.
+#[tool(task)]
+async fn wait_as_task() -> &'static str {
+    std::future::pending::<()>().await;
+    "never"
+}
+
 fn registry() -> Registry {
     Registry::builder()
         .tool(AddTool)
@@ -590,6 +597,75 @@ async fn sessions_in_use_are_kept_and_a_new_one_is_refused() {
     assert_eq!(server.ping(&calling).await, 404);
     assert_eq!(server.ping(&streaming).await, 200);
     drop(standalone);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_session_with_a_running_task_is_in_use() {
+    let registry = Registry::builder().tool(WaitAsTaskTool).build().unwrap();
+    let mcp = McpServer::new(registry).with_tasks(tool_runtime::Tasks::in_memory());
+    let server = Server::start(mcp, HttpOptions::new().max_sessions(1)).await;
+    // A session of revision 2025-11-25 that declares the tasks extension.
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+        "clientInfo": {"name": "test", "version": "1"}}});
+    let answer = server.send("POST", &[], Some(&init)).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let session = answer
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let answer = server.send("POST", &headers, Some(&initialized)).await;
+    assert_eq!(answer.status, 202);
+    // Its call becomes a task, and the request is over: nothing of the
+    // session is open but its task.
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "wait_as_task", "arguments": {}}});
+    let created = server.send("POST", &headers, Some(&call)).await;
+    let created = created.message();
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let task_id = created["result"]["taskId"].clone();
+    let refused = server.send("POST", &[], Some(&initialize())).await;
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    let get = json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/get",
+        "params": {"taskId": task_id}});
+    let task = server.send("POST", &headers, Some(&get)).await;
+    assert_eq!(
+        task.message()["result"]["status"],
+        "working",
+        "{}",
+        task.body
+    );
+    // The task ends: its session is no longer in use.
+    let cancel = json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/cancel",
+        "params": {"taskId": task_id}});
+    let cancelled = server.send("POST", &headers, Some(&cancel)).await;
+    assert!(
+        cancelled.message().get("result").is_some(),
+        "{}",
+        cancelled.body
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let answer = server.send("POST", &[], Some(&initialize())).await;
+        if answer.status == 200 {
+            break;
+        }
+        assert_eq!(answer.status, 503, "{}", answer.body);
+        assert!(
+            Instant::now() < deadline,
+            "the session with the task never gave way"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let ping = json!({"jsonrpc": "2.0", "id": 4, "method": "ping"});
+    assert_eq!(server.send("POST", &headers, Some(&ping)).await.status, 404);
     server.stop().await;
 }
 

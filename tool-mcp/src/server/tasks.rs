@@ -474,6 +474,14 @@ impl Default for SessionTasks {
     }
 }
 
+impl SessionTasks {
+    /// How many tasks the session's calls run now.
+    #[cfg(feature = "http")]
+    pub(super) fn running(&self) -> usize {
+        self.running.load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
 /// A task's place among those its session runs; freed when dropped.
 struct SessionSlot(Arc<std::sync::atomic::AtomicUsize>);
 

@@ -171,9 +171,10 @@ impl Shared {
 }
 
 /// The session that gives way to a new one when the table is full, of
-/// those not in use: one of the peer address holding the most sessions,
-/// then one that has had no request since its `initialize`, then the one
-/// unused longest. `None` when every session is in use.
+/// those not in use (no request or stream of it open, and no task of it
+/// running): one of the peer address holding the most sessions, then one
+/// that has had no request since its `initialize`, then the one unused
+/// longest. `None` when every session is in use.
 fn victim(sessions: &HashMap<String, Entry>) -> Option<String> {
     let mut held: HashMap<IpAddr, usize> = HashMap::new();
     for entry in sessions.values() {
@@ -181,7 +182,7 @@ fn victim(sessions: &HashMap<String, Entry>) -> Option<String> {
     }
     sessions
         .iter()
-        .filter(|(_, entry)| !entry.session.output.in_use())
+        .filter(|(_, entry)| !entry.session.output.in_use() && entry.session.tasks.running() == 0)
         .max_by_key(|(_, entry)| {
             let routes = &entry.session.output;
             (
