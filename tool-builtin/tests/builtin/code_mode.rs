@@ -47,7 +47,7 @@ fn compile(text: String) -> String {
 }
 
 /// A long text, longer than the model may see of it.
-#[tool(register = false, result_limit = "100")]
+#[tool(register = false, result_limit = "200")]
 fn long_text(lines: usize) -> String {
     (0..lines).map(|i| format!("line {i}\n")).collect()
 }
@@ -323,7 +323,7 @@ async fn async_and_streaming_tools_answer_the_script() {
             &ToolContext::new(),
         )
         .await;
-    assert!(direct.full_result.is_some() && direct.text_content().len() <= 100);
+    assert!(direct.full_result.is_some() && direct.text_content().len() <= 200);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -450,6 +450,25 @@ mod spans {
     /// A span's id, its tool (`gen_ai.tool.name`) and its parent's id.
     pub type Seen = (u64, String, Option<u64>);
 
+    /// Makes every callsite interesting to every thread, whichever test
+    /// reaches it first: a process-wide subscriber, then the cached
+    /// interests rebuilt.
+    ///
+    /// tracing caches a callsite's interest when the callsite is first
+    /// reached. While a single subscriber is registered (this test's,
+    /// scoped to its thread), another test's thread that reaches a callsite
+    /// first asks only its own default, which is none, and the callsite is
+    /// cached as never enabled, for this test's thread too. A global
+    /// subscriber interested in everything is always asked as well.
+    pub fn interest_in_every_callsite() {
+        static GLOBAL: std::sync::Once = std::sync::Once::new();
+        GLOBAL.call_once(|| {
+            tracing::subscriber::set_global_default(tracing_subscriber::registry())
+                .expect("no other global subscriber in this test binary");
+        });
+        tracing::callsite::rebuild_interest_cache();
+    }
+
     /// Each span seen.
     #[derive(Clone, Default)]
     pub struct Spans(pub Arc<Mutex<Vec<Seen>>>);
@@ -483,6 +502,7 @@ fn the_spans_of_a_scripts_calls_are_children_of_its_span() {
         return;
     }
     use tracing_subscriber::layer::SubscriberExt;
+    spans::interest_in_every_callsite();
     let spans = spans::Spans::default();
     let subscriber = tracing_subscriber::registry().with(spans.clone());
     let _default = tracing::subscriber::set_default(subscriber);
