@@ -852,6 +852,50 @@ fn call_follows_a_registry_files_code_mode_section_as_serve_does() {
 }
 
 #[test]
+fn serve_sandbox_takes_a_registry_files_code_mode_section_and_needs_one() {
+    // Without code mode, --sandbox has nothing to sandbox: a usage error.
+    let output = run(&["serve", "--sandbox"]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--code-mode"),
+        "{}",
+        stderr(&output)
+    );
+    // With a file's code_mode section, no --code-mode is needed.
+    let (_dir, file) = registry_file("tools: [convert_length]\ncode_mode: {}\n");
+    let mut child = toolbox(&["--registry", &file, "serve", "--sandbox"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("toolbox serve starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "cli-test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    ] {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let listed = loop {
+        let line = lines.next().expect("an answer").expect("a line");
+        let answer: Value = serde_json::from_str(&line).expect("JSON");
+        if answer["id"] == 2 {
+            break answer;
+        }
+    };
+    drop(stdin);
+    assert!(child.wait().expect("toolbox serve ends").success());
+    let tools = listed["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["code_mode"], "{listed}");
+}
+
+#[test]
 fn serve_help_says_what_a_sandboxed_script_may_call() {
     let output = run(&["serve", "--help"]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));

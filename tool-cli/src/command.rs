@@ -182,7 +182,8 @@ pub(crate) struct ServeArgs {
     #[cfg(feature = "code-mode")]
     #[arg(long)]
     pub(crate) code_mode: bool,
-    /// With --code-mode: run the scripts in python_exec's sandbox (Linux
+    /// With --code-mode or a registry file's code_mode section: run the
+    /// scripts in python_exec's sandbox (Linux
     /// namespaces: no network, a private /tmp, no other process in
     /// sight). What a script calls stays in it: python_exec runs its code
     /// in the sandbox too, and every tool that declares it reaches an open
@@ -191,7 +192,7 @@ pub(crate) struct ServeArgs {
     /// registry file's code_mode section names it in open_world_tools (it
     /// then runs outside the sandbox, as a direct call does).
     #[cfg(feature = "code-mode")]
-    #[arg(long, requires = "code_mode")]
+    #[arg(long)]
     pub(crate) sandbox: bool,
 }
 

@@ -52,6 +52,12 @@ fn code_mode(tools: &Tools, args: &ServeArgs) -> Result<LiveRegistry, ExitCode> 
         eprintln!("error: {error}");
         ExitCode::FAILURE
     };
+    if args.sandbox && !args.code_mode && tools.code_mode.is_none() {
+        return Err(crate::usage_error(
+            "--sandbox runs code mode's scripts in a sandbox: give --code-mode too, \
+             or a registry file with a code_mode section",
+        ));
+    }
     let made = crate::sections::code_mode_tool(
         tools.registry.clone(),
         tools.code_mode.as_ref(),
