@@ -117,5 +117,7 @@ pub use tasks::{
 pub use tokio_util::sync::CancellationToken;
 #[cfg(feature = "dynamic")]
 pub use tool::dynamic::{DynamicTool, DynamicToolBuilder, DynamicToolError};
-pub use tool::transform::{ArgTransform, ToolTransform, TransformError, TransformedTool};
+pub use tool::transform::{
+    ArgTransform, GivenValue, ToolTransform, TransformError, TransformedTool,
+};
 pub use tool::{Tool, ToolFuture, Toolset};

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tool_runtime::providers::{self, Provider};
 use tool_runtime::{
-    CallBody, DescriptionFormat, Formatter, Registry, Tool, ToolContext, ToolFormat, ToolFuture,
-    ToolSpec, ToolUse, tool,
+    ArgTransform, CallBody, DescriptionFormat, Formatter, Registry, Tool, ToolContext, ToolFormat,
+    ToolFuture, ToolSpec, ToolTransform, ToolUse, tool,
 };
 
 /// A tool with a formatter of its own on another tool's spec: what
@@ -381,4 +381,85 @@ fn the_text_rendering_offers_what_the_xml_rendering_offers() {
     assert!(!text.contains("write_file"), "{text}");
     assert!(text.contains("\nsearch_tools (Search tools): "), "{text}");
     assert!(!registry.render_xml().contains("write_file"));
+}
+
+/// `write_file` re-exposed as `save_note`, its `content` renamed `body`.
+fn save_note(path: Option<&str>) -> tool_runtime::TransformedTool {
+    let mut transform = ToolTransform::new(Formatted::new(WriteFileTool, WriteFileFormat))
+        .name("save_note")
+        .description("Saves a note.")
+        .arg("content", ArgTransform::new().rename("body"));
+    if let Some(path) = path {
+        transform = transform.arg("path", ArgTransform::hidden(json!(path)));
+    }
+    transform.build().unwrap()
+}
+
+#[tokio::test]
+async fn a_formatted_tool_re_exposed_with_a_renamed_argument_is_called_in_its_own_form() {
+    let registry = Registry::builder().tool(save_note(None)).build().unwrap();
+    // The formatter writes the definition of the new tool.
+    let xml = registry.render_xml();
+    assert!(
+        xml.contains("<tool name=\"save_note\">\n<description>Saves a note."),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<tool_call name=\"save_note\">\nsrc/main.rs"),
+        "{xml}"
+    );
+    // A call that follows it reads in the new names, and runs.
+    let content = "a \"quoted\" line\n</tool_call>\nlast";
+    let answer = format!(
+        "<tool_call name=\"save_note\">\nnotes/a.md\n{START}\n{content}\n{END}\n</tool_call>"
+    );
+    let calls = registry.parse_xml_calls(&answer).unwrap();
+    assert_eq!(
+        calls,
+        [ToolUse::new(
+            "call_1",
+            "save_note",
+            json!({"path": "notes/a.md", "body": content})
+        )]
+    );
+    let result = registry.invoke(calls[0].clone(), &ToolContext::new()).await;
+    assert!(result.is_success(), "{}", result.text_content());
+    assert_eq!(
+        result.text_content(),
+        format!("wrote {} bytes to notes/a.md", content.len())
+    );
+
+    // A hidden argument the form still writes is the transform's to set.
+    let fixed = Registry::builder()
+        .tool(save_note(Some("notes/today.md")))
+        .build()
+        .unwrap();
+    let calls = fixed.parse_xml_calls(&answer).unwrap();
+    assert_eq!(calls[0].input, json!({"body": content}));
+    let result = fixed.invoke(calls[0].clone(), &ToolContext::new()).await;
+    assert_eq!(
+        result.text_content(),
+        format!("wrote {} bytes to notes/today.md", content.len())
+    );
+}
+
+#[tokio::test]
+async fn a_registry_files_re_exposed_formatted_tool_reads_calls_in_the_new_names() {
+    let text = "\
+tools:
+  - name: save_note
+    from: write_file
+    arguments:
+      content: {rename: body}
+";
+    let manifest = tool_runtime::manifest::Manifest::parse("tools.yaml", text).unwrap();
+    let registry = manifest
+        .build_with(Registry::builder().tool(Formatted::new(WriteFileTool, WriteFileFormat)))
+        .unwrap();
+    let answer =
+        format!("<tool_call name=\"save_note\">\nnotes/b.md\n{START}\nhi\n{END}\n</tool_call>");
+    let calls = registry.parse_xml_calls(&answer).unwrap();
+    assert_eq!(calls[0].input, json!({"path": "notes/b.md", "body": "hi"}));
+    let result = registry.invoke(calls[0].clone(), &ToolContext::new()).await;
+    assert_eq!(result.text_content(), "wrote 2 bytes to notes/b.md");
 }

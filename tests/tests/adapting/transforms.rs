@@ -5,13 +5,14 @@
 
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use serde_json::{Value, json};
 use tool_mcp::server::McpServer;
 use tool_runtime::manifest::Manifest;
 use tool_runtime::providers::Provider;
 use tool_runtime::{
-    ArgErrorKind, ArgTransform, DynamicTool, Registry, Tool, ToolContext, ToolError, ToolErrorKind,
-    ToolTransform, ToolUse, TransformError, tool,
+    ArgErrorKind, ArgTransform, DynamicTool, GivenValue, Registry, Tool, ToolContext, ToolError,
+    ToolErrorKind, ToolTransform, ToolUse, TransformError, tool,
 };
 
 /// Looks orders up.
@@ -497,6 +498,111 @@ tools:
         [
             "3:5: `arguments` belongs to an entry that re-exposes another tool: add `from`, that \
           tool's name"
+        ]
+    );
+}
+
+/// Counts to `n`.
+#[tool(register = false)]
+fn count_to(
+    /// How far
+    n: u8,
+    /// Between the numbers
+    #[tool(default = ", ".to_owned())]
+    separator: String,
+) -> String {
+    (1..=n)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(&separator)
+}
+
+#[test]
+fn build_refuses_a_hidden_value_or_default_the_tool_would_refuse() {
+    let hidden = ToolTransform::new(CountToTool)
+        .arg("n", ArgTransform::hidden(json!(300)))
+        .build()
+        .unwrap_err();
+    let TransformError::InvalidValue {
+        tool,
+        argument,
+        value,
+        problems,
+        ..
+    } = &hidden
+    else {
+        panic!("{hidden:?}");
+    };
+    assert_eq!((tool.as_str(), argument.as_str()), ("count_to", "n"));
+    assert_eq!(*value, GivenValue::Hidden);
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].field, "n");
+    assert_eq!(
+        problems[0].message,
+        "expected an integer from 0 to 255, got 300"
+    );
+    assert_eq!(
+        hidden.to_string(),
+        "the hidden value of argument \"n\" of tool count_to is not a value the tool takes: \
+         expected an integer from 0 to 255, got 300"
+    );
+    // A default of the wrong type would be published in the schema.
+    let default = ToolTransform::new(CountToTool)
+        .arg("separator", ArgTransform::new().default(json!(5)))
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(
+            &default,
+            TransformError::InvalidValue { argument, value: GivenValue::Default, problems, .. }
+                if argument == "separator" && problems[0].message == "expected a string, got 5"
+        ),
+        "{default:?}"
+    );
+    // Values the tool takes build, and are given.
+    let ten = ToolTransform::new(CountToTool)
+        .name("count_to_three")
+        .arg("n", ArgTransform::hidden(json!(3)))
+        .arg("separator", ArgTransform::new().default(json!("-")))
+        .build()
+        .unwrap();
+    let output = ten
+        .call(&json!({}), &ToolContext::new())
+        .now_or_never()
+        .unwrap()
+        .unwrap();
+    assert_eq!(output.into_value().unwrap(), "1-2-3");
+}
+
+#[test]
+fn a_registry_files_hidden_value_the_tool_would_refuse_is_reported_where_it_is() {
+    const COUNT: &[&dyn Tool] = &[&CountToTool];
+    let text = "\
+tools:
+  - name: count_far
+    from: count_to
+    arguments:
+      n: {hide: 300}
+  - name: count_odd
+    from: count_to
+    arguments:
+      separator:
+        description: Between
+        default: [1]
+";
+    let manifest = Manifest::parse("tools.yaml", text).unwrap();
+    assert!(manifest.problems().is_empty(), "{:?}", manifest.problems());
+    let error = manifest
+        .build_with(Registry::builder().catalog(COUNT))
+        .unwrap_err();
+    let problems: Vec<String> = error.problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        problems,
+        [
+            "5:17: cannot make tool \"count_far\": the hidden value of argument \"n\" of tool \
+             count_to is not a value the tool takes: expected an integer from 0 to 255, got 300",
+            "11:18: cannot make tool \"count_odd\": the default of argument \"separator\" of \
+             tool count_to is not a value the tool takes: expected a string, got an array",
         ]
     );
 }

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use super::document::{Location, Locations, location, to_json};
 use super::problem::{ManifestProblem, problem};
 use crate::registry::{RegistryBuilder, RegistryProblem};
-use crate::tool::transform::{ArgTransform, TransformError};
+use crate::tool::transform::{ArgTransform, GivenValue, TransformError};
 
 /// The keys a `tools` entry has for a transform.
 pub(super) const KEYS: [&str; 3] = ["from", "description", "arguments"];
@@ -46,6 +46,9 @@ struct FileArg {
     at: Location,
     /// The new name, and where it was written.
     rename: Option<(String, Location)>,
+    /// Where the hidden value and the default were written.
+    hide_at: Option<Location>,
+    default_at: Option<Location>,
     change: ArgTransform,
 }
 
@@ -128,6 +131,8 @@ fn read_arg(
         name: name.to_owned(),
         at: location(node.span().start()),
         rename: None,
+        hide_at: None,
+        default_at: None,
         change: ArgTransform::new(),
     };
     for (key, value) in mapping.iter() {
@@ -145,10 +150,12 @@ fn read_arg(
                 None => problems.push(problem(value.span().start(), "`description` is text")),
             },
             "default" => {
+                arg.default_at = Some(location(value.span().start()));
                 let value = to_json(value, &format!("{pointer}/default"), locations);
                 arg.change = arg.change.default(value);
             }
             "hide" => {
+                arg.hide_at = Some(location(value.span().start()));
                 let value = to_json(value, &format!("{pointer}/hide"), locations);
                 arg.change = match value {
                     Value::Null => arg.change.hide(),
@@ -207,6 +214,17 @@ pub(super) fn locate(transform: &FileTransform, at: Location, error: &TransformE
         | TransformError::HiddenRequired { argument: name, .. } => {
             argument(name).map_or(at, |arg| arg.at)
         }
+        TransformError::InvalidValue {
+            argument: name,
+            value,
+            ..
+        } => argument(name).map_or(at, |arg| {
+            let written = match value {
+                GivenValue::Hidden => arg.hide_at,
+                GivenValue::Default => arg.default_at.or(arg.hide_at),
+            };
+            written.unwrap_or(arg.at)
+        }),
         TransformError::NameTaken { argument: name, .. } => argument(name)
             .and_then(|arg| arg.rename.as_ref().map(|(_, at)| *at))
             .unwrap_or(at),

@@ -11,8 +11,13 @@ use crate::names::closest;
 use crate::spec::error::{ArgError, ArgErrorKind};
 
 /// Every problem `validator` finds in `input`, in the order a model fixes
-/// them best: wrong values first, then missing fields, then unknown ones.
-/// `root` is the schema the validator was built from.
+/// them best: wrong values first, then missing fields, then unknown ones;
+/// each once. `root` is the schema the validator was built from.
+///
+/// Two keywords may fail alike on one value and be worded alike (`type`
+/// and `enum` of a string enum given `false` both say `expected one of
+/// "a", "b", got false`): a problem already listed for its field is not
+/// listed again.
 pub(crate) fn problems(
     validator: &jsonschema::Validator,
     root: &Value,
@@ -23,10 +28,15 @@ pub(crate) fn problems(
     let mut unknown = Vec::new();
     for error in validator.iter_errors(input) {
         for problem in explain(&error, root) {
-            match problem.kind {
-                ArgErrorKind::Missing => missing.push(problem),
-                ArgErrorKind::Unknown => unknown.push(problem),
-                _ => values.push(problem),
+            let list = match problem.kind {
+                ArgErrorKind::Missing => &mut missing,
+                ArgErrorKind::Unknown => &mut unknown,
+                _ => &mut values,
+            };
+            let listed =
+                |other: &ArgError| other.field == problem.field && other.message == problem.message;
+            if !list.iter().any(listed) {
+                list.push(problem);
             }
         }
     }
@@ -40,6 +50,34 @@ pub(crate) fn problems(
     values.extend(missing);
     values.extend(unknown);
     values
+}
+
+/// What is wrong with `value` as the property `name` of the object schema
+/// `root`: the problems the validator finds in an object holding that
+/// property alone, those at the property or inside it. `None` when `root`
+/// is not a schema the validator can build.
+pub(crate) fn property_problems(root: &Value, name: &str, value: &Value) -> Option<Vec<ArgError>> {
+    let validator = jsonschema::validator_for(root).ok()?;
+    let object = Value::Object(serde_json::Map::from_iter([(
+        name.to_owned(),
+        value.clone(),
+    )]));
+    if validator.is_valid(&object) {
+        return Some(Vec::new());
+    }
+    let field = crate::quote::name(name);
+    let at_property = |problem: &ArgError| {
+        problem
+            .field
+            .strip_prefix(&field)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+    };
+    Some(
+        problems(&validator, root, &object)
+            .into_iter()
+            .filter(at_property)
+            .collect(),
+    )
 }
 
 /// The last property name of a field path (`a.b` gives `b`).

@@ -29,7 +29,7 @@ pub use read::{ArgSeed, ToolArgs, default_arg, next_arg, required_arg};
 
 use crate::spec::error::{ArgError, ArgErrorKind, ToolError};
 use crate::spec::tool_spec::ToolSpec;
-use problems::{collect_problems, constraint_problems, shortened};
+use problems::{collect_problems, constraint_problems, param_problems, shortened};
 use read::Args;
 
 pub use crate::spec::error::CheckError;
@@ -289,6 +289,39 @@ pub fn check_constraints(spec: &ToolSpec, input: &Value) -> Result<(), ToolError
     } else {
         Err(ToolError::invalid_arguments(&spec.name, problems))
     }
+}
+
+/// What is wrong with `value` given as the argument `name` of the tool
+/// with `spec`, worded as a call's problems are (`expected an integer from
+/// 0 to 255, got 300`); empty when the tool would take it. `null` for an
+/// argument that is not required reads as absent, as in a call.
+///
+/// A `#[tool]` function's parameter is checked as a call decodes it, with
+/// its constraints; a tool made at run time, against its input schema
+/// (feature `dynamic`, whose validator it needs). `None` when it cannot be
+/// told: no such parameter, or no validator.
+pub(crate) fn argument_problems(
+    spec: &ToolSpec,
+    name: &str,
+    value: &Value,
+) -> Option<Vec<ArgError>> {
+    let schema = spec.input_schema();
+    let required = schema["required"]
+        .as_array()
+        .is_some_and(|names| names.iter().any(|n| n == name));
+    if value.is_null() && !required {
+        return Some(Vec::new());
+    }
+    if let Some(param) = spec.param(name) {
+        return Some(param_problems(param, value, schema));
+    }
+    if !spec.params.is_empty() {
+        return None;
+    }
+    #[cfg(feature = "dynamic")]
+    return json_schema::property_problems(schema, name, value);
+    #[cfg(not(feature = "dynamic"))]
+    None
 }
 
 #[cfg(test)]

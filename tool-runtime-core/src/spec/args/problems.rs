@@ -95,10 +95,7 @@ pub(super) fn collect_problems(spec: &ToolSpec, input: &Value, fallback: &str) -
             None if param.required => missing.push(param.name),
             None => {}
             Some(Value::Null) if !param.required => {}
-            Some(value) => match (param.check_fn)(value) {
-                Err(error) => problems.push(explain(param.name, value, &error, schema)),
-                Ok(()) => problems.extend(constraint_problems(param, value)),
-            },
+            Some(value) => problems.extend(param_problems(param, value, schema)),
         }
     }
     // Report missing fields in parameter order, before unknown ones.
@@ -145,6 +142,15 @@ pub(super) fn collect_problems(spec: &ToolSpec, input: &Value, fallback: &str) -
         });
     }
     problems
+}
+
+/// What is wrong with `value` as the parameter `param` of a tool whose
+/// input schema is `root`: its decoding's problem, else its constraints'.
+pub(super) fn param_problems(param: &ParamSpec, value: &Value, root: &Value) -> Vec<ArgError> {
+    match (param.check_fn)(value) {
+        Err(error) => vec![explain(param.name, value, &error, root)],
+        Ok(()) => constraint_problems(param, value),
+    }
 }
 
 /// The constraint violations of one parameter's value.

@@ -1,17 +1,26 @@
 //! [`ToolTransform`]: a tool re-exposed under another name and description,
 //! with its arguments renamed, hidden behind a fixed value, or given new
-//! defaults and descriptions ([`ArgTransform`]).
+//! defaults and descriptions ([`ArgTransform`]); how a call's arguments
+//! become the tool's (`plan.rs`), the tool's formatter speaking the new
+//! names (`format.rs`), and why a transform cannot be built (`error.rs`).
+
+mod error;
+mod format;
+mod plan;
 
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+pub use error::{GivenValue, TransformError};
 
 use crate::context::ToolContext;
-use crate::spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
+use crate::spec::error::{ArgError, ToolError, ToolErrorKind};
 use crate::spec::tool_spec::{SchemaSource, SourceLocation, ToolSpec};
 use crate::tool::{Tool, ToolFuture, ToolRef};
+use plan::Plan;
 
 /// What becomes of one argument of a tool re-exposed with
 /// [`ToolTransform`]: a new name, a new description, a new default, or
@@ -221,108 +230,37 @@ impl ToolTransform {
     /// Makes the tool, or says why it cannot be made: a name that is not
     /// 1 to 64 letters, digits, `_` or `-`; an argument the tool does not
     /// have; an argument renamed onto the name another one has; a required
-    /// argument hidden without a value.
+    /// argument hidden without a value; a hidden value or a default the
+    /// tool would refuse for its argument ([`TransformError::InvalidValue`]:
+    /// checked as a call's argument is, for a `#[tool]` function; against
+    /// the tool's input schema for a tool made at run time, with the
+    /// `dynamic` feature).
+    ///
+    /// A tool with a [formatter](crate::ToolFormat) keeps it: it writes
+    /// the definitions of the new spec (new name, description and
+    /// schema), and a call it reads in the tool's own form is given the
+    /// new argument names, its hidden arguments left out.
     pub fn build(self) -> Result<TransformedTool, TransformError> {
         let inner = self.tool.spec();
-        let tool = inner.name.to_string();
         let name = self.name.unwrap_or_else(|| inner.name.clone());
         if !valid_name(&name) {
             return Err(TransformError::InvalidName {
                 name: crate::quote::name(&name),
             });
         }
-        let schema = inner.input_schema();
-        let empty = Map::new();
-        let properties = schema["properties"].as_object().unwrap_or(&empty);
-        let required: Vec<&str> = schema["required"]
-            .as_array()
-            .map(|names| names.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let properties = inner.input_schema()["properties"].as_object();
         for (argument, _) in &self.args {
-            if !properties.contains_key(argument) {
+            if !properties.is_some_and(|p| p.contains_key(argument)) {
+                let names = properties.into_iter().flat_map(|p| p.keys());
                 return Err(TransformError::UnknownArgument {
-                    tool,
+                    tool: inner.name.to_string(),
                     argument: argument.clone(),
-                    suggestion: crate::names::closest(
-                        argument,
-                        properties.keys().map(String::as_str),
-                    )
-                    .map(str::to_owned),
+                    suggestion: crate::names::closest(argument, names.map(String::as_str))
+                        .map(str::to_owned),
                 });
             }
         }
-        let change = |old: &str| {
-            self.args
-                .iter()
-                .find(|(name, _)| name == old)
-                .map(|(_, change)| change)
-        };
-        let mut plan = Plan::default();
-        let mut new_properties = Map::new();
-        let mut taken: Vec<(String, String)> = Vec::new();
-        for (old, property) in properties {
-            let change = change(old);
-            if let Some(hidden) = change.and_then(ArgTransform::hidden_value) {
-                if hidden.is_none() && required.contains(&old.as_str()) {
-                    return Err(TransformError::HiddenRequired {
-                        tool,
-                        argument: old.clone(),
-                    });
-                }
-                taken.push((old.clone(), old.clone()));
-                plan.hidden.push((old.clone(), hidden.cloned()));
-                continue;
-            }
-            let new = change
-                .and_then(|change| change.rename.clone())
-                .unwrap_or_else(|| old.clone());
-            if !valid_name(&new) {
-                return Err(TransformError::InvalidName {
-                    name: crate::quote::name(&new),
-                });
-            }
-            let mut property = property.clone();
-            let default = change.and_then(|change| change.default.clone());
-            if let Some(object) = property.as_object_mut() {
-                if let Some(text) = change.and_then(|change| change.description.clone()) {
-                    object.insert("description".to_owned(), Value::String(text));
-                }
-                if let Some(default) = &default {
-                    object.insert("default".to_owned(), default.clone());
-                }
-            }
-            if required.contains(&old.as_str()) && default.is_none() {
-                plan.required.push(new.clone());
-            }
-            taken.push((new.clone(), old.clone()));
-            new_properties.insert(new.clone(), property);
-            plan.visible.push(Visible {
-                new,
-                old: old.clone(),
-                default,
-            });
-        }
-        for (i, (name, old)) in taken.iter().enumerate() {
-            if let Some((_, first)) = taken[..i].iter().find(|(other, _)| other == name) {
-                let argument = if first == name { old } else { first };
-                return Err(TransformError::NameTaken {
-                    tool,
-                    argument: argument.clone(),
-                    name: name.clone(),
-                });
-            }
-        }
-        plan.closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
-        let mut new_schema = schema.clone();
-        if let Some(object) = new_schema.as_object_mut() {
-            object.insert("properties".to_owned(), Value::Object(new_properties));
-            let listed: Vec<Value> = plan.required.iter().cloned().map(Value::String).collect();
-            if listed.is_empty() {
-                object.remove("required");
-            } else {
-                object.insert("required".to_owned(), Value::Array(listed));
-            }
-        }
+        let (plan, new_schema) = plan::plan(inner, &self.args)?;
         let mut spec = inner.clone();
         spec.name = name;
         if let Some(description) = self.description {
@@ -335,6 +273,10 @@ impl ToolTransform {
         spec.aliases = Cow::Borrowed(&[]);
         spec.location = self.location;
         spec.input_schema = SchemaSource::given(new_schema);
+        spec.formatter = spec
+            .formatter
+            .take()
+            .map(|formatter| format::renamed(formatter, &plan));
         Ok(TransformedTool {
             spec,
             inner: self.tool,
@@ -361,153 +303,6 @@ fn valid_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
-
-/// How a call's arguments become the tool's.
-#[derive(Debug, Default)]
-struct Plan {
-    /// Each argument the model sees, in the schema's order.
-    visible: Vec<Visible>,
-    /// The hidden arguments (old names) and the value each always gets.
-    hidden: Vec<(String, Option<Value>)>,
-    /// The new names a call must give.
-    required: Vec<String>,
-    /// Whether the schema takes no other properties.
-    closed: bool,
-}
-
-/// One argument the model sees.
-#[derive(Debug)]
-struct Visible {
-    new: String,
-    old: String,
-    default: Option<Value>,
-}
-
-impl Plan {
-    fn by_new(&self, name: &str) -> Option<&Visible> {
-        self.visible.iter().find(|arg| arg.new == name)
-    }
-
-    /// The call's arguments in the tool's names, with the hidden values and
-    /// the defaults; or every mistake in them, in the new names.
-    fn arguments(&self, input: &Value, schema: &Value) -> Result<Value, Vec<ArgError>> {
-        let empty = Map::new();
-        let given = match input {
-            Value::Object(object) => object,
-            Value::Null => &empty,
-            other => {
-                return Err(vec![ArgError {
-                    field: String::new(),
-                    kind: ArgErrorKind::NotAnObject,
-                    message: format!(
-                        "the arguments must be a JSON object, got {}",
-                        crate::quote::value(other)
-                    ),
-                }]);
-            }
-        };
-        let mut out = Map::new();
-        let mut unknown = Vec::new();
-        for (key, value) in given {
-            if let Some(arg) = self.by_new(key) {
-                if !(value.is_null() && arg.default.is_some()) {
-                    out.insert(arg.old.clone(), value.clone());
-                }
-                continue;
-            }
-            let message = if self.hidden.iter().any(|(old, _)| old == key) {
-                "the tool sets this argument itself; leave it out".to_owned()
-            } else if let Some(arg) = self.visible.iter().find(|arg| arg.old == *key) {
-                format!("unknown field, did you mean \"{}\"?", arg.new)
-            } else if !self.closed {
-                out.insert(key.clone(), value.clone());
-                continue;
-            } else {
-                self.unknown_message(key)
-            };
-            unknown.push(ArgError {
-                field: crate::quote::name(key),
-                kind: ArgErrorKind::Unknown,
-                message,
-            });
-        }
-        let mut problems: Vec<ArgError> = self
-            .required
-            .iter()
-            .filter(|name| !given.contains_key(name.as_str()))
-            .map(|name| ArgError {
-                field: name.clone(),
-                kind: ArgErrorKind::Missing,
-                message: match kind_of(&schema["properties"][name.as_str()]) {
-                    Some(kind) => format!("missing required field ({kind})"),
-                    None => "missing required field".to_owned(),
-                },
-            })
-            .collect();
-        // A misspelt argument is one problem, not a missing and an unknown one.
-        problems.retain(|missing| {
-            !unknown.iter().any(|u| {
-                u.message
-                    .contains(&format!("did you mean \"{}\"?", missing.field))
-            })
-        });
-        problems.extend(unknown);
-        if !problems.is_empty() {
-            return Err(problems);
-        }
-        for arg in &self.visible {
-            if let Some(default) = &arg.default
-                && !out.contains_key(&arg.old)
-            {
-                out.insert(arg.old.clone(), default.clone());
-            }
-        }
-        for (old, value) in &self.hidden {
-            if let Some(value) = value {
-                out.insert(old.clone(), value.clone());
-            }
-        }
-        Ok(Value::Object(out))
-    }
-
-    /// An unknown argument's message: the closest name the model may give,
-    /// or the names it may.
-    fn unknown_message(&self, key: &str) -> String {
-        let names = || self.visible.iter().map(|arg| arg.new.as_str());
-        if let Some(close) = crate::names::closest(key, names()) {
-            return format!("unknown field, did you mean \"{close}\"?");
-        }
-        if self.visible.is_empty() {
-            return "unknown field; this tool takes no arguments".to_owned();
-        }
-        let listed: Vec<String> = names().map(|name| format!("\"{name}\"")).collect();
-        format!("unknown field; expected one of {}", listed.join(", "))
-    }
-
-    /// `field`, a path in the tool's names, in the names the model gives.
-    fn outward(&self, field: &str) -> String {
-        let end = field.find(['.', '[']).unwrap_or(field.len());
-        let (head, rest) = field.split_at(end);
-        match self.visible.iter().find(|arg| arg.old == head) {
-            Some(arg) => format!("{}{rest}", arg.new),
-            None => field.to_owned(),
-        }
-    }
-}
-
-/// A property's type in words, for a missing argument's message, when its
-/// schema states one plainly.
-fn kind_of(property: &Value) -> Option<&'static str> {
-    Some(match property.get("type")?.as_str()? {
-        "string" => "a string",
-        "integer" => "an integer",
-        "number" => "a number",
-        "boolean" => "true or false",
-        "array" => "an array",
-        "object" => "an object",
-        _ => return None,
-    })
 }
 
 /// A tool re-exposed by [`ToolTransform`]: its own spec, and a call that
@@ -574,83 +369,6 @@ impl Tool for TransformedTool {
     }
 }
 
-/// Why a [`ToolTransform`] could not be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum TransformError {
-    /// A tool's or an argument's new name is not 1 to 64 letters, digits,
-    /// `_` or `-`.
-    InvalidName {
-        /// The name, quoted and cut short.
-        name: String,
-    },
-    /// An argument was named that the tool does not have.
-    UnknownArgument {
-        /// The tool transformed (its own name).
-        tool: String,
-        /// The argument named.
-        argument: String,
-        /// The tool's closest argument name, if any is close.
-        suggestion: Option<String>,
-    },
-    /// An argument was renamed onto the name another argument keeps (or
-    /// another was renamed to).
-    NameTaken {
-        /// The tool transformed (its own name).
-        tool: String,
-        /// The argument renamed (its name in the tool).
-        argument: String,
-        /// The name taken twice.
-        name: String,
-    },
-    /// A required argument was hidden with no value to give the tool.
-    HiddenRequired {
-        /// The tool transformed (its own name).
-        tool: String,
-        /// The argument.
-        argument: String,
-    },
-}
-
-impl fmt::Display for TransformError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TransformError::InvalidName { name } => write!(
-                f,
-                "invalid name \"{name}\": a tool or argument name is 1 to 64 letters, digits, `_` \
-                 or `-`"
-            ),
-            TransformError::UnknownArgument {
-                tool,
-                argument,
-                suggestion,
-            } => {
-                write!(f, "tool {tool} has no argument \"{argument}\"")?;
-                match suggestion {
-                    Some(close) => write!(f, "; did you mean \"{close}\"?"),
-                    None => Ok(()),
-                }
-            }
-            TransformError::NameTaken {
-                tool,
-                argument,
-                name,
-            } => write!(
-                f,
-                "argument \"{argument}\" of tool {tool} cannot be renamed \"{name}\": another \
-                 argument has that name; rename that one too, or choose another name"
-            ),
-            TransformError::HiddenRequired { tool, argument } => write!(
-                f,
-                "argument \"{argument}\" of tool {tool} is required, so hiding it needs a value: \
-                 use ArgTransform::hidden(value)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for TransformError {}
-
 #[cfg(test)]
 mod tests {
     use std::future::Future;
@@ -658,6 +376,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::spec::error::ArgErrorKind;
     use crate::spec::result::ToolOutput;
 
     /// A tool that gives back the arguments it was called with, or fails
@@ -735,5 +454,71 @@ mod tests {
             missing.message(),
             "invalid arguments for find: query: missing required field"
         );
+    }
+
+    #[cfg(feature = "dynamic")]
+    #[test]
+    fn a_hidden_value_or_default_is_checked_against_a_run_time_tools_schema() {
+        let schema = json!({"type": "object", "properties": {
+            "n": {"type": "integer", "minimum": 0, "maximum": 255},
+            "unit": {"enum": ["m", "ft"]},
+            "note": {"type": "string"}
+        }, "required": ["n"]});
+        let hidden = ToolTransform::new(echo(schema.clone()))
+            .arg("n", ArgTransform::hidden(json!(300)))
+            .build()
+            .unwrap_err();
+        let TransformError::InvalidValue {
+            argument,
+            value,
+            problems,
+            ..
+        } = &hidden
+        else {
+            panic!("{hidden:?}");
+        };
+        assert_eq!((argument.as_str(), *value), ("n", GivenValue::Hidden));
+        assert_eq!(problems[0].field, "n");
+        assert_eq!(
+            hidden.to_string(),
+            "the hidden value of argument \"n\" of tool echo is not a value the tool takes: \
+             expected a number of at most 255, got 300"
+        );
+        let default = ToolTransform::new(echo(schema.clone()))
+            .arg("unit", ArgTransform::new().default(json!("km")))
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(
+                &default,
+                TransformError::InvalidValue {
+                    value: GivenValue::Default,
+                    ..
+                }
+            ),
+            "{default:?}"
+        );
+        // A hidden argument without a value of its own gets the default,
+        // which is checked as such; `null` for an optional one is absence.
+        let hidden_default = ToolTransform::new(echo(schema.clone()))
+            .arg("unit", ArgTransform::new().default(json!(3)).hide())
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(
+                &hidden_default,
+                TransformError::InvalidValue {
+                    value: GivenValue::Default,
+                    ..
+                }
+            ),
+            "{hidden_default:?}"
+        );
+        let fine = ToolTransform::new(echo(schema))
+            .arg("n", ArgTransform::hidden(json!(255)))
+            .arg("unit", ArgTransform::new().default(json!("ft")))
+            .arg("note", ArgTransform::hidden(Value::Null))
+            .build();
+        assert!(fine.is_ok(), "{fine:?}");
     }
 }
