@@ -226,6 +226,122 @@ fn a_tool_that_cannot_be_built_says_why() {
     );
 }
 
+#[tokio::test]
+async fn a_problem_two_keywords_find_alike_is_named_once() {
+    let tool = DynamicTool::builder(
+        "find_hotel",
+        "Finds a hotel.",
+        json!({
+            "type": "object",
+            "properties": {
+                "smoking_allowed": {"type": "string", "enum": ["True", "False", "dontcare"]},
+                "stars": {"type": "integer", "enum": [3, 4, 5]}
+            },
+            "required": ["smoking_allowed"]
+        }),
+    )
+    .handler(|_, _| Ok::<_, ToolError>("found"))
+    .build()
+    .unwrap();
+    let problems = tool.check(&json!({"smoking_allowed": false, "stars": "five"}));
+    let read: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        read,
+        [
+            "smoking_allowed: expected one of \"True\", \"False\", \"dontcare\", got false",
+            "stars: expected one of 3, 4, 5, got \"five\"",
+        ]
+    );
+    let registry = Registry::builder().tool(tool).build().unwrap();
+    let result = invoke(&registry, json!({"smoking_allowed": false})).await;
+    assert_eq!(
+        result.text_content(),
+        "invalid arguments for find_hotel: smoking_allowed: expected one of \"True\", \"False\", \
+         \"dontcare\", got false"
+    );
+}
+
+/// A run-time tool with `schema` as its input schema.
+fn built(schema: Value) -> Result<DynamicTool, DynamicToolError> {
+    DynamicTool::builder("lists", "Lists things.", schema)
+        .handler(|_, _| Ok::<_, ToolError>("listed"))
+        .build()
+}
+
+#[test]
+fn a_schema_no_value_can_satisfy_is_refused_naming_the_keyword_and_where() {
+    let error = built(json!({
+        "type": "object",
+        "properties": {
+            "sort": {"type": "array", "items": {"type": "string"}, "enum": ["asc", "desc"]},
+            "count": {"type": "integer", "enum": ["one", "two"]},
+            "page": {"type": "integer", "minimum": 10, "maximum": 1},
+            "code": {"type": "string", "minLength": 5, "maxLength": 3}
+        },
+        "required": ["sort", "id"],
+        "additionalProperties": false
+    }))
+    .unwrap_err();
+    let DynamicToolError::Unsatisfiable {
+        tool,
+        which,
+        problems,
+        ..
+    } = &error
+    else {
+        panic!("{error:?}");
+    };
+    assert_eq!((tool.as_str(), *which), ("lists", "input"));
+    let found: Vec<(&str, &str)> = problems
+        .iter()
+        .map(|p| (p.pointer.as_str(), p.keyword))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/required", "required"),
+            ("/properties/sort/enum", "enum"),
+            ("/properties/count/enum", "enum"),
+            ("/properties/page/minimum", "minimum"),
+            ("/properties/code/minLength", "minLength"),
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        message.starts_with(
+            "tool lists: no value can satisfy a part of its input schema: /required: \
+             `required` names \"id\", which `properties` does not have and \
+             `additionalProperties: false` forbids; /properties/sort/enum: `enum` lists no \
+             value of a type `type` allows (\"array\"): \"asc\", \"desc\";"
+        ),
+        "{message}"
+    );
+    // The output schema too.
+    let output = DynamicTool::builder("out", "Answers.", json!({"type": "object"}))
+        .output_schema(json!({"type": "number", "const": "many"}))
+        .handler(|_, _| Ok::<_, ToolError>("1"))
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(&output, DynamicToolError::Unsatisfiable { which: "output", problems, .. }
+            if problems[0].pointer == "/const"),
+        "{output:?}"
+    );
+    // What some value satisfies builds: an enum value of the type beside
+    // one that is not, bounds on one type of two.
+    let fine = built(json!({
+        "type": "object",
+        "properties": {
+            "size": {"type": "string", "enum": ["small", "large", null]},
+            "n": {"type": ["integer", "string"], "minimum": 5, "maximum": 1},
+            "gone": {"not": {}}
+        },
+        "required": ["size"],
+        "additionalProperties": false
+    }));
+    assert!(fine.is_ok(), "{fine:?}");
+}
+
 /// The same shape as `place_order`'s two required fields, as a macro tool.
 #[tool]
 fn order_macro(

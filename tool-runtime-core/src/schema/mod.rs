@@ -43,10 +43,13 @@ use serde_json::{Map, Value};
 #[cfg(feature = "compat")]
 pub mod compat;
 pub mod headers;
+mod lint;
 // Public as `tool_runtime::strict`, where its documentation is.
 #[doc(hidden)]
 pub mod strict;
 pub(crate) mod typed;
+
+pub use lint::{SchemaProblem, unsatisfiable};
 
 /// The `format` values [`normalize`] keeps: those JSON Schema 2020-12
 /// defines. Others (schemars' `uint32`, `int64`, `double`, `float`, ...)

@@ -37,7 +37,10 @@ enum Handler {
 /// Before the closure runs, the arguments are validated against the schema
 /// (with the `jsonschema` crate), and every problem is reported at once,
 /// each naming its field, in the words `#[tool]` functions use. A schema
-/// that is not valid JSON Schema is an error when the tool is built.
+/// that is not valid JSON Schema, or that has a part no value can satisfy
+/// (an `enum` of strings on an `integer`, `minimum` above `maximum`; see
+/// [`schema::unsatisfiable`](crate::schema::unsatisfiable)), is an error
+/// when the tool is built.
 ///
 /// A property of the schema may carry MCP's `x-mcp-header` keyword, which
 /// makes it a header parameter (see
@@ -359,8 +362,10 @@ impl DynamicToolBuilder {
     ///
     /// Fails when the name is not 1 to 64 letters, digits, `_` or `-`, when
     /// a schema is not valid JSON Schema (2020-12 unless it names another
-    /// draft in `$schema`), when the input schema does not describe an
-    /// object, when its `x-mcp-header` keywords break MCP's rules (see
+    /// draft in `$schema`), when a part of a schema no value can satisfy
+    /// ([`DynamicToolError::Unsatisfiable`]: an `enum` of strings on an
+    /// `integer` or an `array`, `minimum` above `maximum`, ...), when the
+    /// input schema does not describe an object, when its `x-mcp-header` keywords break MCP's rules (see
     /// [`schema::headers`](crate::schema::headers): a header name that is
     /// not an HTTP token or is repeated, on a property that is not a
     /// string, integer or boolean reached through `properties` alone), or
@@ -396,6 +401,7 @@ impl DynamicToolBuilder {
         }
         let validator = jsonschema::validator_for(&input)
             .map_err(|problem| error("input", problem.to_string()))?;
+        satisfiable(&name, "input", &input)?;
         if let Err(problems) = crate::schema::headers::header_params(&input) {
             let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
             return Err(error("input", problems.join("; ")));
@@ -404,6 +410,7 @@ impl DynamicToolBuilder {
             crate::schema::normalize(&mut output);
             jsonschema::validator_for(&output)
                 .map_err(|problem| error("output", problem.to_string()))?;
+            satisfiable(&name, "output", &output)?;
             spec.output_schema = SchemaSource::given(output);
         }
         spec.input_schema = SchemaSource::given(input);
@@ -416,6 +423,20 @@ impl DynamicToolBuilder {
             handler,
         })
     }
+}
+
+/// An error naming every part of the `which` schema of the tool `tool` no
+/// value can satisfy, if it has any.
+fn satisfiable(tool: &str, which: &'static str, schema: &Value) -> Result<(), DynamicToolError> {
+    let problems = crate::schema::unsatisfiable(schema);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(DynamicToolError::Unsatisfiable {
+        tool: tool.to_owned(),
+        which,
+        problems,
+    })
 }
 
 /// Why a [`DynamicTool`] could not be built.
@@ -438,6 +459,21 @@ pub enum DynamicToolError {
         /// What is wrong, as the validator says.
         message: String,
     },
+    /// A schema is valid JSON Schema, but a part of it no value can
+    /// satisfy (see [`schema::unsatisfiable`](crate::schema::unsatisfiable)):
+    /// an `enum` of strings on an `integer`, `minimum` above `maximum`, a
+    /// required property the schema forbids, ... A tool whose input schema
+    /// has one could never be called as it says (or an argument never
+    /// given).
+    Unsatisfiable {
+        /// The tool.
+        tool: String,
+        /// `"input"` or `"output"`.
+        which: &'static str,
+        /// Each part no value can satisfy: its keyword, where it is, and
+        /// why.
+        problems: Vec<crate::schema::SchemaProblem>,
+    },
     /// Neither [`handler`](DynamicToolBuilder::handler) nor
     /// [`async_handler`](DynamicToolBuilder::async_handler) was called.
     NoHandler {
@@ -458,6 +494,23 @@ impl fmt::Display for DynamicToolError {
                 which,
                 message,
             } => write!(f, "tool {tool}: invalid {which} schema: {message}"),
+            DynamicToolError::Unsatisfiable {
+                tool,
+                which,
+                problems,
+            } => {
+                write!(
+                    f,
+                    "tool {tool}: no value can satisfy a part of its {which} schema: "
+                )?;
+                for (i, problem) in problems.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{problem}")?;
+                }
+                Ok(())
+            }
             DynamicToolError::NoHandler { tool } => write!(
                 f,
                 "tool {tool} has no handler: call `handler` or `async_handler` before `build`"
