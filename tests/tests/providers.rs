@@ -1014,9 +1014,28 @@ fn malformed_responses_give_errors_that_point_at_the_problem() {
 }
 
 #[test]
-fn plain_text_tool_calls_are_not_parsed() {
-    let error = providers::parse_tool_calls(Provider::Xml, &json!("<tool_call/>")).unwrap_err();
+fn plain_text_tool_calls_are_read_with_the_specs_and_the_provider_parser_says_where() {
+    let answer = "<tool_call name=\"weather_forecast\">{\"city\": \"Oslo\"}</tool_call>";
+    let error = providers::parse_tool_calls(Provider::Xml, &json!(answer)).unwrap_err();
     assert_eq!(error.provider, Provider::Xml);
+    assert!(
+        error.message.contains("Registry::parse_xml_calls"),
+        "{error}"
+    );
+    // Where it points, the calls are read.
+    let registry = Registry::builder()
+        .tool(WeatherForecastTool)
+        .build()
+        .unwrap();
+    let calls = registry.parse_xml_calls(answer).unwrap();
+    assert_eq!(
+        calls,
+        [ToolUse::new(
+            "call_1",
+            "weather_forecast",
+            json!({"city": "Oslo"})
+        )]
+    );
 }
 
 /// Every value reachable in `value`, each replaced in turn by each of a few

@@ -391,10 +391,15 @@ pub(crate) fn render_offered_tools_with<'a>(
 /// [`openai::parse_chat_calls`], [`openai::parse_responses_calls`],
 /// [`anthropic::parse_tool_uses`], [`bedrock::parse_tool_uses`],
 /// [`gemini::parse_function_calls`], [`mcp::parse_tool_calls`]. A response
-/// without tool calls gives an empty list. A plain-text answer is no JSON
-/// value: [`Provider::Xml`] gives an error here, and
-/// [`xml::parse_tool_calls`] (or [`Registry::parse_xml_calls`](crate::Registry::parse_xml_calls))
-/// reads its `<tool_call>` elements.
+/// without tool calls gives an empty list.
+///
+/// [`Provider::Xml`] always gives an error here, whatever `body` is: a
+/// plain-text answer's `<tool_call>` elements are read with the tools'
+/// specs, since a tool with a [formatter](crate::ToolFormat) reads calls
+/// written in a form of its own, which no reading without its spec
+/// understands. [`Registry::parse_xml_calls`](crate::Registry::parse_xml_calls)
+/// reads them with the registry's tools (or [`xml::parse_tool_calls`], with
+/// the specs given), and the error says so.
 pub fn parse_tool_calls(provider: Provider, body: &Value) -> Result<Vec<ToolUse>, ProviderError> {
     match provider {
         Provider::OpenAiChat | Provider::OpenAiStrict => openai::parse_chat_calls(body),
@@ -406,9 +411,10 @@ pub fn parse_tool_calls(provider: Provider, body: &Value) -> Result<Vec<ToolUse>
         Provider::Xml => Err(ProviderError {
             provider,
             pointer: String::new(),
-            message:
-                "tool calls in plain text are not parsed; use a provider with native tool calls"
-                    .into(),
+            message: "the <tool_call> elements of a plain-text answer are read with the tools' \
+                      specs: use Registry::parse_xml_calls, or providers::xml::parse_tool_calls \
+                      with the specs"
+                .into(),
         }),
     }
 }
