@@ -448,6 +448,46 @@ fn the_text_of_a_cut_result_stays_within_bounds_for_any_limit() {
     }
 }
 
+/// Dumps the whole log, held to a limit of its own.
+#[tool(register = false, result_limit = "64KB")]
+fn dump_own_log() -> String {
+    big_text()
+}
+
+#[tokio::test]
+async fn read_results_pages_fit_the_limit_their_result_was_held_to() {
+    // The tool's own limit, and none for the registry.
+    let registry = Registry::builder()
+        .tool(DumpOwnLogTool)
+        .read_result(true)
+        .build()
+        .unwrap();
+    let cut = registry
+        .invoke(
+            ToolUse::new("1", "dump_own_log", json!({})),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(cut.text_content().len() <= 64 * KIB);
+    let handle = cut.full_result.expect("kept");
+    // `read_pages` checks each page, its note included, against 64 KiB.
+    assert_eq!(read_pages(&registry, &handle).await, big_text());
+    // A page asked to be longer is the same page.
+    let long = registry
+        .invoke(
+            ToolUse::new(
+                "2",
+                "read_result",
+                json!({"handle": handle.as_str(), "offset": 0, "length": 1_000_000}),
+            ),
+            &ToolContext::new(),
+        )
+        .await;
+    assert!(long.is_success(), "{}", long.text_content());
+    assert!(long.text_content().len() <= 64 * KIB);
+    assert!(long.text_content().len() > 60 * KIB);
+}
+
 /// Writes the same two-byte letter many times.
 #[tool(register = false)]
 fn accents() -> String {

@@ -224,7 +224,7 @@ fn refuse(
         crate::quote::name(&spec.name),
         grouped(size),
     );
-    let handle = keep(settings, full);
+    let handle = keep(settings, full, limit);
     match &handle {
         Some(handle) if settings.read_result => {
             let _ = write!(
@@ -277,7 +277,7 @@ fn cut(
             other => result.content.push(other.clone()),
         }
     }
-    let handle = keep(settings, full);
+    let handle = keep(settings, full, limit);
     let note = |cut: usize| marker(cut, text.len(), handle.as_ref(), settings.read_result);
     let shortened = shorten(limit, &text, note);
     result
@@ -303,10 +303,11 @@ fn joined_text(result: &ToolResult) -> String {
     text
 }
 
-/// Keeps the full result in the registry's store, by the bytes of its text.
-fn keep(settings: &Settings, full: ToolResult) -> Option<ResultHandle> {
+/// Keeps the full result held to `limit` in the registry's store, by the
+/// bytes of its text.
+fn keep(settings: &Settings, full: ToolResult, limit: ResultLimit) -> Option<ResultHandle> {
     let size = text_bytes(&full);
-    settings.results.keep(full, size)
+    settings.results.keep(full, size, limit)
 }
 
 /// The marker put where `cut` of `total` bytes were cut.

@@ -8,7 +8,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::spec::limit::{MissingResult, ResultHandle};
+use crate::spec::limit::{MissingResult, ResultHandle, ResultLimit};
 use crate::spec::result::ToolResult;
 
 /// How many full results a registry keeps by default.
@@ -18,8 +18,8 @@ pub(crate) const DEFAULT_KEPT_RESULTS: usize = 64;
 pub(crate) const DEFAULT_KEPT_BYTES: usize = 64 << 20;
 
 /// A registry's full results that reached the model cut or refused, kept
-/// under their handles: at most a number of them and of bytes, the oldest
-/// dropped first.
+/// under their handles with the limit they were held to: at most a number
+/// of them and of bytes, the oldest dropped first.
 pub(crate) struct ResultStore {
     kept: Mutex<Kept>,
     max_results: usize,
@@ -28,8 +28,18 @@ pub(crate) struct ResultStore {
 
 #[derive(Default)]
 struct Kept {
-    entries: VecDeque<(ResultHandle, Arc<ToolResult>, usize)>,
+    entries: VecDeque<Entry>,
     bytes: usize,
+}
+
+/// One full result kept.
+struct Entry {
+    handle: ResultHandle,
+    result: Arc<ToolResult>,
+    /// Its size, in bytes of text.
+    size: usize,
+    /// The limit it was held to, which its pages keep to.
+    limit: ResultLimit,
 }
 
 impl Default for ResultStore {
@@ -48,10 +58,16 @@ impl ResultStore {
         }
     }
 
-    /// Keeps `result`, of `size` bytes, dropping the oldest results while
-    /// there are too many or they are too large; `None` when it is larger
-    /// than the whole store (or the store keeps nothing).
-    pub(crate) fn keep(&self, result: ToolResult, size: usize) -> Option<ResultHandle> {
+    /// Keeps `result`, of `size` bytes, held to `limit`, dropping the
+    /// oldest results while there are too many or they are too large;
+    /// `None` when it is larger than the whole store (or the store keeps
+    /// nothing).
+    pub(crate) fn keep(
+        &self,
+        result: ToolResult,
+        size: usize,
+        limit: ResultLimit,
+    ) -> Option<ResultHandle> {
         if self.max_results == 0 || size > self.max_bytes {
             return None;
         }
@@ -62,26 +78,38 @@ impl ResultStore {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         while kept.entries.len() >= self.max_results || kept.bytes + size > self.max_bytes {
             match kept.entries.pop_front() {
-                Some((_, _, dropped)) => kept.bytes -= dropped,
+                Some(dropped) => kept.bytes -= dropped.size,
                 None => break,
             }
         }
         kept.bytes += size;
-        kept.entries
-            .push_back((handle.clone(), Arc::new(result), size));
+        kept.entries.push_back(Entry {
+            handle: handle.clone(),
+            result: Arc::new(result),
+            size,
+            limit,
+        });
         Some(handle)
     }
 
     /// The full result kept under `handle`.
     pub(crate) fn get(&self, handle: &ResultHandle) -> Result<Arc<ToolResult>, MissingResult> {
+        self.get_held(handle).map(|(result, _)| result)
+    }
+
+    /// The full result kept under `handle`, and the limit it was held to.
+    pub(crate) fn get_held(
+        &self,
+        handle: &ResultHandle,
+    ) -> Result<(Arc<ToolResult>, ResultLimit), MissingResult> {
         let kept = self
             .kept
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         kept.entries
             .iter()
-            .find(|(kept, _, _)| kept == handle)
-            .map(|(_, result, _)| Arc::clone(result))
+            .find(|entry| entry.handle == *handle)
+            .map(|entry| (Arc::clone(&entry.result), entry.limit))
             .ok_or_else(|| MissingResult {
                 handle: handle.clone(),
                 max_results: self.max_results,
@@ -114,14 +142,15 @@ mod tests {
     #[test]
     fn the_store_drops_the_oldest_first() {
         let store = ResultStore::new(2, 100);
+        let limit = ResultLimit::Bytes(10);
         let first = store
-            .keep(ToolResult::text("1", "a".repeat(40)), 40)
+            .keep(ToolResult::text("1", "a".repeat(40)), 40, limit)
             .unwrap();
         let second = store
-            .keep(ToolResult::text("2", "b".repeat(40)), 40)
+            .keep(ToolResult::text("2", "b".repeat(40)), 40, limit)
             .unwrap();
         let third = store
-            .keep(ToolResult::text("3", "c".repeat(40)), 40)
+            .keep(ToolResult::text("3", "c".repeat(40)), 40, limit)
             .unwrap();
         let missing = store.get(&first).unwrap_err();
         assert!(missing.to_string().contains("dropped"), "{missing}");
@@ -129,13 +158,13 @@ mod tests {
         assert_eq!(store.get(&third).unwrap().text_content(), "c".repeat(40));
         // Over the byte budget: both older ones make room.
         let big = store
-            .keep(ToolResult::text("4", "d".repeat(90)), 90)
+            .keep(ToolResult::text("4", "d".repeat(90)), 90, limit)
             .unwrap();
         assert!(store.get(&second).is_err() && store.get(&third).is_err());
         assert!(store.get(&big).is_ok());
         assert!(
             store
-                .keep(ToolResult::text("5", "e".repeat(101)), 101)
+                .keep(ToolResult::text("5", "e".repeat(101)), 101, limit)
                 .is_none()
         );
         assert_ne!(first, second);

@@ -52,13 +52,17 @@ impl Registry {
     }
 }
 
+/// The most bytes of a page that keeps to `limit`, note included: about
+/// the limit, less room for the note.
+fn page_within(limit: ResultLimit) -> usize {
+    limit.approximate_bytes().saturating_sub(NOTE_ROOM).max(1)
+}
+
 /// The `read_result` tool of a registry's settings: pages bounded by its
-/// result limit.
+/// result limit, and by the limit each result read was held to.
 pub(super) fn read_result_tool(settings: &Settings) -> ReadResult {
     let limit = settings.result_limit;
-    let page = limit.map_or(DEFAULT_PAGE, |limit| {
-        limit.approximate_bytes().saturating_sub(NOTE_ROOM).max(1)
-    });
+    let page = limit.map_or(DEFAULT_PAGE, page_within);
     let mut spec = ToolSpec::new(
         READ_RESULT,
         "Reads a tool result that was too long to show whole, page by page, by the handle \
@@ -107,7 +111,8 @@ pub(super) struct ReadResult {
     store: Arc<ResultStore>,
     /// The most bytes of one page.
     page: usize,
-    /// The registry's limit, which a page and its note stay within.
+    /// The registry's limit, which a page and its note stay within (as
+    /// they do within the limit the result read was held to).
     limit: Option<ResultLimit>,
 }
 
@@ -129,10 +134,14 @@ impl ReadResult {
             )
         })?;
         let handle = ResultHandle::new(args.handle);
-        let full = self
+        let (full, held) = self
             .store
-            .get(&handle)
+            .get_held(&handle)
             .map_err(|missing| ToolError::new(missing.to_string()))?;
+        // The page and its note keep to the limit the result was held to (a
+        // tool's own), and to the registry's.
+        let limits: Vec<ResultLimit> = std::iter::once(held).chain(self.limit).collect();
+        let most = self.page.min(page_within(held));
         let text = full_text(&full);
         let total = text.len();
         let start = usize::try_from(args.offset).unwrap_or(usize::MAX);
@@ -147,8 +156,8 @@ impl ReadResult {
         }
         let length = args
             .length
-            .map_or(self.page, |n| usize::try_from(n).unwrap_or(usize::MAX))
-            .clamp(1, self.page);
+            .map_or(most, |n| usize::try_from(n).unwrap_or(usize::MAX))
+            .clamp(1, most);
         let start = floor_boundary(&text, start);
         // The least a page holds: one character (none at the end).
         let smallest = ceil_boundary(&text, (start + 1).min(total));
@@ -161,10 +170,10 @@ impl ReadResult {
             };
             let page = &text[start..end];
             // A limit in tokens may take less than the page's bytes.
-            let fits = end <= smallest
-                || self
-                    .limit
-                    .is_none_or(|limit| limit.admits(&format!("{note}\n{page}")));
+            let fits = end <= smallest || {
+                let shown = format!("{note}\n{page}");
+                limits.iter().all(|limit| limit.admits(&shown))
+            };
             if fits {
                 return Ok(ToolResult::success(
                     "",
