@@ -55,8 +55,9 @@ pub use kind::{DisplayError, Fallback, JsonSchemaOutput, Kind, SerializeOutput, 
 pub use schema::{SchemaCell, SchemaCells, input_schema};
 pub use stream::drive_stream;
 pub use traits::{
-    ArgValidator, ToolArg, ToolConfig, ToolErrorType, ToolReturn, ValidationOutcome,
-    assert_tool_arg, assert_tool_config, assert_tool_error, assert_tool_return,
+    ArgDecode, ArgSchema, ArgValidator, ConfigDecode, ConfigSchema, ToolArg, ToolConfig,
+    ToolErrorType, ToolReturn, ValidationOutcome, assert_tool_arg, assert_tool_config,
+    assert_tool_error, assert_tool_return,
 };
 pub use transform::{
     ParamTransform, TransformFn, TransformOutcome, Transformable, Transformed, Transforms,

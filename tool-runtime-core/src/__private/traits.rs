@@ -12,23 +12,66 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// A type a tool parameter can have: decoded from the model's JSON
-/// arguments and described by a JSON Schema.
+/// arguments ([`ArgDecode`]) and described by a JSON Schema
+/// ([`ArgSchema`]). The expansion asserts the two apart, so each missing
+/// trait gets its own note.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of a tool parameter",
     label = "a tool parameter's type must implement `serde::Deserialize` and `schemars::JsonSchema`",
     note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}` (`#[derive(Deserialize, JsonSchema)]`), or use a type that has both (`String`, numbers, `Vec<T>`, ...)"
 )]
-pub trait ToolArg: DeserializeOwned + schemars::JsonSchema {}
-impl<T: DeserializeOwned + schemars::JsonSchema> ToolArg for T {}
+pub trait ToolArg: ArgDecode + ArgSchema {}
+impl<T: ArgDecode + ArgSchema> ToolArg for T {}
 
-/// A type a tool's configuration can have (`#[tool(config = T)]`).
+/// The decoding half of [`ToolArg`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the type of a tool parameter",
+    label = "a tool parameter's type must implement `serde::Deserialize` and `schemars::JsonSchema`",
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}` (`#[derive(Deserialize, JsonSchema)]`), or use a type that has both (`String`, numbers, `Vec<T>`, ...)"
+)]
+pub trait ArgDecode: DeserializeOwned {}
+impl<T: DeserializeOwned> ArgDecode for T {}
+
+/// The schema half of [`ToolArg`]: schemars 1's `JsonSchema`, which a
+/// type deriving another major version's trait of that name lacks.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the type of a tool parameter",
+    label = "a tool parameter's type must implement `serde::Deserialize` and `schemars::JsonSchema`",
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}` (`#[derive(Deserialize, JsonSchema)]`), or use a type that has both (`String`, numbers, `Vec<T>`, ...)",
+    note = "if `{Self}` derives `JsonSchema` already, that is likely schemars 0.8's or 0.9's, another trait: tool parameters need schemars 1 (`schemars = \"1\"` in Cargo.toml)"
+)]
+pub trait ArgSchema: schemars::JsonSchema {}
+impl<T: schemars::JsonSchema> ArgSchema for T {}
+
+/// A type a tool's configuration can have (`#[tool(config = T)]`): decoded
+/// and shared ([`ConfigDecode`]) and described by a JSON Schema
+/// ([`ConfigSchema`]), asserted apart as [`ToolArg`]'s halves are.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool's configuration type",
     label = "a configuration type must implement `serde::Deserialize` and `schemars::JsonSchema` and be `Send + Sync + 'static`",
     note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}` (`#[derive(Deserialize, JsonSchema)]`)"
 )]
-pub trait ToolConfig: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static {}
-impl<T: DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static> ToolConfig for T {}
+pub trait ToolConfig: ConfigDecode + ConfigSchema {}
+impl<T: ConfigDecode + ConfigSchema> ToolConfig for T {}
+
+/// The decoding half of [`ToolConfig`], with `Send + Sync + 'static`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's configuration type",
+    label = "a configuration type must implement `serde::Deserialize` and `schemars::JsonSchema` and be `Send + Sync + 'static`",
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}` (`#[derive(Deserialize, JsonSchema)]`)"
+)]
+pub trait ConfigDecode: DeserializeOwned + Send + Sync + 'static {}
+impl<T: DeserializeOwned + Send + Sync + 'static> ConfigDecode for T {}
+
+/// The schema half of [`ToolConfig`]: schemars 1's `JsonSchema`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's configuration type",
+    label = "a configuration type must implement `serde::Deserialize` and `schemars::JsonSchema` and be `Send + Sync + 'static`",
+    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}` (`#[derive(Deserialize, JsonSchema)]`)",
+    note = "if `{Self}` derives `JsonSchema` already, that is likely schemars 0.8's or 0.9's, another trait: configuration types need schemars 1 (`schemars = \"1\"` in Cargo.toml)"
+)]
+pub trait ConfigSchema: schemars::JsonSchema {}
+impl<T: schemars::JsonSchema> ConfigSchema for T {}
 
 /// A type a `#[tool]` function may return, alone or as the `Ok` of a
 /// `Result`: anything serialisable.
@@ -87,11 +130,13 @@ impl<E: Display> ValidationOutcome for Result<(), E> {
     }
 }
 
-/// Compile-time check that a parameter type can be an argument.
-pub fn assert_tool_arg<T: ToolArg>() {}
+/// Compile-time check that a parameter type can be an argument: each half
+/// of [`ToolArg`] apart, so a missing trait is reported with its own note.
+pub fn assert_tool_arg<T: ArgDecode + ArgSchema>() {}
 
-/// Compile-time check that a type can be a tool's configuration.
-pub fn assert_tool_config<T: ToolConfig>() {}
+/// Compile-time check that a type can be a tool's configuration, each half
+/// of [`ToolConfig`] apart.
+pub fn assert_tool_config<T: ConfigDecode + ConfigSchema>() {}
 
 /// Compile-time check that a return type can become a result.
 pub fn assert_tool_return<T: ToolReturn + ?Sized>() {}
