@@ -1122,8 +1122,9 @@ async fn the_limits_bound_what_a_server_sends() {
     for tool in ["huge", "huge_id_first"] {
         let started = Instant::now();
         let error = big.call(tool, json!({}), &ctx).await.unwrap_err();
+        // A liveness bound, generous for a loaded machine: the error kind says the limit stopped the read.
         assert!(
-            started.elapsed() < Duration::from_secs(2),
+            started.elapsed() < Duration::from_secs(15),
             "{:?}",
             started.elapsed()
         );
@@ -1178,8 +1179,9 @@ async fn the_limits_bound_what_a_server_sends() {
         .await
         .unwrap_err();
     assert_eq!(error.kind(), McpClientErrorKind::Connect);
+    // Below the default connect time limit (10 s), generous for a loaded machine.
     assert!(
-        started.elapsed() < Duration::from_secs(2),
+        started.elapsed() < Duration::from_secs(8),
         "{:?}",
         started.elapsed()
     );
@@ -1248,8 +1250,9 @@ async fn over_http_an_answer_over_the_limit_fails_its_call_at_once() {
         .call("echo", json!({"message": long}), &ctx)
         .await
         .unwrap_err();
+    // A liveness bound, generous for a loaded machine.
     assert!(
-        started.elapsed() < Duration::from_secs(2),
+        started.elapsed() < Duration::from_secs(15),
         "{:?}",
         started.elapsed()
     );
