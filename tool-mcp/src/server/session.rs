@@ -54,6 +54,9 @@ use super::{CallError, Called, McpServer, Notify};
 
 mod requests;
 mod sequence;
+mod tasks;
+
+pub(super) use tasks::SessionTasks;
 
 /// How long calls still running when the input ends may take to finish and
 /// be answered; then they are cancelled.
@@ -84,7 +87,7 @@ pub(super) struct Session<O: Outbox> {
     /// every call.
     context: OnceLock<ToolContext>,
     /// How many tasks the session's calls run now, and whose they are.
-    pub(super) tasks: Arc<super::tasks::SessionTasks>,
+    pub(super) tasks: Arc<SessionTasks>,
     /// The revision `initialize` agreed on.
     pub(super) revision: Mutex<Option<&'static str>>,
     /// The line its calls take turns in: a sequential tool's call runs
