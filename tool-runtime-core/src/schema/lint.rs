@@ -1,24 +1,8 @@
 //! Schemas no value can satisfy: valid JSON Schema that still makes a tool
 //! impossible to call (or an argument impossible to give), such as an
 //! `enum` of strings on an `integer`. [`unsatisfiable`] finds the plain
-//! cases, each named by its keyword and where it is.
-//!
-//! | in a schema (or a schema inside it) | why no value satisfies it |
-//! | --- | --- |
-//! | `"type": []`, `"enum": []` | nothing is listed |
-//! | `enum` values none of which is of a type `type` allows | each value fails `type` |
-//! | a `const` of a type `type` does not allow | the one value fails `type` |
-//! | `minimum` above `maximum` (or equal, either exclusive), on numbers only | no number lies between |
-//! | `minLength` above `maxLength`, on strings only | no length fits |
-//! | `minItems` above `maxItems`, on arrays only | no length fits |
-//! | `minProperties` above `maxProperties`, on objects only | no size fits |
-//! | a `required` name neither in `properties` nor allowed by `additionalProperties: false` (without `patternProperties`), on objects only | the object must have and may not have it |
-//!
-//! "On numbers only" and the like: the bounds constrain one type, so they
-//! exclude every value only when `type` allows no other. Schemas under
-//! `not` and `if` are passed over: there a schema no value satisfies
-//! has a meaning (`false` as a property's schema, normalized, is `{"not":
-//! {}}`).
+//! cases, each named by its keyword and where it is (the cases are listed
+//! on it).
 
 use std::fmt;
 
@@ -49,8 +33,24 @@ impl fmt::Display for SchemaProblem {
 }
 
 /// Every part of `schema` no value can satisfy, in the order of the
-/// schema; empty when it has none it can tell (see the
-/// [module](self) documentation for the cases).
+/// schema; empty when it has none it can tell. The cases:
+///
+/// | in a schema (or a schema inside it) | why no value satisfies it |
+/// | --- | --- |
+/// | `"type": []`, `"enum": []` | nothing is listed |
+/// | `enum` values none of which is of a type `type` allows | each value fails `type` |
+/// | a `const` of a type `type` does not allow | the one value fails `type` |
+/// | `minimum` above `maximum` (or equal, either exclusive), on numbers only | no number lies between |
+/// | `minLength` above `maxLength`, on strings only | no length fits |
+/// | `minItems` above `maxItems`, on arrays only | no length fits |
+/// | `minProperties` above `maxProperties`, on objects only | no size fits |
+/// | a `required` name neither in `properties` nor allowed by `additionalProperties: false` (without `patternProperties`), on objects only | the object must have and may not have it |
+///
+/// "On numbers only" and the like: the bounds constrain one type, so they
+/// exclude every value only when `type` allows no other. Schemas under
+/// `not` and `if` are passed over: there a schema no value satisfies
+/// has a meaning (`false` as a property's schema, normalized, is `{"not":
+/// {}}`).
 ///
 /// ```
 /// use serde_json::json;
