@@ -15,8 +15,9 @@
 //!
 //! An answer counts only as the answer to a request the state says the
 //! last round made: answers to other keys are ignored, and answers that
-//! come without a state (there is no request they could answer) are
-//! refused with `-32602`, so a client cannot answer what it was not asked.
+//! come without a state (there is no request they could answer) are not
+//! read: the call runs as a first one and the tool asks again, so a
+//! client cannot answer what it was not asked.
 //! An answer is matched to the request it was given for by key and by a
 //! digest of the request: a tool that asks something else on a later run
 //! is asked again. A request needing a capability the request's `_meta`
