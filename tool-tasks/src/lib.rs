@@ -1,0 +1,1 @@
+//! Tool calls that run as tasks.

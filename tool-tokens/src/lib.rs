@@ -1,0 +1,1 @@
+//! Token counts of tool definitions and results.
