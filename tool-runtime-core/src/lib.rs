@@ -52,7 +52,6 @@ pub mod providers;
 pub mod quote;
 mod registry;
 pub mod schema;
-#[cfg(feature = "search")]
 pub mod search;
 mod spec;
 mod stream;

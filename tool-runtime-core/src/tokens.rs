@@ -120,14 +120,7 @@ pub fn report(registry: &Registry, format: Provider) -> TokenReport {
 /// full where the provider has no tool search of its own: every tool but
 /// the deferred ones.
 fn offered_in_full(registry: &Registry, spec: &crate::ToolSpec) -> bool {
-    #[cfg(feature = "search")]
-    let deferred = registry.is_deferred(&spec.name);
-    #[cfg(not(feature = "search"))]
-    let deferred = {
-        let _ = (registry, spec);
-        false
-    };
-    !deferred
+    !registry.is_deferred(&spec.name)
 }
 
 /// A rendering (an array of definitions, or an object holding one) less

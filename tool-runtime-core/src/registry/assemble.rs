@@ -8,7 +8,6 @@ use super::Registry;
 use super::error::{RegistryError, RegistryProblem};
 use crate::invoke::policy::Settings;
 use crate::names::Aliases;
-#[cfg(feature = "search")]
 use crate::search::{Deferral, SearchTool};
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolRef};
@@ -76,16 +75,13 @@ impl Registry {
             left_out: Vec::new(),
             held: Vec::new(),
             withheld: Vec::new(),
-            #[cfg(feature = "search")]
             deferral: Deferral::default(),
-            #[cfg(feature = "search")]
             search: None,
         })
     }
 
     /// This registry (fresh from [`from_tools`](Self::from_tools)) with a
     /// `search_tools` over its other tools.
-    #[cfg(feature = "search")]
     pub(super) fn with_search_tool(self) -> Result<Self, RegistryError> {
         let search = Arc::new(SearchTool::new(self.specs()));
         let mut tools = self.tools;

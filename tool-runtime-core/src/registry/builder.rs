@@ -14,7 +14,6 @@ use crate::context::ToolContext;
 use crate::context::approval::Approver;
 use crate::invoke::policy::{ErrorDetail, Settings};
 use crate::names::Allowlist;
-#[cfg(feature = "search")]
 use crate::search::Deferral;
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::Tool;
@@ -63,10 +62,8 @@ pub struct RegistryBuilder {
     /// Whether every tool is strict (see `RegistryBuilder::strict`).
     strict: bool,
     /// Which tools are deferred (`defer`, `always_offer`).
-    #[cfg(feature = "search")]
     deferral: Deferral,
     /// Whether to add `search_tools` (`tool_search`).
-    #[cfg(feature = "search")]
     tool_search: bool,
     /// The version offered for a name (`pin`).
     pins: Vec<(String, String)>,
@@ -392,7 +389,6 @@ impl RegistryBuilder {
     ///
     /// A tool of the registry's own named `search_tools` is then an error
     /// at [`build`](Self::build) (two tools with one name).
-    #[cfg(feature = "search")]
     pub fn tool_search(mut self, on: bool) -> Self {
         self.tool_search = on;
         self
@@ -443,7 +439,6 @@ impl RegistryBuilder {
     ///     "defer_loading": true,
     /// }));
     /// ```
-    #[cfg(feature = "search")]
     pub fn defer<I, S>(mut self, entries: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -460,7 +455,6 @@ impl RegistryBuilder {
     /// `prefix*` patterns) with every request, and defers every other tool
     /// (see [`defer`](Self::defer)). Called more than once, the entries add
     /// up; `search_tools` is always offered.
-    #[cfg(feature = "search")]
     pub fn always_offer<I, S>(mut self, entries: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -556,7 +550,6 @@ impl RegistryBuilder {
         let offered = chosen.offered.into_iter().map(deprecated).collect();
         let held = chosen.held.into_iter().map(deprecated).collect();
         let built = Registry::from_tools(offered);
-        #[cfg(feature = "search")]
         let built = built.and_then(
             |registry| match self.tool_search || self.deferral.is_set() {
                 true => registry.with_search_tool(),
@@ -574,10 +567,7 @@ impl RegistryBuilder {
         registry.allowlist = self.allowlist;
         registry.held = held;
         registry.withheld = withheld;
-        #[cfg(feature = "search")]
-        {
-            registry.deferral = self.deferral;
-        }
+        registry.deferral = self.deferral;
         registry.settings = Arc::new(self.settings);
         registry.strict = self.strict;
         if self.strict {

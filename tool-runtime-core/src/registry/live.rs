@@ -11,7 +11,6 @@ use super::assemble::strict_problems;
 use super::builder::StrictArguments;
 use super::config;
 use super::{Registry, RegistryError};
-#[cfg(feature = "search")]
 use crate::search::SearchTool;
 use crate::tool::{Tool, ToolRef};
 
@@ -251,13 +250,11 @@ impl Registry {
             .cloned()
             .collect();
         tools.extend(fresh.iter().cloned());
-        #[cfg(feature = "search")]
         if self.search.is_some() {
             // A fresh search over the changed tools replaces the old one.
             tools.retain(|tool| tool.spec().name != SearchTool::NAME);
         }
         let built = Registry::from_tools(tools);
-        #[cfg(feature = "search")]
         let built = built.and_then(|registry| match self.search {
             Some(_) => registry.with_search_tool(),
             None => Ok(registry),
@@ -276,10 +273,7 @@ impl Registry {
             .filter(|w| kept(&w.tool))
             .cloned()
             .collect();
-        #[cfg(feature = "search")]
-        {
-            registry.deferral = self.deferral.clone();
-        }
+        registry.deferral = self.deferral.clone();
         registry.settings = Arc::clone(&self.settings);
         registry.strict = self.strict;
         registry.configs = self

@@ -52,7 +52,6 @@ use crate::context::ToolContext;
 use crate::invoke::policy::Settings;
 use crate::names::{Aliases, Allowlist};
 use crate::providers::Renderings;
-#[cfg(feature = "search")]
 use crate::search::{Deferral, SearchTool};
 use crate::spec::config::ConfigValue;
 use crate::spec::tool_spec::ToolSpec;
@@ -125,11 +124,9 @@ pub struct Registry {
     /// The tools withheld for their requirements ([`Registry::report`]).
     withheld: Vec<Withheld>,
     /// Which tools are deferred ([`RegistryBuilder::defer`]).
-    #[cfg(feature = "search")]
     deferral: Deferral,
     /// The registry's `search_tools`, when it has one
     /// ([`RegistryBuilder::tool_search`]); also among `tools`.
-    #[cfg(feature = "search")]
     search: Option<Arc<SearchTool>>,
 }
 

@@ -4,13 +4,10 @@
 use serde_json::Value;
 
 use super::Registry;
-#[cfg(feature = "search")]
 use crate::providers::Offer;
 use crate::providers::Provider;
-#[cfg(feature = "search")]
 use crate::search::SearchTool;
 use crate::spec::result::{ToolResult, ToolUse};
-#[cfg(feature = "search")]
 use crate::spec::tool_spec::ToolSpec;
 
 impl Registry {
@@ -30,7 +27,6 @@ impl Registry {
     /// [`strict(true)`](crate::RegistryBuilder::strict).
     pub fn render(&self, provider: Provider) -> &Value {
         self.renderings.get_or_render(provider, || {
-            #[cfg(feature = "search")]
             if self.search.is_some() || self.deferral.is_set() {
                 let tools = self.specs().map(|spec| (spec, self.offer(spec)));
                 return crate::providers::render_offered_tools_with(provider, tools, self.strict);
@@ -41,7 +37,6 @@ impl Registry {
 
     /// Whether the tool named `name` is deferred: left out of each request
     /// until a search finds it (see [`RegistryBuilder::defer`](crate::RegistryBuilder::defer)).
-    #[cfg(feature = "search")]
     pub fn is_deferred(&self, name: &str) -> bool {
         self.deferral.defers(name) && self.contains(name)
     }
@@ -50,7 +45,6 @@ impl Registry {
     /// provider has no tool search of its own: every tool not deferred,
     /// `search_tools` included, in name order. Without deferral, every
     /// tool.
-    #[cfg(feature = "search")]
     pub fn offered_specs(&self) -> impl Iterator<Item = &ToolSpec> + '_ {
         self.specs()
             .filter(move |spec| !self.deferral.defers(&spec.name))
@@ -58,13 +52,11 @@ impl Registry {
 
     /// The registry's `search_tools`, when it has one
     /// ([`RegistryBuilder::tool_search`](crate::RegistryBuilder::tool_search), or tools deferred).
-    #[cfg(feature = "search")]
     pub fn search_tool(&self) -> Option<&SearchTool> {
         self.search.as_deref()
     }
 
     /// How the tool with this spec is offered.
-    #[cfg(feature = "search")]
     fn offer(&self, spec: &ToolSpec) -> Offer {
         if self.search.is_some() && spec.name == SearchTool::NAME {
             Offer::Search
@@ -83,7 +75,6 @@ impl Registry {
     /// For a provider [with tool search of its
     /// own](Provider::has_tool_search) this is [`render`](Self::render)'s
     /// value: the provider loads what its search finds. Not cached.
-    #[cfg(feature = "search")]
     pub fn render_loaded<S: AsRef<str>>(
         &self,
         provider: Provider,
@@ -111,7 +102,6 @@ impl Registry {
     /// those the XML rendering offers, so a registry that defers tools
     /// lists those not deferred and `search_tools`. Not cached.
     pub fn render_text(&self) -> String {
-        #[cfg(feature = "search")]
         if self.search.is_some() || self.deferral.is_set() {
             return crate::providers::text::render_tools(self.offered_specs());
         }

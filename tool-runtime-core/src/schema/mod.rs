@@ -40,7 +40,6 @@
 
 use serde_json::{Map, Value};
 
-#[cfg(feature = "compat")]
 pub mod compat;
 pub mod headers;
 mod lint;
