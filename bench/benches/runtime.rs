@@ -13,7 +13,7 @@ use bench::{INVALID_ARGS, VALID_ARGS, complete, expected_output, floor, tool_use
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use tool_runtime::providers::{self, Provider};
-use tool_runtime::{Registry, Tool, ToolContext, ToolOutput, ToolResult, ToolUse};
+use tool_runtime::{Linked, Registry, Tool, ToolContext, ToolOutput, ToolResult, ToolUse};
 
 fn text_of(result: &ToolResult) -> Result<String, String> {
     if result.is_error() {
@@ -271,7 +271,7 @@ fn scale(c: &mut Criterion) {
     let mut group = c.benchmark_group("scale");
     group.sample_size(20);
     group.bench_function("build_global", |b| {
-        b.iter(|| Registry::builder().global().build().unwrap())
+        b.iter(|| Registry::builder().linked(Linked::all()).build().unwrap())
     });
     group.bench_function("lookup_hit", |b| {
         b.iter(|| registry.get(black_box(&middle)).is_some())

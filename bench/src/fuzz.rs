@@ -17,7 +17,7 @@ use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
-use tool_runtime::{Registry, ToolContext, ToolErrorKind, ToolUse};
+use tool_runtime::{Linked, Registry, ToolContext, ToolErrorKind, ToolUse};
 
 /// What a run found.
 #[derive(Debug, Default, Clone)]
@@ -73,7 +73,7 @@ pub const CALL_LIMIT: Duration = Duration::from_millis(100);
 pub fn registry(root: &std::path::Path) -> Registry {
     let root = root.to_string_lossy();
     Registry::builder()
-        .global_from(["examples"])
+        .linked(Linked::crates(["examples"]))
         .tools(tool_builtin::ALL)
         .configure("search", json!({"api_key": "fuzz"}))
         .configure("file_read", json!({"root": root}))

@@ -4,7 +4,7 @@ use examples::search::{SearchConfig, SearchTool};
 use serde_json::json;
 use tool_runtime::config::{self, Config};
 use tool_runtime::manifest::{Location, Manifest};
-use tool_runtime::{Registry, RegistryProblem, ToolContext, ToolErrorKind, ToolUse, tool};
+use tool_runtime::{Linked, Registry, RegistryProblem, ToolContext, ToolErrorKind, ToolUse, tool};
 
 const BAD_FILE: &str = include_str!("../../examples/search/bad-tools.yaml");
 
@@ -109,7 +109,7 @@ fn a_required_config_missing_is_refused_at_build() {
 #[test]
 fn config_for_a_tool_that_takes_none_is_an_error() {
     let error = Registry::builder()
-        .global_named(["convert_length"])
+        .linked(Linked::named(["convert_length"]))
         .configure("convert_length", json!({}))
         .build()
         .unwrap_err();
@@ -189,7 +189,7 @@ fn colliding_aliases_name_both_owners() {
     );
     let error = Registry::builder()
         .tool(EchoTool)
-        .global_named(["convert_length"])
+        .linked(Linked::named(["convert_length"]))
         .alias("echo", "convert_length")
         .build()
         .unwrap_err();
@@ -204,7 +204,7 @@ fn colliding_aliases_name_both_owners() {
 #[tokio::test]
 async fn an_allowlist_limits_what_is_listed_and_run() {
     let registry = Registry::builder()
-        .global()
+        .linked(Linked::all())
         .allow(["convert_*", "echo"])
         .config_from_env(false)
         .build()

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::{Value, json};
 use tool_runtime::providers::Provider;
 use tool_runtime::{
-    ArgErrorKind, DynamicTool, DynamicToolError, LiveRegistry, Registry, RegistryProblem, Tool,
-    ToolContext, ToolError, ToolErrorKind, ToolUse, tool,
+    ArgErrorKind, DynamicTool, DynamicToolError, Linked, LiveRegistry, Registry, RegistryProblem,
+    Tool, ToolContext, ToolError, ToolErrorKind, ToolUse, tool,
 };
 
 fn order_schema() -> Value {
@@ -649,8 +649,8 @@ fn one_run_time_tool_added_twice_is_one_tool() {
     assert_eq!(registry.names().collect::<Vec<_>>(), ["place_order"]);
     // Offered by name from another registry and named twice: still one.
     let registry = Registry::builder()
-        .catalog_of(&registry)
-        .global_named(["place_order", "place_order"])
+        .catalog(&registry)
+        .linked(Linked::named(["place_order", "place_order"]))
         .build()
         .unwrap();
     assert_eq!(registry.len(), 1);

@@ -15,7 +15,7 @@ use examples::{
 };
 use serde_json::{Value, json};
 use tool_runtime::providers::{self, Provider, gemini, mcp, xml};
-use tool_runtime::{Registry, ToolContext, ToolResult, ToolUse, strict};
+use tool_runtime::{Linked, Registry, ToolContext, ToolResult, ToolUse, strict};
 
 fn registry() -> Registry {
     Registry::builder()
@@ -1348,7 +1348,7 @@ async fn results_of_calls_made_by_alias_are_rendered_with_the_tool_spec() {
 /// Every example and built-in tool, as `toolbox` links them.
 fn every_tool() -> Registry {
     Registry::builder()
-        .global_from(["examples"])
+        .linked(Linked::crates(["examples"]))
         .tools(tool_builtin::ALL)
         .configure("search", json!({"api_key": "test-key"}))
         .config_from_env(false)

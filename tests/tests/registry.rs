@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use examples::{ConvertLengthTool, WeatherForecastTool};
 use serde_json::json;
-use tool_runtime::{Registry, RegistryProblem, SourceLocation, Tool, ToolContext, ToolUse, tool};
+use tool_runtime::{
+    Linked, Registry, RegistryProblem, SourceLocation, Tool, ToolContext, ToolUse, tool,
+};
 
 // Link the example tools into this binary.
 use examples as _;
@@ -120,7 +122,7 @@ fn adding_the_same_tool_twice_gives_one_tool() {
     let registry = Registry::builder()
         .tool(CharCountTool)
         .tool(CharCountTool)
-        .global_named(["char_count"])
+        .linked(Linked::named(["char_count"]))
         .build()
         .unwrap();
     assert_eq!(registry.len(), 1);
@@ -128,9 +130,9 @@ fn adding_the_same_tool_twice_gives_one_tool() {
 }
 
 #[test]
-fn global_named_picks_linked_tools_by_name() {
+fn linked_named_picks_linked_tools_by_name() {
     let registry = Registry::builder()
-        .global_named(["weather_forecast", "convert_length"])
+        .linked(Linked::named(["weather_forecast", "convert_length"]))
         .tool(CharCountTool)
         .build()
         .unwrap();
@@ -145,9 +147,9 @@ fn global_named_picks_linked_tools_by_name() {
 }
 
 #[test]
-fn global_named_reports_unknown_names_with_a_suggestion() {
+fn linked_named_reports_unknown_names_with_a_suggestion() {
     let error = Registry::builder()
-        .global_named(["convert_lenght", "teleport", "char_count"])
+        .linked(Linked::named(["convert_lenght", "teleport", "char_count"]))
         .build()
         .unwrap_err();
     assert_eq!(
@@ -171,9 +173,9 @@ fn global_named_reports_unknown_names_with_a_suggestion() {
 }
 
 #[test]
-fn global_named_with_a_shared_name_reports_the_duplicate_and_other_problems() {
+fn linked_named_with_a_shared_name_reports_the_duplicate_and_other_problems() {
     let error = Registry::builder()
-        .global_named(["dup", "nope"])
+        .linked(Linked::named(["dup", "nope"]))
         .build()
         .unwrap_err();
     let messages: Vec<String> = error.problems().iter().map(ToString::to_string).collect();
@@ -187,9 +189,9 @@ fn global_named_with_a_shared_name_reports_the_duplicate_and_other_problems() {
 }
 
 #[test]
-fn global_filtered_picks_linked_tools_by_spec() {
+fn linked_matching_picks_linked_tools_by_spec() {
     let examples = Registry::builder()
-        .global_filtered(|spec| spec.location.module == "examples")
+        .linked(Linked::matching(|spec| spec.location.module == "examples"))
         .build()
         .unwrap();
     assert_eq!(
@@ -203,7 +205,9 @@ fn global_filtered_picks_linked_tools_by_spec() {
     );
 
     let no_dups = Registry::builder()
-        .global_filtered(|spec| spec.name != "dup" && spec.config.is_none())
+        .linked(Linked::matching(|spec| {
+            spec.name != "dup" && spec.config.is_none()
+        }))
         .build()
         .unwrap();
     assert!(no_dups.contains("char_count"));
@@ -211,15 +215,18 @@ fn global_filtered_picks_linked_tools_by_spec() {
     assert!(!no_dups.contains("dup"));
 
     let none = Registry::builder()
-        .global_filtered(|_| false)
+        .linked(Linked::matching(|_| false))
         .build()
         .unwrap();
     assert!(none.is_empty());
 }
 
 #[test]
-fn everything_linked_includes_both_duplicates() {
-    let error = Registry::builder().global().build().unwrap_err();
+fn linked_all_includes_both_duplicates() {
+    let error = Registry::builder()
+        .linked(Linked::all())
+        .build()
+        .unwrap_err();
     assert_eq!(error.to_string(), duplicate_message());
 }
 
@@ -294,10 +301,10 @@ async fn a_built_registry_serves_its_tools_and_clones_share_them() {
 }
 
 #[test]
-fn global_from_keeps_to_the_named_crates() {
+fn linked_crates_keeps_to_the_named_crates() {
     // This binary links the example tools and its own (`dup` twice, `char_count`).
     let registry = Registry::builder()
-        .global_from(["examples"])
+        .linked(Linked::crates(["examples"]))
         .configure("search", json!({"api_key": "test-key"}))
         .build()
         .unwrap();
@@ -311,7 +318,7 @@ fn global_from_keeps_to_the_named_crates() {
     );
     assert!(!registry.contains("char_count") && !registry.contains("dup"));
     let none = Registry::builder()
-        .global_from(["no_such_crate"])
+        .linked(Linked::crates(["no_such_crate"]))
         .build()
         .unwrap();
     assert!(none.is_empty());
@@ -332,7 +339,7 @@ fn an_unregistered_tool_is_reached_by_value_or_from_a_catalogue_only() {
     assert!(unnamed.is_empty());
     let named = Registry::builder()
         .catalog(OFFERED)
-        .global_named(["count_three", "convert_length"])
+        .linked(Linked::named(["count_three", "convert_length"]))
         .build()
         .unwrap();
     assert_eq!(
@@ -343,7 +350,7 @@ fn an_unregistered_tool_is_reached_by_value_or_from_a_catalogue_only() {
     let both = Registry::builder()
         .tools(OFFERED)
         .catalog(OFFERED)
-        .global_named(["count_three"])
+        .linked(Linked::named(["count_three"]))
         .build()
         .unwrap();
     assert_eq!(both.len(), 1);
@@ -354,14 +361,27 @@ fn an_unregistered_tool_is_reached_by_value_or_from_a_catalogue_only() {
         .build()
         .unwrap();
     let chosen = Registry::builder()
-        .catalog_of(&program)
-        .global_named(["count_three"])
+        .catalog(&program)
+        .linked(Linked::named(["count_three"]))
         .build()
         .unwrap();
     assert_eq!(chosen.names().collect::<Vec<_>>(), ["count_three"]);
+    // Shared tools, and a list by reference, are catalogues too.
+    let shared: Vec<Arc<dyn Tool>> = vec![Arc::new(CountThreeTool)];
+    let listed: Vec<&'static dyn Tool> = OFFERED.to_vec();
+    for builder in [
+        Registry::builder().catalog(shared),
+        Registry::builder().catalog(&listed),
+    ] {
+        let chosen = builder
+            .linked(Linked::named(["count_three"]))
+            .build()
+            .unwrap();
+        assert_eq!(chosen.names().collect::<Vec<_>>(), ["count_three"]);
+    }
     let error = Registry::builder()
         .catalog(OFFERED)
-        .global_named(["count_thre"])
+        .linked(Linked::named(["count_thre"]))
         .build()
         .unwrap_err();
     assert!(

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::Mutex;
 
 use serde_json::json;
-use tool_runtime::{Registry, Tool, ToolContext, ToolError, ToolUse, toolset};
+use tool_runtime::{Linked, Registry, Tool, ToolContext, ToolError, ToolUse, toolset};
 
 /// A tiny key-value store whose methods are tools.
 #[derive(Default)]
@@ -106,7 +106,7 @@ fn toolset_tools_are_not_global() {
     // They need an instance, so they are only in registries given one.
     assert!(
         !Registry::builder()
-            .global()
+            .linked(Linked::all())
             .build()
             .unwrap()
             .contains("put")

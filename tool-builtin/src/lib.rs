@@ -17,13 +17,13 @@
 //! name from the catalogue, where a registry file can name them too:
 //!
 //! ```
-//! use tool_runtime::{Registry, ToolContext, ToolUse};
+//! use tool_runtime::{Linked, Registry, ToolContext, ToolUse};
 //! use serde_json::json;
 //!
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //! let registry = Registry::builder()
 //!     .catalog(tool_builtin::ALL)
-//!     .global_named(["calculator", "current_time"])
+//!     .linked(Linked::named(["calculator", "current_time"]))
 //!     .configure("current_time", json!({"default_zone": "Europe/Paris"}))
 //!     .build()?;
 //! assert_eq!(registry.names().collect::<Vec<_>>(), ["calculator", "current_time"]);
@@ -116,7 +116,7 @@ pub mod time;
 /// `file_list`, `file_read`, `file_write`, `http_request`, `python_exec`.
 ///
 /// Hand it to `RegistryBuilder::tools` to offer them all, or to
-/// `RegistryBuilder::catalog` to offer each by name (to `global_named`, or
+/// `RegistryBuilder::catalog` to offer each by name (to `Linked::named`, or
 /// to a registry file's `tools`).
 #[cfg(feature = "tools")]
 pub const ALL: &[&dyn tool_runtime::Tool] = &[

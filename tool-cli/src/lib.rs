@@ -61,7 +61,7 @@
 //!
 //! Exactly the tools its code names, whatever cargo features the build
 //! unifies: the `#[tool]`s of the crates it links (see `list`'s `SOURCE`
-//! column; narrow them by crate with `RegistryBuilder::global_from`), the
+//! column; narrow them by crate with `Linked::crates`), the
 //! tools handed to [`run_with`], and those a registry file (`--registry`)
 //! defines. A registry file's `tools` entries choose among the program's
 //! own tools, never add others. `tool-builtin`'s tools are never
@@ -69,12 +69,12 @@
 //!
 //! ```no_run
 //! use std::process::ExitCode;
-//! use tool_runtime::Registry;
+//! use tool_runtime::{Linked, Registry};
 //!
 //! fn main() -> ExitCode {
 //!     // Every linked #[tool], plus the built-in tools.
 //!     let registry = Registry::builder()
-//!         .global()
+//!         .linked(Linked::all())
 //!         .tools(tool_builtin::ALL)
 //!         .leave_out_unconfigured(true); // as `run()` does: `list` says why
 //!     match registry.build() {
@@ -319,7 +319,7 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
     let manifest = Manifest::from_path_with(path, &sections::read_with())
         .map_err(|error| usage_error(format!("bad registry file: {error}")))?;
     let mut problems = Vec::new();
-    let builder = Registry::builder().catalog_of(program);
+    let builder = Registry::builder().catalog(program);
     #[cfg(feature = "http-tools")]
     let (builder, origins, targets) = {
         let loaded = tool_builtin::http_tools::load(&manifest);
@@ -485,15 +485,8 @@ impl Tools {
     /// and why it was.
     pub(crate) fn left_out_spec(&self, name: &str) -> Option<(ToolSpec, &RegistryProblem)> {
         let problem = self.left_out(name)?;
-        let found = std::cell::RefCell::new(None);
-        // The filter sees every linked tool's spec; nothing is added.
-        let _ = Registry::builder().global_filtered(|spec| {
-            if spec.name == name {
-                *found.borrow_mut() = Some(spec.clone());
-            }
-            false
-        });
-        found.into_inner().map(|spec| (spec, problem))
+        let spec = Registry::linked_specs().find(|spec| spec.name == name)?;
+        Some((spec.clone(), problem))
     }
 
     /// The tool named (or aliased) `name`, or the exit code of the message

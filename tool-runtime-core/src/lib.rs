@@ -86,8 +86,8 @@ pub use registry::LiveRegistry;
 #[cfg(feature = "files")]
 pub use registry::manifest;
 pub use registry::{
-    Availability, GlobalReport, Registry, RegistryBuilder, RegistryError, RegistryProblem,
-    ToolReport, deprecation_prefix,
+    Availability, GlobalReport, IntoCatalog, Linked, Registry, RegistryBuilder, RegistryError,
+    RegistryProblem, ToolReport, deprecation_prefix,
 };
 #[doc(inline)]
 pub use schema::strict;

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tool_builtin::code_mode::CodeMode;
-use tool_runtime::{Provider, Registry, ToolContext, ToolUse, tokens};
+use tool_runtime::{Linked, Provider, Registry, ToolContext, ToolUse, tokens};
 
 // The example tools register themselves when their crate is linked.
 use examples as _;
@@ -151,7 +151,7 @@ async fn direct(tools: &Registry, calls: usize, rounds: usize) -> Duration {
 
 fn tools() -> Registry {
     Registry::builder()
-        .global_from(["examples"])
+        .linked(Linked::crates(["examples"]))
         // `search` without its key is left out, as toolbox leaves it out.
         .leave_out_unconfigured(true)
         .build()

@@ -20,7 +20,7 @@
 
 use std::process::ExitCode;
 
-use tool_runtime::Registry;
+use tool_runtime::{Linked, Registry};
 
 // The example tools register themselves when their crate is linked.
 use examples as _;
@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     // python_exec), which a program always names: they never register
     // themselves.
     let registry = Registry::builder()
-        .global_from(["examples"])
+        .linked(Linked::crates(["examples"]))
         .tools(tool_builtin::ALL)
         // A deprecated tool, which `list` marks.
         .tool(examples::MilesToKmTool)

@@ -230,7 +230,7 @@ async fn a_registry_file_adds_requirements() {
     );
     let manifest = Manifest::parse("tools.yaml", &text).unwrap();
     let registry = manifest
-        .build_with(Registry::builder().catalog(tools.clone()))
+        .build_with(Registry::builder().catalog(&tools))
         .unwrap();
     assert_eq!(registry.names().collect::<Vec<_>>(), ["echo"]);
     assert_eq!(
@@ -247,7 +247,7 @@ async fn a_registry_file_adds_requirements() {
     )
     .unwrap();
     let error = manifest
-        .build_with(Registry::builder().catalog(tools))
+        .build_with(Registry::builder().catalog(&tools))
         .unwrap_err();
     assert_eq!(
         error.to_string(),

@@ -316,7 +316,7 @@ async fn a_registry_file_pins_a_version_and_reports_an_unknown_one_where_it_is_w
         Box::leak(Box::new(convert_length("1.0.0", None))),
         Box::leak(Box::new(convert_length("2.0.0", None))),
     ];
-    let catalog = Registry::builder().catalog(versions.clone());
+    let catalog = Registry::builder().catalog(&versions);
     let manifest = Manifest::parse("tools.yaml", CATALOG_FILE).unwrap();
     assert_eq!(
         manifest.tool_names().collect::<Vec<_>>(),

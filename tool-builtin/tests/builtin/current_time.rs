@@ -1,5 +1,5 @@
 use serde_json::json;
-use tool_runtime::Registry;
+use tool_runtime::{Linked, Registry};
 
 use crate::{call, refused, registry};
 
@@ -60,7 +60,7 @@ async fn an_unknown_zone_is_refused_with_suggestions() {
 fn a_bad_default_zone_fails_the_registry_build() {
     let error = Registry::builder()
         .catalog(tool_builtin::ALL)
-        .global_named(["current_time"])
+        .linked(Linked::named(["current_time"]))
         .configure("current_time", json!({"default_zone": "Mars/Olympus"}))
         .config_from_env(false)
         .build()

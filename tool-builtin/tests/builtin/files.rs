@@ -1,7 +1,7 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
-use tool_runtime::Registry;
+use tool_runtime::{Linked, Registry};
 
 use crate::{call, refused};
 
@@ -33,7 +33,7 @@ impl Sandbox {
         tool_runtime::config::merge(&mut config, extra);
         Registry::builder()
             .catalog(tool_builtin::ALL)
-            .global_named(["file_read", "file_write", "file_list"])
+            .linked(Linked::named(["file_read", "file_write", "file_list"]))
             .configure("file_read", config.clone())
             .configure("file_write", config.clone())
             .configure("file_list", config)
@@ -462,7 +462,7 @@ async fn the_root_is_created_by_writes_only() {
     let root = sandbox.dir.path().join("later");
     let registry = Registry::builder()
         .catalog(tool_builtin::ALL)
-        .global_named(["file_read", "file_write", "file_list"])
+        .linked(Linked::named(["file_read", "file_write", "file_list"]))
         .configure("file_read", json!({"root": root}))
         .configure("file_write", json!({"root": root}))
         .configure("file_list", json!({"root": root}))

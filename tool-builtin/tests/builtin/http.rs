@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use tool_runtime::Registry;
+use tool_runtime::{Linked, Registry};
 
 use crate::{call, refused, registry};
 
@@ -383,7 +383,7 @@ async fn request_limits_and_reserved_headers() {
 fn invalid_allowlist_entries_fail_the_registry_build() {
     let error = tool_runtime::Registry::builder()
         .catalog(tool_builtin::ALL)
-        .global_named(["http_request"])
+        .linked(Linked::named(["http_request"]))
         .configure(
             "http_request",
             json!({"allowed_hosts": ["https://api.example.com/v1"]}),
@@ -400,7 +400,7 @@ async fn a_strict_call_round_trips_to_the_same_request() {
     let port = serve();
     let strict = Registry::builder()
         .catalog(tool_builtin::ALL)
-        .global_named(["http_request"])
+        .linked(Linked::named(["http_request"]))
         .configure(
             "http_request",
             json!({"allowed_hosts": [format!("127.0.0.1:{port}")]}),

@@ -9,14 +9,14 @@ mod http;
 mod python;
 
 use serde_json::Value;
-use tool_runtime::{Registry, ToolContext, ToolUse};
+use tool_runtime::{Linked, Registry, ToolContext, ToolUse};
 
 /// A registry with one built-in tool, configured with `config` (the
 /// environment is ignored, so `TOOL_*` variables cannot change the tests).
 pub fn registry(tool: &str, config: Value) -> Registry {
     Registry::builder()
         .catalog(tool_builtin::ALL)
-        .global_named([tool])
+        .linked(Linked::named([tool]))
         .configure(tool, config)
         .config_from_env(false)
         .build()
@@ -58,7 +58,7 @@ fn every_builtin_tool_is_linked_and_configurable_by_default() {
     ];
     let registry = Registry::builder()
         .catalog(tool_builtin::ALL)
-        .global_named(names)
+        .linked(Linked::named(names))
         .config_from_env(false)
         .build()
         .expect("every tool works with its default configuration");
@@ -85,7 +85,7 @@ fn every_builtin_tool_is_linked_and_configurable_by_default() {
 fn unknown_configuration_fields_are_rejected() {
     let error = Registry::builder()
         .catalog(tool_builtin::ALL)
-        .global_named(["file_read"])
+        .linked(Linked::named(["file_read"]))
         .configure("file_read", serde_json::json!({"rot": "/tmp"}))
         .config_from_env(false)
         .build()

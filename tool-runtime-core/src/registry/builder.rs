@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::assemble::strict_problems;
 use super::global::Registration;
+use super::select::{IntoCatalog, Linked, Selected};
 use super::{Registry, RegistryError, RegistryProblem};
 use crate::context::ToolContext;
 use crate::context::approval::Approver;
@@ -22,7 +23,7 @@ use crate::tool::ToolRef;
 /// Builds a [`Registry`] from chosen tools.
 ///
 /// ```
-/// use tool_runtime::{tool, Registry};
+/// use tool_runtime::{tool, Linked, Registry};
 ///
 /// /// Says hello.
 /// #[tool]
@@ -34,19 +35,19 @@ use crate::tool::ToolRef;
 ///
 /// let registry = Registry::builder()
 ///     .tool(HelloTool)
-///     .global_named(["goodbye"])
+///     .linked(Linked::named(["goodbye"]))
 ///     .build()
 ///     .unwrap();
 /// assert_eq!(registry.names().collect::<Vec<_>>(), ["goodbye", "hello"]);
 ///
-/// let error = Registry::builder().global_named(["goodby"]).build().unwrap_err();
+/// let error = Registry::builder().linked(Linked::named(["goodby"])).build().unwrap_err();
 /// assert_eq!(error.to_string(), r#"no linked tool is named "goodby"; did you mean "goodbye"?"#);
 /// ```
 #[derive(Default, Clone)]
 pub struct RegistryBuilder {
     tools: Vec<ToolRef>,
-    /// Tools offered by name only (`catalog`): added when `global_named`
-    /// or a registry file names them.
+    /// Tools offered by name only (`catalog`): added when
+    /// `Linked::named` or a registry file names them.
     catalog: Vec<ToolRef>,
     named: Vec<String>,
     problems: Vec<RegistryProblem>,
@@ -101,13 +102,16 @@ impl RegistryBuilder {
     }
 
     /// Offers these tools by name: each is added only when
-    /// [`global_named`](Self::global_named) (or a registry file's `tools`)
-    /// names it, as a linked `#[tool]` would be. A catalogue adds nothing by
-    /// itself, so a program can offer a crate's whole list and let a file
-    /// choose.
+    /// [`Linked::named`] (or a registry file's `tools`) names it, as a
+    /// linked `#[tool]` would be. A catalogue adds nothing by itself, so a
+    /// program can offer a crate's whole list and let a file choose. The
+    /// tools are a list of `&'static dyn Tool` or `Arc<dyn Tool>`, or
+    /// another registry (see [`IntoCatalog`]): a registry file read over a
+    /// program's registry then chooses among the program's own tools, whose
+    /// configuration this builder resolves again.
     ///
     /// ```
-    /// use tool_runtime::{tool, Registry, Tool};
+    /// use tool_runtime::{tool, Linked, Registry, Tool};
     ///
     /// /// Waves.
     /// #[tool(register = false)]
@@ -121,34 +125,23 @@ impl RegistryBuilder {
     ///
     /// let registry = Registry::builder()
     ///     .catalog(MINE)
-    ///     .global_named(["bow"])
+    ///     .linked(Linked::named(["bow"]))
     ///     .build()
     ///     .unwrap();
     /// assert_eq!(registry.names().collect::<Vec<_>>(), ["bow"]);
     /// // Neither is linked into the global registry: `register = false`.
     /// assert!(Registry::linked_specs().all(|spec| spec.name != "wave"));
+    ///
+    /// // A registry's tools, offered to another.
+    /// let chosen = Registry::builder()
+    ///     .catalog(&registry)
+    ///     .linked(Linked::named(["bow"]))
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(chosen.names().collect::<Vec<_>>(), ["bow"]);
     /// ```
-    pub fn catalog<I>(mut self, tools: I) -> Self
-    where
-        I: IntoIterator,
-        I::Item: Borrow<&'static dyn Tool>,
-    {
-        self.catalog.extend(
-            tools
-                .into_iter()
-                .map(|tool| ToolRef::Static(*tool.borrow())),
-        );
-        self
-    }
-
-    /// Offers every tool of `registry` by name, as [`catalog`](Self::catalog)
-    /// does: a registry file read over a program's registry can then choose
-    /// among the program's own tools. Their configuration is resolved again
-    /// by this builder.
-    pub fn catalog_of(mut self, registry: &Registry) -> Self {
-        let withheld = registry.withheld.iter().map(|w| &w.tool);
-        let all = registry.tools.iter().chain(&registry.held).chain(withheld);
-        self.catalog.extend(all.cloned());
+    pub fn catalog(mut self, tools: impl IntoCatalog) -> Self {
+        self.catalog.extend(tools.into_catalog().0);
         self
     }
 
@@ -327,45 +320,16 @@ impl RegistryBuilder {
         self
     }
 
-    /// Adds every linked `#[tool]` whose spec passes `filter`.
-    pub fn global_filtered(mut self, filter: impl Fn(&ToolSpec) -> bool) -> Self {
-        for registration in inventory::iter::<Registration> {
-            if filter(registration.tool.spec()) {
-                self.tools.push(ToolRef::Static(registration.tool));
-            }
+    /// Adds the `#[tool]`s linked into the program that `which` selects:
+    /// [`Linked::all`], [`Linked::named`] (among the
+    /// [`catalog`](Self::catalog) too; a name none has is an error at
+    /// [`build`](Self::build)), [`Linked::crates`] or [`Linked::matching`].
+    /// Called more than once, the selections add up.
+    pub fn linked(mut self, which: Linked<'_>) -> Self {
+        match which.select() {
+            Selected::Tools(tools) => self.tools.extend(tools),
+            Selected::Names(names) => self.named.extend(names),
         }
-        self
-    }
-
-    /// Adds every linked `#[tool]`.
-    pub fn global(self) -> Self {
-        self.global_filtered(|_| true)
-    }
-
-    /// Adds every linked `#[tool]` defined in one of these crates (by the
-    /// crate's name as Rust spells it: `my_tools` for the package
-    /// `my-tools`), whatever else the program links.
-    pub fn global_from<I, S>(self, crates: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
-    {
-        let crates: Vec<S> = crates.into_iter().collect();
-        self.global_filtered(|spec| {
-            let krate = spec.location.module.split("::").next().unwrap_or_default();
-            crates.iter().any(|name| name.as_ref() == krate)
-        })
-    }
-
-    /// Adds the linked `#[tool]`s, and the tools of the
-    /// [`catalog`](Self::catalog), with these names; a name that none has
-    /// is an error at [`build`](Self::build).
-    pub fn global_named<I, S>(mut self, names: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.named.extend(names.into_iter().map(Into::into));
         self
     }
 

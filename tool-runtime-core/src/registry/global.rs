@@ -30,7 +30,7 @@ static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
 /// configuration cannot be resolved from defaults and the environment.
 fn build_global() -> Result<Registry, RegistryError> {
     Registry::builder()
-        .global()
+        .linked(super::Linked::all())
         .leave_out_unconfigured(true)
         .build()
 }

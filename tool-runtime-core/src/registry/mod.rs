@@ -5,6 +5,8 @@
 //! - this file: the type, and looking tools up (by name or alias, the
 //!   specs, names, aliases and configurations);
 //! - `global.rs`: the global registry of every linked `#[tool]`;
+//! - `select.rs`: which linked `#[tool]`s a builder adds ([`Linked`]), and
+//!   the catalogues it offers by name ([`IntoCatalog`]);
 //! - `assemble.rs`: a registry from tools (the builder's last step);
 //! - `render.rs`: the tool definitions and results for a provider;
 //! - `calls.rs`: running calls, which the invoke module does: the methods
@@ -36,6 +38,7 @@ pub mod manifest;
 mod render;
 mod report;
 mod results;
+mod select;
 mod transforms;
 mod versions;
 
@@ -46,6 +49,7 @@ pub use global::{GlobalReport, Registration};
 pub use live::LiveRegistry;
 use report::Withheld;
 pub use report::{Availability, ToolReport};
+pub use select::{IntoCatalog, Linked};
 pub use versions::deprecation_prefix;
 
 use crate::context::ToolContext;

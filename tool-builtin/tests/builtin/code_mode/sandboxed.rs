@@ -6,7 +6,7 @@ use std::net::TcpListener;
 
 use serde_json::{Value, json};
 use tool_builtin::code_mode::{CodeMode, CodeModeTool};
-use tool_runtime::{Registry, ToolContext, ToolUse};
+use tool_runtime::{Linked, Registry, ToolContext, ToolUse};
 
 const BUILTINS: [&str; 7] = [
     "calculator",
@@ -25,7 +25,7 @@ fn builtins(root: &std::path::Path, port: u16) -> Registry {
     let files = json!({"root": root, "create_root": true});
     Registry::builder()
         .catalog(tool_builtin::ALL)
-        .global_named(BUILTINS)
+        .linked(Linked::named(BUILTINS))
         .configure("file_list", files.clone())
         .configure("file_read", files.clone())
         .configure("file_write", files)
