@@ -74,6 +74,10 @@
 //! # }
 //! ```
 //!
+//! [`headers`] is MCP's side of header parameters (`#[tool(header)]`,
+//! `x-mcp-header`): the rules on their declaration, and the `Mcp-Param-*`
+//! headers of a call, written by a client and checked by the server.
+//!
 //! A program that links tools gets both, and a command line to list and
 //! call them, from `tool-cli` (`tool_cli::run()`, whose `serve` is this
 //! server).
@@ -142,6 +146,7 @@
 #[cfg(feature = "client")]
 pub mod client;
 mod content;
+pub mod headers;
 pub mod server;
 
 /// The `rmcp` crate the client is built on: its transports and its

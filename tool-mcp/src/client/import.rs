@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 use tool_runtime::quote;
-use tool_runtime::{DynamicTool, ToolContext};
+use tool_runtime::{DynamicTool, Tool, ToolContext};
 
 use super::convert::{unwrap_result, wrapped_result_schema};
 use super::error::untrusted;
@@ -287,11 +287,15 @@ impl McpClient {
         for alias in options.aliases.get(&tool.name).into_iter().flatten() {
             builder = builder.alias(alias.clone());
         }
-        builder.build().map_err(|error| {
-            format!(
-                "the registry cannot take it: {}",
-                untrusted(&error.to_string(), 300)
-            )
-        })
+        let cannot = |why: &str| format!("the registry cannot take it: {}", untrusted(why, 300));
+        let built = builder
+            .build()
+            .map_err(|error| cannot(&error.to_string()))?;
+        // A tool whose header parameters break MCP's rules cannot be called
+        // over HTTP as MCP asks, nor served again over MCP.
+        match crate::headers::refusal(built.spec().input_schema()) {
+            Some(reason) => Err(untrusted(&reason, 300)),
+            None => Ok(built),
+        }
     }
 }

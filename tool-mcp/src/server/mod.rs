@@ -89,6 +89,7 @@ mod subscriptions;
 mod tasks;
 mod wire;
 
+use std::collections::HashMap;
 use std::io;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -104,6 +105,8 @@ use tool_runtime::{
     CancellationToken, LiveRegistry, LogLevel, Registry, ToolContext, ToolErrorKind, ToolEvent,
     ToolResult, ToolSpec, ToolUse,
 };
+
+use crate::headers;
 
 #[cfg(feature = "http")]
 pub use http::{HttpOptions, MCP_PATH};
@@ -200,7 +203,10 @@ impl McpServer {
     /// The tool list is rendered once for each state of the registry. A
     /// hand-written [`Tool`](tool_runtime::Tool) whose input schema is not a
     /// JSON object (MCP requires one) is listed with an empty object schema,
-    /// and a warning is logged.
+    /// and a warning is logged. A tool whose header parameters
+    /// (`x-mcp-header`) break MCP's rules (see [`crate::headers`]) is not
+    /// served: it is left out of `tools/list`, its calls are answered as
+    /// those of an unknown tool, with why, and a warning is logged.
     pub fn new(registry: impl Into<LiveRegistry>) -> Self {
         let registry = registry.into();
         let listed = Listed::of(registry.snapshot());
@@ -490,6 +496,13 @@ impl McpServer {
         // rendering use the same tools, whatever changes meanwhile.
         let registry = self.registry.snapshot();
         let name = tool_use.name.clone();
+        if let Some(reason) = self.listed().refusal(&name) {
+            let tool = tool_runtime::quote::name(&name);
+            return Err(CallError::UnknownTool {
+                message: format!("the tool `{tool}` is not served over MCP: {reason}"),
+                tool,
+            });
+        }
         let mut events = registry.stream(tool_use, context);
         let mut last_progress = f64::NEG_INFINITY;
         let mut stopping = false;
@@ -654,6 +667,9 @@ struct Listed {
     /// The same with `execution.taskSupport` on the tools whose calls may
     /// run as tasks; `None` when no tool's may.
     marked: Option<Vec<Value>>,
+    /// The tools not served, by name, each with why: those whose header
+    /// parameters break MCP's rules ([`headers::refusal`]).
+    refused: HashMap<String, String>,
 }
 
 impl Listed {
@@ -669,11 +685,29 @@ impl Listed {
                     .map(|(spec, tool)| with_task_support(spec, tool.clone()))
                     .collect()
             });
+        let refused = registry
+            .specs()
+            .filter_map(|spec| {
+                let reason = headers::refusal(spec.input_schema())?;
+                tracing::warn!(tool = %spec.name, "not serving the tool over MCP: {reason}");
+                Some((spec.name.to_string(), reason))
+            })
+            .collect();
         Listed {
             registry,
             json,
             marked,
+            refused,
         }
+    }
+
+    /// Why the tool `name` (or alias) is not served, when it is not.
+    fn refusal(&self, name: &str) -> Option<&str> {
+        if self.refused.is_empty() {
+            return None;
+        }
+        let tool = self.registry.resolve(name)?;
+        self.refused.get(&*tool.spec().name).map(String::as_str)
     }
 
     /// The tools as `revision` lists them: with `execution.taskSupport` in
@@ -691,7 +725,7 @@ impl Listed {
     /// Those of `tools` (the registry's tools in some shape, in name order)
     /// offered in `context`: those its
     /// [`enabled_when`](tool_runtime::RegistryBuilder::enabled_when)
-    /// predicates allow.
+    /// predicates allow, and that are not [`refused`](Self::refused).
     fn offered<'a, T>(&'a self, tools: &'a [T], context: &ToolContext) -> Vec<&'a T> {
         let enabled: std::collections::HashSet<&str> = self
             .registry
@@ -701,7 +735,9 @@ impl Listed {
         self.registry
             .specs()
             .zip(tools)
-            .filter(|(spec, _)| enabled.contains(&*spec.name))
+            .filter(|(spec, _)| {
+                enabled.contains(&*spec.name) && !self.refused.contains_key(&*spec.name)
+            })
             .map(|(_, tool)| tool)
             .collect()
     }

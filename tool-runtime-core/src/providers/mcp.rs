@@ -28,10 +28,8 @@
 //! A parameter marked `#[tool(header)]` (or a property of a run-time
 //! tool's schema with `x-mcp-header`) keeps its `x-mcp-header` keyword in
 //! `inputSchema`: a client on the streamable HTTP transport of revision
-//! 2026-07-28 then also sends its value as an `Mcp-Param-{name}` header,
-//! which the server checks with [`headers::check_headers`].
-
-pub mod headers;
+//! 2026-07-28 then also sends its value as an HTTP header, which
+//! `tool_mcp::headers` writes and checks.
 
 use serde_json::{Map, Value, json};
 

@@ -41,7 +41,6 @@
 use serde_json::{Map, Value};
 
 pub mod compat;
-pub mod headers;
 mod lint;
 // Public as `tool_runtime::strict`, where its documentation is.
 #[doc(hidden)]

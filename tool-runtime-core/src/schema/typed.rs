@@ -6,7 +6,7 @@ use std::any::Any;
 
 use serde_json::{Map, Value};
 
-use crate::schema::{boolean_schema, headers, normalize};
+use crate::schema::{boolean_schema, normalize};
 use crate::spec::tool_spec::ParamSpec;
 
 /// The schema generator settings every tool schema is built with.
@@ -45,7 +45,7 @@ pub(crate) fn input_schema(params: &[ParamSpec]) -> Value {
             }
             param.constraints.annotate(object);
             if let Some(header) = param.header {
-                object.insert(headers::KEYWORD.into(), header.into());
+                object.insert(ParamSpec::HEADER_KEYWORD.into(), header.into());
             }
         }
         properties.insert(param.name.to_owned(), schema);

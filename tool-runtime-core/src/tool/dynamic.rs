@@ -42,10 +42,11 @@ enum Handler {
 /// [`schema::unsatisfiable`](crate::schema::unsatisfiable)), is an error
 /// when the tool is built.
 ///
-/// A property of the schema may carry MCP's `x-mcp-header` keyword, which
-/// makes it a header parameter (see
-/// [`schema::headers`](crate::schema::headers)); `build` refuses a schema
-/// whose keywords break MCP's rules for it.
+/// A property of the schema may carry MCP's `x-mcp-header` keyword
+/// ([`ParamSpec::HEADER_KEYWORD`](crate::ParamSpec::HEADER_KEYWORD)), which
+/// makes it a header parameter for MCP clients over HTTP. To the tool it is
+/// an annotation like any other; `tool_mcp::headers` holds MCP's rules on
+/// it, and an MCP server does not serve a tool that breaks them.
 ///
 /// ```
 /// use serde_json::{json, Value};
@@ -365,11 +366,8 @@ impl DynamicToolBuilder {
     /// draft in `$schema`), when a part of a schema no value can satisfy
     /// ([`DynamicToolError::Unsatisfiable`]: an `enum` of strings on an
     /// `integer` or an `array`, `minimum` above `maximum`, ...), when the
-    /// input schema does not describe an object, when its `x-mcp-header` keywords break MCP's rules (see
-    /// [`schema::headers`](crate::schema::headers): a header name that is
-    /// not an HTTP token or is repeated, on a property that is not a
-    /// string, integer or boolean reached through `properties` alone), or
-    /// when no handler was given.
+    /// input schema does not describe an object, or when no handler was
+    /// given.
     pub fn build(self) -> Result<DynamicTool, DynamicToolError> {
         let mut spec = self.spec;
         let name = spec.name.to_string();
@@ -402,10 +400,6 @@ impl DynamicToolBuilder {
         let validator = jsonschema::validator_for(&input)
             .map_err(|problem| error("input", problem.to_string()))?;
         satisfiable(&name, "input", &input)?;
-        if let Err(problems) = crate::schema::headers::header_params(&input) {
-            let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
-            return Err(error("input", problems.join("; ")));
-        }
         if let Some(mut output) = self.output_schema {
             crate::schema::normalize(&mut output);
             jsonschema::validator_for(&output)
@@ -448,9 +442,8 @@ pub enum DynamicToolError {
         /// The name, quoted and cut short.
         name: String,
     },
-    /// A schema is not valid JSON Schema, the input schema does not
-    /// describe an object, or its `x-mcp-header` keywords break MCP's
-    /// rules.
+    /// A schema is not valid JSON Schema, or the input schema does not
+    /// describe an object.
     InvalidSchema {
         /// The tool.
         tool: String,

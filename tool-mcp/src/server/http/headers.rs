@@ -7,8 +7,6 @@
 
 use std::borrow::Cow;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
 use hyper::header::{self, HeaderMap};
 use serde_json::{Map, Value};
 
@@ -16,7 +14,7 @@ use crate::server::revision::{META_VERSION, REVISIONS, STATELESS_REVISION};
 use crate::server::wire::RpcError;
 
 /// MCP's "header mismatch".
-pub(super) const HEADER_MISMATCH: i64 = -32020;
+pub(super) use crate::headers::HEADER_MISMATCH;
 
 /// The protocol version header.
 pub(super) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -219,8 +217,8 @@ pub(super) fn check(
                 "the Mcp-Name header is missing (a {method} names {name})"
             ))
         })?;
-        let decoded = decode(header)
-            .ok_or_else(|| mismatch("the Mcp-Name header is not valid base64".into()))?;
+        let decoded = crate::headers::decode_value(header.as_bytes())
+            .map_err(|_| mismatch("the Mcp-Name header is not valid base64".into()))?;
         if decoded != *name {
             return Err(mismatch(format!(
                 "the Mcp-Name header ({decoded}) is not the name in the request ({name})"
@@ -228,17 +226,4 @@ pub(super) fn check(
         }
     }
     Ok(())
-}
-
-/// A header value as its text: `=?base64?...?=` decoded, anything else as
-/// it is.
-pub(super) fn decode(value: &str) -> Option<Cow<'_, str>> {
-    let Some(encoded) = value
-        .strip_prefix("=?base64?")
-        .and_then(|rest| rest.strip_suffix("?="))
-    else {
-        return Some(Cow::Borrowed(value));
-    };
-    let bytes = STANDARD.decode(encoded).ok()?;
-    String::from_utf8(bytes).ok().map(Cow::Owned)
 }

@@ -18,7 +18,6 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use tool_runtime::providers::mcp::headers::check_headers;
 
 use super::body::{self, Reply};
 use super::budget::Held;
@@ -26,6 +25,7 @@ use super::headers::{self, HEADER_MISMATCH, Message, SESSION_ID};
 use super::routes::{Events, Holder, HttpSession, Out, Route, first_message};
 use super::sessions::{self, Shared, StreamsFull};
 use super::{MCP_PATH, guard};
+use crate::headers::check_headers;
 use crate::server::revision::{self, Era, MISSING_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::server::wire::{
     self, INTERNAL_ERROR, INVALID_REQUEST, Id, METHOD_NOT_FOUND, PARSE_ERROR,

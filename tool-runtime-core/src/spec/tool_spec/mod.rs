@@ -139,7 +139,7 @@ pub struct ToolSpec {
 
 /// Whether a tool's calls may run as tasks: started at once, answered with
 /// the task's id, and read later by that id (MCP's tasks extension;
-/// [`Registry::start_task`](crate::Registry::start_task) in this crate).
+/// the `tool-tasks` crate runs calls as tasks).
 ///
 /// A server decides, call by call, within what the tool allows: a tool that
 /// forbids tasks always answers in the request; one that requires them
@@ -392,11 +392,11 @@ pub struct ParamSpec {
     /// `validate`).
     pub constraints: crate::spec::constraints::Constraints,
     /// The name under which an MCP client also sends the parameter's value
-    /// as an HTTP header (`#[tool(header)]`, `#[tool(header = "Region")]`):
-    /// the `{name}` of `Mcp-Param-{name}`. It becomes the property's
-    /// `x-mcp-header` keyword in the input schema, which
-    /// `providers::mcp::headers::check_headers` checks a call's headers
-    /// against. `None` for an ordinary parameter.
+    /// as an HTTP header (`#[tool(header)]`, `#[tool(header = "Region")]`).
+    /// It becomes the property's [`HEADER_KEYWORD`](Self::HEADER_KEYWORD)
+    /// (`x-mcp-header`) in the input schema; the core keeps it as data
+    /// only, and `tool_mcp::headers` holds MCP's rules on it and the HTTP
+    /// mapping. `None` for an ordinary parameter.
     pub header: Option<&'static str>,
     /// The parameter's JSON Schema (for `Option<T>`, the schema of `T`),
     /// made with the `schemars` generator a tool's whole schema is built
@@ -409,4 +409,12 @@ pub struct ParamSpec {
     /// Decodes a value of the parameter's type, to report what is wrong.
     #[doc(hidden)]
     pub check_fn: fn(&Value) -> Result<(), crate::spec::error::CheckError>,
+}
+
+impl ParamSpec {
+    /// The keyword of MCP's that marks a property of an input schema as a
+    /// header parameter, its value the header's name: a parameter's
+    /// [`header`](Self::header) in the schema a tool renders, and what a
+    /// `DynamicTool`'s schema writes itself.
+    pub const HEADER_KEYWORD: &'static str = "x-mcp-header";
 }

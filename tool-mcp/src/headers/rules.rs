@@ -1,65 +1,15 @@
-//! Header parameters: the properties of an input schema marked with MCP's
-//! `x-mcp-header` keyword, whose values a client also sends as HTTP headers
-//! (`Mcp-Param-{name}`) on MCP's streamable HTTP transport (revision
-//! 2026-07-28), so that a load balancer or gateway can route on them
-//! without reading the body.
-//!
-//! ```json
-//! {"type": "object",
-//!  "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
-//!  "required": ["region"]}
-//! ```
-//!
-//! The keyword's value is the `{name}` of the header, and MCP sets these
-//! rules on it, which [`header_params`] checks (a `DynamicTool` is refused
-//! at `build` when its schema breaks one; `#[tool(header)]` checks them at
-//! compile time):
-//!
-//! - the name is not empty and is an HTTP token (RFC 9110's `tchar`:
-//!   letters, digits and ``!#$%&'*+-.^_`|~``), so no spaces, control
-//!   characters or delimiters;
-//! - no two names of one schema are equal ignoring case;
-//! - the property's `type` is `"string"`, `"integer"` or `"boolean"`:
-//!   not `"number"`, not an object or array, not a list of types;
-//! - the property is reached from the root through `properties` alone:
-//!   not under `items`, `anyOf`/`oneOf`/`allOf`/`not`,
-//!   `if`/`then`/`else`, `additionalProperties`, `$defs` or a `$ref`.
-//!
-//! A client over HTTP leaves out a tool that breaks them; one over stdio
-//! may ignore the keyword. What the server does with the headers is in
-//! `providers::mcp::headers`.
-//!
-//! ```
-//! use serde_json::json;
-//! use tool_runtime::schema::headers;
-//!
-//! let schema = json!({"type": "object", "properties": {
-//!     "region": {"type": "string", "x-mcp-header": "Region"},
-//!     "query": {"type": "string"}
-//! }});
-//! let found = headers::header_params(&schema).unwrap();
-//! assert_eq!(found[0].path, ["region"]);
-//! assert_eq!(found[0].name, "Region");
-//!
-//! let bad = json!({"type": "object", "properties": {
-//!     "ratio": {"type": "number", "x-mcp-header": "Ratio"}
-//! }});
-//! let problems = headers::header_params(&bad).unwrap_err();
-//! assert_eq!(
-//!     problems[0].to_string(),
-//!     "/properties/ratio: x-mcp-header is on a \"number\"; MCP allows it on a \
-//!      string, integer or boolean property only"
-//! );
-//! ```
+//! The rules MCP sets on a header parameter's declaration: where the
+//! `x-mcp-header` keyword may stand, on what type, with what name
+//! ([`header_params`]), and the walk that finds the declarations of a
+//! schema without judging them ([`for_each`]).
 
 use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::schema::strict::push_pointer;
+use tool_runtime::quote;
 
-/// The keyword that marks a header parameter.
-pub const KEYWORD: &str = "x-mcp-header";
+use super::KEYWORD;
 
 /// How deep [`header_params`] and [`for_each`] look into a schema.
 const MAX_DEPTH: usize = 128;
@@ -122,7 +72,7 @@ pub fn is_token(name: &str) -> bool {
 
 /// Every header parameter of `schema`, in document order, or every rule of
 /// MCP's that its `x-mcp-header` keywords break (see the
-/// [module documentation](self)).
+/// [module documentation](super)).
 pub fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, Vec<HeaderProblem>> {
     let mut scan = Scan::default();
     scan.node(schema, "", Some(&[]), 0);
@@ -333,7 +283,7 @@ impl Scan {
                 pointer,
                 format!(
                     "x-mcp-header must be a string (the header's name), not {}",
-                    crate::quote::value(keyword)
+                    quote::value(keyword)
                 ),
             );
             return;
@@ -355,7 +305,7 @@ impl Scan {
                 format!(
                     "x-mcp-header \"{}\" is not a header name: {why}. Use letters, digits and \
                      `-` (any of !#$%&'*+-.^_`|~ too), as in \"Region\"",
-                    crate::quote::name(name)
+                    quote::name(name)
                 ),
             );
         }
@@ -379,7 +329,7 @@ impl Scan {
                          type of string, integer or boolean (a header is sent only when a value \
                          is given, so leave the property out of `required` rather than making \
                          it nullable)",
-                        crate::quote::value(other)
+                        quote::value(other)
                     ),
                 );
             }
@@ -400,7 +350,7 @@ impl Scan {
                 format!(
                     "x-mcp-header \"{}\" is also the header of {earlier} (names are compared \
                      ignoring case); give each parameter its own header name",
-                    crate::quote::name(name)
+                    quote::name(name)
                 ),
             );
             return;
@@ -415,160 +365,20 @@ impl Scan {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
+/// Appends one reference token to a JSON pointer.
+fn push_pointer(pointer: &str, token: &str) -> String {
+    let escaped = token.replace('~', "~0").replace('/', "~1");
+    format!("{pointer}/{escaped}")
+}
 
-    fn problems(schema: Value) -> Vec<String> {
-        header_params(&schema)
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect()
-    }
-
-    #[test]
-    fn finds_primitives_reached_through_properties() {
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "region": {"type": "string", "x-mcp-header": "Region"},
-                "x-mcp-header": {"type": "string"},
-                "filter": {"type": "object", "properties": {
-                    "tenant": {"type": "integer", "x-mcp-header": "Tenant-Id"},
-                    "dry": {"type": "boolean", "x-mcp-header": "Dry_Run"}
-                }}
-            }
-        });
-        let found = header_params(&schema).unwrap();
-        let found: Vec<(Vec<&str>, &str)> = found
-            .iter()
-            .map(|p| (p.path.iter().map(String::as_str).collect(), p.name.as_str()))
-            .collect();
-        assert_eq!(
-            found,
-            [
-                (vec!["region"], "Region"),
-                (vec!["filter", "tenant"], "Tenant-Id"),
-                (vec!["filter", "dry"], "Dry_Run"),
-            ]
-        );
-        assert_eq!(header_params(&json!({"type": "object"})).unwrap(), []);
-    }
-
-    #[test]
-    fn reports_every_rule_broken() {
-        let schema = json!({
-            "type": "object",
-            "x-mcp-header": "Root",
-            "properties": {
-                "a": {"type": "string", "x-mcp-header": ""},
-                "b": {"type": "string", "x-mcp-header": "Has Space"},
-                "c": {"type": "string", "x-mcp-header": "Naïve"},
-                "d": {"type": "number", "x-mcp-header": "D"},
-                "e": {"type": ["string", "null"], "x-mcp-header": "E"},
-                "f": {"type": "object", "x-mcp-header": "F"},
-                "g": {"$ref": "#/$defs/G", "x-mcp-header": "G"},
-                "h": {"type": "string", "x-mcp-header": "region"},
-                "i": {"type": "string", "x-mcp-header": "REGION"},
-                "j": {"type": "string", "x-mcp-header": 5},
-                "list": {"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}},
-                "either": {"anyOf": [{"type": "string", "x-mcp-header": "Either"}]}
-            },
-            "$defs": {"G": {"type": "string", "x-mcp-header": "Def"}}
-        });
-        assert_eq!(
-            problems(schema),
-            [
-                "/: x-mcp-header is on the schema's root; put it on one of its properties",
-                "/properties/a: x-mcp-header \"\" is not a header name: it is empty. Use letters, \
-                 digits and `-` (any of !#$%&'*+-.^_`|~ too), as in \"Region\"",
-                "/properties/b: x-mcp-header \"Has Space\" is not a header name: ' ' is not \
-                 allowed. Use letters, digits and `-` (any of !#$%&'*+-.^_`|~ too), as in \
-                 \"Region\"",
-                "/properties/c: x-mcp-header \"Naïve\" is not a header name: 'ï' is not allowed. \
-                 Use letters, digits and `-` (any of !#$%&'*+-.^_`|~ too), as in \"Region\"",
-                "/properties/d: x-mcp-header is on a \"number\"; MCP allows it on a string, \
-                 integer or boolean property only",
-                "/properties/e: x-mcp-header is on a property of type [\"string\",\"null\"]; MCP \
-                 allows it on a single type of string, integer or boolean (a header is sent only \
-                 when a value is given, so leave the property out of `required` rather than \
-                 making it nullable)",
-                "/properties/f: x-mcp-header is on a property of type \"object\"; MCP allows it \
-                 on a single type of string, integer or boolean (a header is sent only when a \
-                 value is given, so leave the property out of `required` rather than making it \
-                 nullable)",
-                "/properties/g: x-mcp-header is on a property without a `type`; give it \"type\": \
-                 \"string\", \"integer\" or \"boolean\"",
-                "/properties/i: x-mcp-header \"REGION\" is also the header of /properties/h \
-                 (names are compared ignoring case); give each parameter its own header name",
-                "/properties/j: x-mcp-header must be a string (the header's name), not 5",
-                "/properties/list/items: x-mcp-header is only allowed on a property reached from \
-                 the root through `properties` alone, not under items, anyOf, oneOf, allOf, not, \
-                 if/then/else, additionalProperties, $defs or a $ref; move the parameter to the \
-                 top level (or into a plain nested object)",
-                "/properties/either/anyOf/0: x-mcp-header is only allowed on a property reached \
-                 from the root through `properties` alone, not under items, anyOf, oneOf, allOf, \
-                 not, if/then/else, additionalProperties, $defs or a $ref; move the parameter to \
-                 the top level (or into a plain nested object)",
-                "/$defs/G: x-mcp-header is only allowed on a property reached from the root \
-                 through `properties` alone, not under items, anyOf, oneOf, allOf, not, \
-                 if/then/else, additionalProperties, $defs or a $ref; move the parameter to the \
-                 top level (or into a plain nested object)",
-            ]
-        );
-    }
-
-    #[test]
-    fn for_each_reads_the_chains_of_properties_only() {
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "region": {"type": "string", "x-mcp-header": "Region"},
-                "filter": {"type": "object", "properties": {
-                    "tenant": {"type": "integer", "x-mcp-header": "Tenant"}
-                }},
-                "list": {"type": "array", "items": {"x-mcp-header": "Item"}},
-                "odd": {"x-mcp-header": 3}
-            }
-        });
-        let mut seen = Vec::new();
-        for_each(&schema, |path, name| {
-            seen.push((path.to_string(), path.keys().join("/"), name.to_owned()))
-        });
-        assert_eq!(
-            seen,
-            [
-                ("region".into(), "region".into(), "Region".into()),
-                (
-                    "filter.tenant".into(),
-                    "filter/tenant".into(),
-                    "Tenant".into()
-                ),
-            ]
-        );
-        let arguments = json!({"filter": {"tenant": 7}, "region": "eu"});
-        let mut values = Vec::new();
-        for_each(&schema, |path, _| {
-            values.push(path.lookup(&arguments).cloned())
-        });
-        assert_eq!(values, [Some(json!("eu")), Some(json!(7))]);
-        let mut values = Vec::new();
-        for_each(&schema, |path, _| {
-            values.push(path.lookup(&json!({"filter": 1})).cloned())
-        });
-        assert_eq!(values, [None, None]);
-    }
-
-    #[test]
-    fn tokens() {
-        assert!(is_token("Region"));
-        assert!(is_token("Tenant-Id_2.x~"));
-        assert!(!is_token(""));
-        assert!(!is_token("a b"));
-        assert!(!is_token("a:b"));
-        assert!(!is_token("a\r\nb"));
-        assert!(!is_token("é"));
-    }
+/// Why a tool whose input schema is `schema` cannot be served over MCP,
+/// when its header parameters break MCP's rules: every problem
+/// [`header_params`] finds, in one sentence.
+pub(crate) fn refusal(schema: &Value) -> Option<String> {
+    let problems = header_params(schema).err()?;
+    let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    Some(format!(
+        "its x-mcp-header keywords break MCP's rules: {}",
+        problems.join("; ")
+    ))
 }
