@@ -5,7 +5,7 @@
 # brings in.
 #
 #   scripts/feature-cost.sh CRATE_DIR 'BASE,FEATURES' FEATURE...
-#   scripts/feature-cost.sh tool-runtime text-args files dynamic tokens
+#   scripts/feature-cost.sh tool-runtime text-args dynamic tokens
 #   scripts/feature-cost.sh tool-mcp '' http client
 #
 # The scratch crate stands outside the workspace (its own `[workspace]`)

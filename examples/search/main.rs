@@ -8,7 +8,7 @@
 //! API key is required), and the example then supplies one in code.
 
 use serde_json::json;
-use tool_runtime::manifest::Manifest;
+use tool_manifest::Manifest;
 use tool_runtime::{Registry, ToolContext, ToolUse};
 
 use examples as _;

@@ -3,7 +3,7 @@
 use examples::search::{SearchConfig, SearchTool};
 use serde_json::json;
 use tool_runtime::config::{self, Config};
-use tool_runtime::manifest::{Location, Manifest};
+use tool_manifest::{Location, Manifest};
 use tool_runtime::{Linked, Registry, RegistryProblem, ToolContext, ToolErrorKind, ToolUse, tool};
 
 const BAD_FILE: &str = include_str!("../../examples/search/bad-tools.yaml");
@@ -357,7 +357,7 @@ fn a_section_no_reader_was_given_is_an_unknown_key_at_its_place() {
 fn schema_errors(text: &str) -> Vec<String> {
     let schema = tool_cli::registry_file_schema();
     let validator = jsonschema::draft202012::new(&schema).unwrap();
-    let document = tool_runtime::manifest::Document::parse(text).unwrap();
+    let document = tool_manifest::Document::parse(text).unwrap();
     validator
         .iter_errors(document.value())
         .map(|error| format!("{}: {error}", error.instance_path()))

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tool_builtin::http_tools::{self, LoadOptions, Loaded};
-use tool_runtime::manifest::Manifest;
+use tool_manifest::Manifest;
 use tool_runtime::providers::{self, Provider};
 use tool_runtime::schema::STANDARD_FORMATS;
 use tool_runtime::{Registry, Tool, ToolContext, ToolResult, ToolUse, strict};
@@ -881,7 +881,7 @@ async fn the_command_line_lists_calls_and_serves_them() {
 fn the_example_registry_file_loads_and_fits_the_published_schema() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/http_tools/tools.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
-    let document = tool_runtime::manifest::Document::parse(&text).unwrap();
+    let document = tool_manifest::Document::parse(&text).unwrap();
     let schema: Value =
         serde_json::from_str(include_str!("../../docs/registry-file.schema.json")).unwrap();
     let validator = jsonschema::draft202012::new(&schema).unwrap();

@@ -154,7 +154,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
-use tool_runtime::manifest::{Manifest, ManifestError};
+use tool_manifest::{Manifest, ManifestError};
 use tool_runtime::names;
 use tool_runtime::{Registry, RegistryProblem, ToolSpec};
 

@@ -29,7 +29,7 @@ use tool_mcp::client::{
     ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits, McpProtocol,
     McpServerConfig, McpServers,
 };
-use tool_runtime::manifest::{Location, Manifest, ManifestProblem};
+use tool_manifest::{Location, Manifest, ManifestProblem};
 use tool_runtime::{DynamicTool, LiveRegistry, Registry, Tool};
 
 /// The keys an MCP server's entry may have, besides `prefix` (which the

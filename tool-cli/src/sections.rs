@@ -6,7 +6,7 @@
 //! feature. The file's JSON Schema is assembled from the same sections.
 
 use serde_json::Value;
-use tool_runtime::manifest::{AnySection, Node, Section, SectionReader, schema_with};
+use tool_manifest::{AnySection, Node, Section, SectionReader, schema_with};
 
 /// The sections of a registry file the command line reads besides `tools`,
 /// in the order the messages list them: those of the features this build

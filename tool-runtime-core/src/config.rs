@@ -10,7 +10,8 @@
 //! Where a configuration comes from, lowest precedence first:
 //! 1. the type's own defaults (`#[serde(default)]`),
 //! 2. code: [`RegistryBuilder::configure`](crate::RegistryBuilder::configure),
-//! 3. a declarative registry file (`tool_runtime::manifest`, feature `files`),
+//! 3. a configuration file: [`RegistryBuilder::configure_from_file`](crate::RegistryBuilder::configure_from_file),
+//!    which a registry file (crate `tool-manifest`) calls,
 //! 4. environment variables `TOOL_<NAME>_<FIELD>` (upper case, other
 //!    characters as `_`): `TOOL_SEARCH_API_KEY` sets `api_key` of `search`.
 //!

@@ -38,7 +38,7 @@
 //! assert_eq!(block["tool_use_id"], "toolu_1");
 //! ```
 //!
-//! The crate's features (`files`, `dynamic`, `live`, `pattern`, `tracing`,
+//! The crate's features (`dynamic`, `live`, `pattern`, `tracing`,
 //! `tokens`) are `tool-runtime`'s of the same names, which turn them on.
 
 #![warn(missing_docs)]
@@ -83,8 +83,6 @@ pub use invoke::policy::ErrorDetail;
 pub use providers::{Provider, ProviderError};
 #[cfg(feature = "live")]
 pub use registry::LiveRegistry;
-#[cfg(feature = "files")]
-pub use registry::manifest;
 pub use registry::{
     Availability, GlobalReport, IntoCatalog, Linked, Registry, RegistryBuilder, RegistryError,
     RegistryProblem, ToolReport, deprecation_prefix,

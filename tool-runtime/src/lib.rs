@@ -97,9 +97,10 @@
 //!   until a search finds them, with Anthropic's and OpenAI's own tool
 //!   search where they have one. The guide is `docs/registries.md`.
 //! - Names: aliases ([`Registry::resolve`]), allowlists
-//!   ([`RegistryBuilder::allow`]), registry files (`manifest`, feature `files`) and what
-//!   the global registry found ([`Registry::global_report`]). The guide is
-//!   `docs/registries.md`.
+//!   ([`RegistryBuilder::allow`]) and what the global registry found
+//!   ([`Registry::global_report`]). Registry files, which enable, alias and
+//!   configure tools from a YAML or JSON file, are the crate
+//!   `tool-manifest`. The guide is `docs/registries.md`.
 //! - A command line for any program that links tools (`tool_cli::run()`,
 //!   crate `tool-cli`) and a Model Context Protocol server
 //!   (`tool_mcp::server::McpServer`, crate `tool-mcp`) are crates of their
@@ -117,10 +118,6 @@
 //!   parses the text into a `serde_json::Value` first. Turning it off
 //!   (`default-features = false`) leaves each tool one decoder to compile
 //!   instead of two (`docs/performance.md` has the figures).
-//! - Feature `files` (off by default): registry files, `manifest`, which
-//!   read a YAML or JSON file that enables, aliases and configures tools.
-//!   It brings a YAML parser that a crate registering its tools in code
-//!   does not need; `tool-cli` turns it on.
 //! - Feature `pattern` (off by default): `pattern` constraints
 //!   (`#[tool(pattern = "^[a-z]+$")]`, and the `pattern` of a configuration
 //!   type's schema), matched with `regex-lite`: `\d`, `\w` and `\s` are

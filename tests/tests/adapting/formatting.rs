@@ -452,7 +452,7 @@ tools:
     arguments:
       content: {rename: body}
 ";
-    let manifest = tool_runtime::manifest::Manifest::parse("tools.yaml", text).unwrap();
+    let manifest = tool_manifest::Manifest::parse("tools.yaml", text).unwrap();
     let registry = manifest
         .build_with(Registry::builder().tool(Formatted::new(WriteFileTool, WriteFileFormat)))
         .unwrap();

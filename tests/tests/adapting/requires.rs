@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use serde_json::json;
-use tool_runtime::manifest::Manifest;
+use tool_manifest::Manifest;
 use tool_runtime::providers::Provider;
 use tool_runtime::{
     Availability, DynamicTool, Feature, Missing, Registry, Requirements, Tool, ToolContext,

@@ -5,7 +5,7 @@
 //! server).
 
 use serde_json::{Value, json};
-use tool_runtime::manifest::{Location, Manifest};
+use tool_manifest::{Location, Manifest};
 use tool_runtime::providers::{Provider, mcp};
 use tool_runtime::{
     DynamicTool, Registry, RegistryProblem, Tool, ToolContext, ToolErrorKind, ToolUse,

@@ -12,12 +12,12 @@
 //! ```
 
 use serde_json::{Map, Value};
-use tool_runtime::manifest::{Location, Node, Section, SectionReader};
+use tool_manifest::{Location, Node, Section, SectionReader};
 
 use super::{CodeModeOffer, CodeModeOptions};
 
 /// The `code_mode` section of a registry file, read with
-/// [`Manifest::parse_with`](tool_runtime::manifest::Manifest::parse_with):
+/// [`Manifest::parse_with`](tool_manifest::Manifest::parse_with):
 /// a mapping of [`CodeModeOptions`]' keys (each with its default) and
 /// `offer` (`in_place`, the default, or `beside`). A program that reads it
 /// makes the file's registry with

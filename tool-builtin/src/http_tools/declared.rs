@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
-use tool_runtime::manifest::pointer_token;
+use tool_manifest::pointer_token;
 use ureq::http;
 
 use super::template::{Env, JsonTemplate, Part, Template, valid_parameter_name};
@@ -134,7 +134,7 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
         }),
         Err(message) => loaded
             .problems
-            .push(tool_runtime::manifest::ManifestProblem {
+            .push(tool_manifest::ManifestProblem {
                 location: Some(entry.location),
                 message: format!("HTTP tool \"{name}\": {message}"),
             }),
@@ -350,7 +350,7 @@ struct Declared {
     name: String,
     required: bool,
     default: Option<Value>,
-    at: tool_runtime::manifest::Location,
+    at: tool_manifest::Location,
 }
 
 /// The input schema and the parameters it declares, from `parameters`: a

@@ -42,7 +42,7 @@
 //!
 //! ```
 //! use tool_builtin::http_tools;
-//! use tool_runtime::manifest::Manifest;
+//! use tool_manifest::Manifest;
 //!
 //! let manifest = Manifest::parse_with("tools.yaml", r#"
 //! http_tools:
@@ -69,7 +69,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use tool_runtime::manifest::{Location, Manifest, ManifestError, ManifestProblem};
+use tool_manifest::{Location, Manifest, ManifestError, ManifestProblem};
 use tool_runtime::{
     DynamicTool, Registry, RegistryBuilder, Tool, ToolAnnotations, ToolContext, ToolError, strict,
 };
@@ -369,7 +369,7 @@ impl Problems<'_> {
                     .map(|s| format!("did you mean `{s}`? "))
                     .unwrap_or_default();
                 self.at_key(
-                    &tool_runtime::manifest::pointer_token(key),
+                    &tool_manifest::pointer_token(key),
                     format!(
                         "unknown key `{}`; {suggestion}{what}",
                         tool_runtime::quote::name(key)

@@ -302,7 +302,7 @@ impl JsonTemplate {
             Value::Object(map) => JsonTemplate::Object(
                 map.iter()
                     .map(|(key, item)| {
-                        let child = format!("{at}/{}", tool_runtime::manifest::pointer_token(key));
+                        let child = format!("{at}/{}", tool_manifest::pointer_token(key));
                         (key.clone(), Self::read(item, &child, problems))
                     })
                     .collect(),

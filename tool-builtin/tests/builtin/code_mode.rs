@@ -697,7 +697,7 @@ fn a_registry_builder_offers_code_mode_in_place_of_its_tools_or_beside_them() {
 #[test]
 fn a_registry_files_code_mode_section_is_read_with_its_mistakes_placed() {
     use tool_builtin::code_mode::{CodeModeOffer, CodeModeSection};
-    use tool_runtime::manifest::Manifest;
+    use tool_manifest::Manifest;
     let text = "tools: []\ncode_mode:\n  offer: beside\n  max_calls: 3\n  tools: [convert_length]\n  python: {sandbox: true}\n";
     let manifest = Manifest::parse_with("tools.yaml", text, &[&CodeModeSection]).unwrap();
     assert!(manifest.problems().is_empty(), "{:?}", manifest.problems());
@@ -739,7 +739,7 @@ fn a_registry_files_code_mode_section_is_read_with_its_mistakes_placed() {
     assert_eq!(manifest.section::<CodeModeSection>(), Some(&None));
 
     // The section's schema is inline, with the options and `offer`.
-    let schema = tool_runtime::manifest::Section::schema(&CodeModeSection);
+    let schema = tool_manifest::Section::schema(&CodeModeSection);
     assert!(schema.get("$defs").is_none(), "{schema}");
     let offer = schema["properties"]["offer"].to_string();
     assert!(

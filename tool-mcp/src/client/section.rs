@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde_json::Value;
-use tool_runtime::manifest::{Location, Node, Section, SectionReader};
+use tool_manifest::{Location, Node, Section, SectionReader};
 
 /// The `mcp_servers` section of a registry file, for
-/// [`Manifest::parse_with`](tool_runtime::manifest::Manifest::parse_with):
+/// [`Manifest::parse_with`](tool_manifest::Manifest::parse_with):
 /// MCP servers by name, in the shape MCP hosts use, each with an optional
 /// `prefix` for its tools' names and the settings of the client that
 /// reaches it.
@@ -29,13 +29,13 @@ use tool_runtime::manifest::{Location, Node, Section, SectionReader};
 /// Reading checks each entry's name and shape; the rest of an entry (the
 /// server's [`McpServerConfig`](super::McpServerConfig), its settings) is
 /// kept as written, with the place of every value
-/// ([`Manifest::location_of`](tool_runtime::manifest::Manifest::location_of)
+/// ([`Manifest::location_of`](tool_manifest::Manifest::location_of)
 /// at `/mcp_servers/NAME/KEY`), for the program that reaches the servers
 /// to check and report.
 ///
 /// ```
 /// use tool_mcp::client::McpServers;
-/// use tool_runtime::manifest::Manifest;
+/// use tool_manifest::Manifest;
 ///
 /// let text = "mcp_servers:\n  everything:\n    command: npx\n    prefix: everything_\n";
 /// let manifest = Manifest::parse_with("tools.yaml", text, &[&McpServers]).unwrap();
@@ -76,7 +76,7 @@ impl Section for McpServers {
     }
 
     fn schema(&self) -> Value {
-        tool_runtime::manifest::section_schema::<ServersForm>()
+        tool_manifest::section_schema::<ServersForm>()
     }
 
     fn read(&self, node: Node<'_>, reader: &mut SectionReader<'_>) -> Vec<McpServerEntry> {
@@ -100,7 +100,7 @@ fn read_server(
     reader: &mut SectionReader<'_>,
 ) -> Option<McpServerEntry> {
     let at = node.location();
-    if !tool_runtime::manifest::is_entry_name(name) {
+    if !tool_manifest::is_entry_name(name) {
         reader.problem(
             Some(at),
             format!(

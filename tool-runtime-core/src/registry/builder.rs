@@ -192,9 +192,39 @@ impl RegistryBuilder {
         self
     }
 
-    /// Configures a tool from a registry file; overrides [`configure`](Self::configure).
-    #[cfg(feature = "files")]
-    pub(super) fn configure_from_file(mut self, name: impl Into<String>, config: Value) -> Self {
+    /// Configures the tool named `name` from a configuration file, such as
+    /// a registry file (crate `tool-manifest`) or a program's own: this
+    /// overrides [`configure`](Self::configure) field by field, and the
+    /// environment overrides it (see [`crate::config`] for the order). The
+    /// configuration is validated at [`build`](Self::build); every bad field
+    /// is reported.
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// use schemars::JsonSchema;
+    /// use serde_json::json;
+    /// use tool_runtime::{config::Config, tool, Registry};
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Limits { max_results: u32, language: String }
+    ///
+    /// /// Searches the documents.
+    /// #[tool(config = Limits, register = false)]
+    /// fn find_docs(config: Config<Limits>) -> String {
+    ///     format!("{} in {}", config.max_results, config.language)
+    /// }
+    ///
+    /// let registry = Registry::builder()
+    ///     .tool(FindDocsTool)
+    ///     .config_from_env(false)
+    ///     .configure("find_docs", json!({"max_results": 3, "language": "en"}))
+    ///     .configure_from_file("find_docs", json!({"max_results": 10}))
+    ///     .build()
+    ///     .unwrap();
+    /// let config = registry.config("find_docs").unwrap().get::<Limits>().unwrap();
+    /// assert_eq!((config.max_results, config.language.as_str()), (10, "en"));
+    /// ```
+    pub fn configure_from_file(mut self, name: impl Into<String>, config: Value) -> Self {
         self.file_configs.push((name.into(), config));
         self
     }

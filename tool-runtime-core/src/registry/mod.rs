@@ -33,8 +33,6 @@ mod error;
 mod global;
 #[cfg(feature = "live")]
 mod live;
-#[cfg(feature = "files")]
-pub mod manifest;
 mod render;
 mod report;
 mod results;

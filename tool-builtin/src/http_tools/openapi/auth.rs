@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use base64::Engine as _;
 use serde_json::{Map, Value};
-use tool_runtime::manifest::pointer_token;
+use tool_manifest::pointer_token;
 
 use super::super::template::{Env, Part, Template};
 use super::super::{Context, Problems, read_env};

@@ -4,7 +4,7 @@
 //! knowing, each naming its place.
 
 use serde_json::Value;
-use tool_runtime::manifest::Document;
+use tool_manifest::Document;
 use ureq::http;
 
 use super::super::schema::local_pointer;

@@ -25,7 +25,7 @@ mod schemas;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use tool_runtime::manifest::{ManifestProblem, pointer_token};
+use tool_manifest::{ManifestProblem, pointer_token};
 
 use super::template::{Env, Template};
 use super::{

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
-use tool_runtime::manifest::pointer_token;
+use tool_manifest::pointer_token;
 
 use super::super::Problems;
 use super::document::Reader;

@@ -15,12 +15,12 @@ use crate::http::HttpConfig;
 
 /// The JSON Schema of the `http_tools` section.
 pub(super) fn http_tools() -> Value {
-    tool_runtime::manifest::section_schema::<HttpToolsForm>()
+    tool_manifest::section_schema::<HttpToolsForm>()
 }
 
 /// The JSON Schema of the `openapi` section.
 pub(super) fn openapi() -> Value {
-    tool_runtime::manifest::section_schema::<OpenApiForm>()
+    tool_manifest::section_schema::<OpenApiForm>()
 }
 
 /// Tools that make one HTTP request each.

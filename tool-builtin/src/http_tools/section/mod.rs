@@ -5,12 +5,12 @@
 //! entries' form (`forms`).
 
 use serde_json::Value;
-use tool_runtime::manifest::{AnySection, Location, Node, Section, SectionReader};
+use tool_manifest::{AnySection, Location, Node, Section, SectionReader};
 
 mod forms;
 
 /// The sections this module reads, for
-/// [`Manifest::parse_with`](tool_runtime::manifest::Manifest::parse_with):
+/// [`Manifest::parse_with`](tool_manifest::Manifest::parse_with):
 /// [`HttpTools`] and [`OpenApi`].
 pub const SECTIONS: &[&dyn AnySection] = &[&HttpTools, &OpenApi];
 
@@ -37,8 +37,8 @@ pub struct HttpToolEntry {
     /// The JSON pointer of the entry in the file, such as `/http_tools/0`,
     /// for [`Manifest::location_of`] and [`Manifest::key_location_of`].
     ///
-    /// [`Manifest::location_of`]: tool_runtime::manifest::Manifest::location_of
-    /// [`Manifest::key_location_of`]: tool_runtime::manifest::Manifest::key_location_of
+    /// [`Manifest::location_of`]: tool_manifest::Manifest::location_of
+    /// [`Manifest::key_location_of`]: tool_manifest::Manifest::key_location_of
     pub pointer: String,
     /// Where the entry starts.
     pub location: Location,
@@ -134,7 +134,7 @@ impl Section for OpenApi {
         for (name, entry) in documents {
             let name = name.as_str();
             let at = entry.location();
-            if !tool_runtime::manifest::is_entry_name(name) {
+            if !tool_manifest::is_entry_name(name) {
                 reader.problem(
                     Some(at),
                     format!(

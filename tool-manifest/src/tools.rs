@@ -7,17 +7,16 @@ use std::collections::HashMap;
 use marked_yaml::Node;
 use marked_yaml::types::MarkedMappingNode;
 use serde_json::{Value, json};
+use tool_runtime_core::{Linked, RegistryBuilder, RegistryProblem, Requirements};
 
-use super::document::{Location, Locations, location, to_json};
-use super::problem::{ManifestProblem, problem};
-use super::transform;
-use crate::registry::{RegistryBuilder, RegistryProblem};
-use crate::spec::requires::Requirements;
+use crate::document::{Location, Locations, location, to_json};
+use crate::problem::{ManifestProblem, problem};
+use crate::transform;
 
 /// One entry of `tools`, with where each part was written.
 #[derive(Debug, Clone)]
-pub(super) struct Entry {
-    pub(super) name: String,
+pub(crate) struct Entry {
+    pub(crate) name: String,
     at: Location,
     aliases: Vec<(String, Location)>,
     config: Option<(Value, Location)>,
@@ -50,7 +49,7 @@ impl Entry {
 
 /// The section's entries, in file order. `others` says whether the file
 /// has another section, without which `tools` must be there.
-pub(super) fn read(
+pub(crate) fn read(
     root: &MarkedMappingNode,
     others: bool,
     locations: &mut Locations,
@@ -92,9 +91,10 @@ fn read_entry(
     for (key, _) in mapping.iter() {
         let more = transform::KEYS;
         if !KEYS.contains(&key.as_str()) && !more.contains(&key.as_str()) {
-            let suggestion = crate::names::closest(key.as_str(), KEYS.into_iter().chain(more))
-                .map(|s| format!("did you mean \"{s}\"? "))
-                .unwrap_or_default();
+            let suggestion =
+                tool_runtime_core::names::closest(key.as_str(), KEYS.into_iter().chain(more))
+                    .map(|s| format!("did you mean \"{s}\"? "))
+                    .unwrap_or_default();
             problems.push(problem(
                 key.span().start(),
                 format!(
@@ -200,9 +200,9 @@ fn read_aliases(node: Option<&Node>, entry: &mut Entry, problems: &mut Vec<Manif
 
 /// `builder` with the entries' tools enabled, their aliases and their
 /// configurations.
-pub(super) fn configure(entries: &[Entry], mut builder: RegistryBuilder) -> RegistryBuilder {
+pub(crate) fn configure(entries: &[Entry], mut builder: RegistryBuilder) -> RegistryBuilder {
     let linked = entries.iter().filter(|e| e.transform.is_none());
-    builder = builder.global_named(linked.map(|e| e.name.clone()));
+    builder = builder.linked(Linked::named(linked.map(|e| e.name.clone())));
     for entry in entries {
         if let Some(change) = &entry.transform {
             builder = transform::apply(&entry.name, change, builder);
@@ -224,7 +224,7 @@ pub(super) fn configure(entries: &[Entry], mut builder: RegistryBuilder) -> Regi
 }
 
 /// A problem for each tool listed again after its first entry.
-pub(super) fn duplicates(entries: &[Entry]) -> Vec<ManifestProblem> {
+pub(crate) fn duplicates(entries: &[Entry]) -> Vec<ManifestProblem> {
     let mut problems = Vec::new();
     let mut seen: HashMap<&str, Location> = HashMap::new();
     for entry in entries {
@@ -244,7 +244,7 @@ pub(super) fn duplicates(entries: &[Entry]) -> Vec<ManifestProblem> {
 }
 
 /// Finds where in the file a registry problem comes from.
-pub(super) fn locate(
+pub(crate) fn locate(
     entries: &[Entry],
     locations: &Locations,
     registry_problem: &RegistryProblem,
@@ -313,7 +313,7 @@ pub(super) fn locate(
 }
 
 /// The section's JSON Schema: names, or `{name, aliases, config}`.
-pub(super) fn schema() -> Value {
+pub(crate) fn schema() -> Value {
     let mut schema = json!({
         "type": "array",
         "description": "The tools to enable.",

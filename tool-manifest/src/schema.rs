@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::section::AnySection;
-use super::tools;
+use crate::section::AnySection;
+use crate::tools;
 
 /// The JSON Schema of a registry file that has `tools` alone (and
 /// optionally `$schema`).
@@ -13,12 +13,12 @@ pub fn schema() -> Value {
 }
 
 /// The JSON Schema of a registry file read with `sections`, each with its
-/// own schema ([`Section::schema`](super::Section::schema)): the file has
+/// own schema ([`Section::schema`](crate::Section::schema)): the file has
 /// `tools`, any of the sections, or both; no other key.
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_runtime::manifest::schema;
+/// use tool_manifest::schema;
 ///
 /// let schema = schema();
 /// assert_eq!(schema["required"], json!(["tools"]));
@@ -74,7 +74,7 @@ pub fn schema_with(sections: &[&dyn AnySection]) -> Value {
 
 /// The JSON Schema of `T`, a form of a section's value (a type that
 /// derives `schemars::JsonSchema`, its doc comments the descriptions), to
-/// stand in the registry file's schema, as [`Section::schema`](super::Section::schema)
+/// stand in the registry file's schema, as [`Section::schema`](crate::Section::schema)
 /// gives it: subschemas inline, no `$schema` or `title`,
 /// descriptions on one line; an optional key may be left out, not written
 /// `null`.
@@ -126,7 +126,7 @@ fn tidy(schema: &mut schemars::Schema) {
 /// `-`, the `propertyNames` pattern of those sections' schemas.
 ///
 /// ```
-/// use tool_runtime::manifest::is_entry_name;
+/// use tool_manifest::is_entry_name;
 ///
 /// assert!(is_entry_name("everything_2"));
 /// assert!(!is_entry_name("two words"));

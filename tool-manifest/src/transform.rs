@@ -17,23 +17,24 @@
 use marked_yaml::Node;
 use marked_yaml::types::MarkedMappingNode;
 use serde_json::{Value, json};
+use tool_runtime_core::{
+    ArgTransform, GivenValue, RegistryBuilder, RegistryProblem, TransformError,
+};
 
-use super::document::{Location, Locations, location, to_json};
-use super::problem::{ManifestProblem, problem};
-use crate::registry::{RegistryBuilder, RegistryProblem};
-use crate::tool::transform::{ArgTransform, GivenValue, TransformError};
+use crate::document::{Location, Locations, location, to_json};
+use crate::problem::{ManifestProblem, problem};
 
 /// The keys a `tools` entry has for a transform.
-pub(super) const KEYS: [&str; 3] = ["from", "description", "arguments"];
+pub(crate) const KEYS: [&str; 3] = ["from", "description", "arguments"];
 
 /// The keys of an argument's entry.
 const ARG_KEYS: [&str; 4] = ["rename", "description", "default", "hide"];
 
 /// What an entry with `from` makes of the tool it names.
 #[derive(Debug, Clone)]
-pub(super) struct FileTransform {
+pub(crate) struct FileTransform {
     /// The tool re-exposed, and where its name was written.
-    pub(super) from: (String, Location),
+    pub(crate) from: (String, Location),
     description: Option<String>,
     arguments: Vec<FileArg>,
 }
@@ -54,7 +55,7 @@ struct FileArg {
 
 /// The transform an entry declares (`index` is its place in `tools`);
 /// `None` when it has no `from`, which `description` and `arguments` need.
-pub(super) fn read(
+pub(crate) fn read(
     index: usize,
     mapping: &MarkedMappingNode,
     locations: &mut Locations,
@@ -95,7 +96,7 @@ pub(super) fn read(
             for (key, value) in arguments.iter() {
                 let pointer = format!(
                     "/tools/{index}/arguments/{}",
-                    super::document::pointer_token(key.as_str())
+                    crate::document::pointer_token(key.as_str())
                 );
                 let arg = read_arg(key.as_str(), value, &pointer, locations, problems);
                 transform.arguments.extend(arg.map(|mut arg| {
@@ -163,7 +164,7 @@ fn read_arg(
                 };
             }
             other => {
-                let suggestion = crate::names::closest(other, ARG_KEYS.into_iter())
+                let suggestion = tool_runtime_core::names::closest(other, ARG_KEYS.into_iter())
                     .map(|s| format!("did you mean \"{s}\"? "))
                     .unwrap_or_default();
                 problems.push(problem(
@@ -171,7 +172,7 @@ fn read_arg(
                     format!(
                         "unknown key \"{}\"; {suggestion}an argument has `rename`, \
                          `description`, `default` and `hide`",
-                        crate::quote::name(other)
+                        tool_runtime_core::quote::name(other)
                     ),
                 ));
             }
@@ -181,7 +182,7 @@ fn read_arg(
 }
 
 /// `builder` making the tool `name` as `transform` says.
-pub(super) fn apply(
+pub(crate) fn apply(
     name: &str,
     transform: &FileTransform,
     builder: RegistryBuilder,
@@ -207,7 +208,7 @@ pub(super) fn apply(
 
 /// Where in the entry at `at`, which declares `transform`, the mistake
 /// `error` was written.
-pub(super) fn locate(transform: &FileTransform, at: Location, error: &TransformError) -> Location {
+pub(crate) fn locate(transform: &FileTransform, at: Location, error: &TransformError) -> Location {
     let argument = |name: &str| transform.arguments.iter().find(|arg| arg.name == name);
     match error {
         TransformError::UnknownArgument { argument: name, .. }
@@ -222,6 +223,8 @@ pub(super) fn locate(transform: &FileTransform, at: Location, error: &TransformE
             let written = match value {
                 GivenValue::Hidden => arg.hide_at,
                 GivenValue::Default => arg.default_at.or(arg.hide_at),
+                // A value given some other way: at the argument's entry.
+                _ => None,
             };
             written.unwrap_or(arg.at)
         }),
@@ -233,16 +236,18 @@ pub(super) fn locate(transform: &FileTransform, at: Location, error: &TransformE
             .iter()
             .find_map(|arg| {
                 let (new, at) = arg.rename.as_ref()?;
-                (crate::quote::name(new) == *name).then_some(*at)
+                (tool_runtime_core::quote::name(new) == *name).then_some(*at)
             })
             .unwrap_or(at),
+        // A mistake of another kind: at the entry.
+        _ => at,
     }
 }
 
 /// The problem a registry reports for an entry that re-exposes a tool,
 /// at its place, if it is one. `entries` are the entries that do: each
 /// one's name, where it was written, and its transform.
-pub(super) fn problem_of<'a>(
+pub(crate) fn problem_of<'a>(
     mut entries: impl Iterator<Item = (&'a str, Location, &'a FileTransform)>,
     registry_problem: &RegistryProblem,
 ) -> Option<ManifestProblem> {
@@ -264,7 +269,7 @@ pub(super) fn problem_of<'a>(
 }
 
 /// The schema of the keys an entry has for a transform.
-pub(super) fn schema() -> Value {
+pub(crate) fn schema() -> Value {
     json!({
         "from": {
             "type": "string",

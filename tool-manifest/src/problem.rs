@@ -4,7 +4,7 @@ use std::fmt;
 
 use marked_yaml::types::Marker;
 
-use super::document::Location;
+use crate::document::Location;
 
 /// One mistake in a registry file.
 ///
@@ -13,7 +13,7 @@ use super::document::Location;
 /// front of each.
 ///
 /// ```
-/// use tool_runtime::manifest::{Location, ManifestProblem};
+/// use tool_manifest::{Location, ManifestProblem};
 ///
 /// let problem = ManifestProblem {
 ///     location: Some(Location { line: 4, column: 7 }),
@@ -70,7 +70,7 @@ impl fmt::Display for ManifestError {
 impl std::error::Error for ManifestError {}
 
 /// A problem at `marker`, when known.
-pub(super) fn problem(marker: Option<&Marker>, message: impl Into<String>) -> ManifestProblem {
+pub(crate) fn problem(marker: Option<&Marker>, message: impl Into<String>) -> ManifestProblem {
     ManifestProblem {
         location: marker.map(Location::from),
         message: message.into(),

@@ -11,9 +11,9 @@ use serde_json::{Map, Value};
 /// Where the values and keys of a YAML or JSON text were written, by the
 /// JSON pointer (RFC 6901) of the value.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Locations {
-    pub(super) values: HashMap<String, Location>,
-    pub(super) keys: HashMap<String, Location>,
+pub(crate) struct Locations {
+    pub(crate) values: HashMap<String, Location>,
+    pub(crate) keys: HashMap<String, Location>,
 }
 
 /// A YAML or JSON document read with the line and column of every value
@@ -21,7 +21,7 @@ pub(super) struct Locations {
 /// section names), so that their mistakes can be reported where they are.
 ///
 /// ```
-/// use tool_runtime::manifest::{Document, Location};
+/// use tool_manifest::{Document, Location};
 ///
 /// let document = Document::parse("version: 3.1.0\npaths:\n  /pets/{id}:\n    get: {}\n").unwrap();
 /// assert_eq!(document.value()["version"], "3.1.0");
@@ -61,7 +61,7 @@ impl Document {
     }
 }
 
-pub(super) fn parse_yaml(text: &str) -> Result<Node, String> {
+pub(crate) fn parse_yaml(text: &str) -> Result<Node, String> {
     let options = LoaderOptions::default()
         .error_on_duplicate_keys(true)
         .prevent_coercion(true);
@@ -103,7 +103,7 @@ impl fmt::Display for Location {
 }
 
 /// Where a node starts; the file's start when not known.
-pub(super) fn location(marker: Option<&Marker>) -> Location {
+pub(crate) fn location(marker: Option<&Marker>) -> Location {
     marker
         .map(Location::from)
         .unwrap_or(Location { line: 1, column: 1 })
@@ -112,7 +112,7 @@ pub(super) fn location(marker: Option<&Marker>) -> Location {
 /// Converts a YAML node to JSON (plain scalars typed as YAML 1.2 core
 /// schema: null, booleans, numbers; quoted scalars stay strings), recording
 /// where each value and each key was written.
-pub(super) fn to_json(node: &Node, pointer: &str, locations: &mut Locations) -> Value {
+pub(crate) fn to_json(node: &Node, pointer: &str, locations: &mut Locations) -> Value {
     locations
         .values
         .insert(pointer.to_owned(), location(node.span().start()));

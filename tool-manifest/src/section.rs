@@ -9,8 +9,8 @@ use std::fmt;
 use marked_yaml::Node as Yaml;
 use serde_json::Value;
 
-use super::document::{Location, Locations, location, to_json};
-use super::problem::ManifestProblem;
+use crate::document::{Location, Locations, location, to_json};
+use crate::problem::ManifestProblem;
 
 /// A section of a registry file besides `tools`, read by the crate that
 /// uses it: its key at the file's top level, its JSON Schema, and how its
@@ -23,7 +23,7 @@ use super::problem::ManifestProblem;
 ///
 /// ```
 /// use serde_json::{Value, json};
-/// use tool_runtime::manifest::{Manifest, Node, Section, SectionReader};
+/// use tool_manifest::{Manifest, Node, Section, SectionReader};
 ///
 /// /// Greetings by language: `greetings: {en: Hello}`.
 /// struct Greetings;
@@ -69,8 +69,8 @@ use super::problem::ManifestProblem;
 /// );
 /// ```
 ///
-/// [`Manifest::parse_with`]: super::Manifest::parse_with
-/// [`Manifest::section`]: super::Manifest::section
+/// [`Manifest::parse_with`]: crate::Manifest::parse_with
+/// [`Manifest::section`]: crate::Manifest::section
 pub trait Section: Send + Sync + 'static {
     /// What reading the section gives, such as its entries in file order.
     type Entries: Send + Sync + 'static;
@@ -83,7 +83,7 @@ pub trait Section: Send + Sync + 'static {
     fn description(&self) -> &'static str;
 
     /// The JSON Schema of the section's value, for the file's schema
-    /// ([`schema_with`](super::schema_with)).
+    /// ([`schema_with`](crate::schema_with)).
     fn schema(&self) -> Value;
 
     /// Reads the section's value. Each mistake goes to `reader` with its
@@ -164,7 +164,7 @@ pub struct Node<'a> {
 }
 
 impl<'a> Node<'a> {
-    pub(super) fn new(node: &'a Yaml) -> Self {
+    pub(crate) fn new(node: &'a Yaml) -> Self {
         Node { node }
     }
 
@@ -230,13 +230,13 @@ impl<'a> Key<'a> {
 
 /// What a [`Section`] reads with: it records where the values and keys it
 /// takes as JSON were written, by JSON pointer, for
-/// [`Manifest::location_of`](super::Manifest::location_of) and
-/// [`Manifest::key_location_of`](super::Manifest::key_location_of), and
+/// [`Manifest::location_of`](crate::Manifest::location_of) and
+/// [`Manifest::key_location_of`](crate::Manifest::key_location_of), and
 /// collects the mistakes it finds with those of the rest of the file.
 #[derive(Debug)]
 pub struct SectionReader<'a> {
-    pub(super) locations: &'a mut Locations,
-    pub(super) problems: &'a mut Vec<ManifestProblem>,
+    pub(crate) locations: &'a mut Locations,
+    pub(crate) problems: &'a mut Vec<ManifestProblem>,
 }
 
 impl SectionReader<'_> {
@@ -244,7 +244,7 @@ impl SectionReader<'_> {
     /// null, booleans, numbers; quoted scalars stay strings), recording
     /// where each value and key below it was written, `pointer` naming
     /// `node` itself (`/greetings/en`; see
-    /// [`pointer_token`](super::pointer_token)).
+    /// [`pointer_token`](crate::pointer_token)).
     pub fn to_json(&mut self, node: Node<'_>, pointer: &str) -> Value {
         to_json(node.node, pointer, self.locations)
     }

@@ -1,54 +1,16 @@
-//! A registry from a declarative file: which linked tools to enable, their
-//! aliases and their configuration, in YAML (or JSON, which YAML reads too).
-//!
-//! ```yaml
-//! # tools.yaml
-//! tools:
-//!   - weather_forecast          # a name alone enables the tool
-//!   - name: search
-//!     aliases: [web_search]     # more names for it
-//!     config:                   # validated against its configuration schema
-//!       max_results: 5
-//! ```
-//!
-//! The file may have more sections, which other crates provide: each is a
-//! [`Section`], which reads its value with the line and column of every
-//! part ([`SectionReader`]) and gives typed entries. A program names the
-//! sections it reads ([`Manifest::parse_with`], [`Manifest::from_path_with`])
-//! and gets their entries back with [`Manifest::section`]; any other key is
-//! a mistake. The crates that make something of a section report a mistake
-//! in an entry at its line and column through [`Manifest::location_of`] and
-//! [`Manifest::key_location_of`].
-//!
-//! Every mistake (a tool no linked crate has, a tool listed twice, an alias
-//! that collides, a bad configuration field, an unknown key) is reported at
-//! once, each with its line and column. The file's own JSON Schema is
-//! [`schema()`], or [`schema_with`] the sections a program reads.
-
-// The file's reading (`document`), its mistakes (`problem`), the `tools`
-// section (`tools`), the seam for the sections other crates provide
-// (`section`), and the schema of the whole file. This file holds
-// `Manifest`'s API.
-mod document;
-mod problem;
-mod schema;
-mod section;
-mod tools;
-mod transform;
+//! `Manifest`: a parsed registry file, the sections it was read with, and
+//! the registry it describes.
 
 use std::any::{Any, TypeId};
 use std::sync::Arc;
 
 use marked_yaml::types::MarkedScalarNode;
+use tool_runtime_core::{Registry, RegistryBuilder};
 
-use crate::registry::{Registry, RegistryBuilder};
-use document::{Locations, parse_yaml};
-use problem::problem;
-
-pub use document::{Document, Location, pointer_token};
-pub use problem::{ManifestError, ManifestProblem};
-pub use schema::{is_entry_name, schema, schema_with, section_schema};
-pub use section::{AnySection, Key, Node, Section, SectionReader};
+use crate::document::{Location, Locations, parse_yaml};
+use crate::problem::{ManifestError, ManifestProblem, problem};
+use crate::section::{AnySection, Node, Section, SectionReader};
+use crate::tools;
 
 /// A parsed registry file.
 #[derive(Debug, Clone)]
@@ -261,14 +223,14 @@ fn unknown_sections<'a>(
         if known().any(|known| known == key.as_str()) || key.as_str() == "$schema" {
             continue;
         }
-        let suggestion = crate::names::closest(key.as_str(), known())
+        let suggestion = tool_runtime_core::names::closest(key.as_str(), known())
             .map(|s| format!("did you mean \"{s}\"? "))
             .unwrap_or_default();
         problems.push(problem(
             key.span().start(),
             format!(
                 "unknown key \"{}\"; {suggestion}the file has {} (and optionally `$schema`)",
-                crate::quote::name(key.as_str()),
+                tool_runtime_core::quote::name(key.as_str()),
                 described(sections),
             ),
         ));
