@@ -42,9 +42,9 @@ pub(crate) async fn task(command: TaskCommand) -> ExitCode {
 
 /// The task store `store` names: `memory` (this process's, for `serve`
 /// alone) or a Redis URL; or the exit code of why not.
-pub(crate) async fn open(store: &str, memory: bool) -> Result<tool_runtime::Tasks, ExitCode> {
+pub(crate) async fn open(store: &str, memory: bool) -> Result<tool_tasks::Tasks, ExitCode> {
     if store == "memory" && memory {
-        return Ok(tool_runtime::Tasks::in_memory());
+        return Ok(tool_tasks::Tasks::in_memory());
     }
     if !(store.starts_with("redis://") || store.starts_with("rediss://")) {
         let kinds = if memory {
@@ -60,15 +60,15 @@ pub(crate) async fn open(store: &str, memory: bool) -> Result<tool_runtime::Task
 }
 
 #[cfg(feature = "redis")]
-async fn redis(url: &str) -> Result<tool_runtime::Tasks, ExitCode> {
-    match tool_runtime::RedisTaskStore::connect(url).await {
-        Ok(store) => Ok(tool_runtime::Tasks::new(store)),
+async fn redis(url: &str) -> Result<tool_tasks::Tasks, ExitCode> {
+    match tool_tasks::RedisTaskStore::connect(url).await {
+        Ok(store) => Ok(tool_tasks::Tasks::new(store)),
         Err(error) => Err(failed(error)),
     }
 }
 
 #[cfg(not(feature = "redis"))]
-async fn redis(url: &str) -> Result<tool_runtime::Tasks, ExitCode> {
+async fn redis(url: &str) -> Result<tool_tasks::Tasks, ExitCode> {
     Err(usage_error(format!(
         "--tasks {url}: this program is built without tool-cli's `redis` feature, \
          so it reaches no Redis"

@@ -1384,7 +1384,7 @@ fn plus(a: i64, b: i64) -> i64 {
 /// Our own server over streamable HTTP on a loopback port, serving the task
 /// tools with `tasks` (or none): its URL, and what stops it.
 async fn task_server(
-    tasks: Option<tool_runtime::Tasks>,
+    tasks: Option<tool_tasks::Tasks>,
 ) -> (
     String,
     CancellationToken,
@@ -1418,7 +1418,7 @@ async fn task_server(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn our_client_calls_our_servers_tools_as_tasks() {
     use tool_mcp::client::{McpProtocol, McpTaskCall};
-    use tool_runtime::{TaskOptions, TaskStatus, Tasks};
+    use tool_tasks::{TaskOptions, TaskStatus, Tasks};
 
     let options = TaskOptions::default().with_poll_interval(Duration::from_millis(10));
     let (url, shutdown, serving) =

@@ -952,7 +952,7 @@ async fn linger() -> &'static str {
 #[tokio::test]
 async fn tasks_methods_are_routed_by_their_task_id_in_mcp_name() {
     let registry = Registry::builder().tool(LingerTool).build().unwrap();
-    let server = McpServer::new(registry).with_tasks(tool_runtime::Tasks::in_memory());
+    let server = McpServer::new(registry).with_tasks(tool_tasks::Tasks::in_memory());
     let server = Server::start(server, HttpOptions::new()).await;
     let meta = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",

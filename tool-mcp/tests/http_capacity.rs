@@ -603,7 +603,7 @@ async fn sessions_in_use_are_kept_and_a_new_one_is_refused() {
 #[tokio::test]
 async fn a_session_with_a_running_task_is_in_use() {
     let registry = Registry::builder().tool(WaitAsTaskTool).build().unwrap();
-    let mcp = McpServer::new(registry).with_tasks(tool_runtime::Tasks::in_memory());
+    let mcp = McpServer::new(registry).with_tasks(tool_tasks::Tasks::in_memory());
     let server = Server::start(mcp, HttpOptions::new().max_sessions(1)).await;
     // A session of revision 2025-11-25 that declares the tasks extension.
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {

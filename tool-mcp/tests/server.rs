@@ -2215,7 +2215,7 @@ mod tasks;
 const TASKS: &str = "io.modelcontextprotocol/tasks";
 
 /// A server of the task tools, serving tasks with `options`.
-fn task_server(options: tool_runtime::TaskOptions) -> McpServer {
+fn task_server(options: tool_tasks::TaskOptions) -> McpServer {
     let registry = Registry::builder()
         .tool(AddTool)
         .tool(NapTool)
@@ -2225,7 +2225,7 @@ fn task_server(options: tool_runtime::TaskOptions) -> McpServer {
         .tool(OnboardTool)
         .build()
         .unwrap();
-    McpServer::new(registry).with_tasks(tool_runtime::Tasks::in_memory().with_options(options))
+    McpServer::new(registry).with_tasks(tool_tasks::Tasks::in_memory().with_options(options))
 }
 
 /// The `_meta` of a stateless request declaring the tasks extension.
@@ -2517,7 +2517,7 @@ async fn a_tasks_questions_wait_in_the_task_and_tasks_update_answers_them() {
 
 #[tokio::test]
 async fn tasks_beyond_the_limit_are_refused_and_options_reach_the_wire() {
-    let options = tool_runtime::TaskOptions::default()
+    let options = tool_tasks::TaskOptions::default()
         .with_max_running(1)
         .with_poll_interval(Duration::from_millis(250))
         .with_ttl(None);

@@ -55,7 +55,6 @@ pub mod schema;
 pub mod search;
 mod spec;
 mod stream;
-mod tasks;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 mod tool;
@@ -104,12 +103,6 @@ pub use spec::tool_spec::{
 };
 #[doc(no_inline)]
 pub use strict::StrictViolation;
-#[cfg(feature = "redis")]
-pub use tasks::RedisTaskStore;
-pub use tasks::{
-    MemoryTaskStore, StoreFuture, Task, TaskError, TaskInput, TaskOptions, TaskStatus, TaskStore,
-    TaskStoreError, Tasks,
-};
 /// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
 pub use tokio_util::sync::CancellationToken;
 #[cfg(feature = "dynamic")]

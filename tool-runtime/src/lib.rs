@@ -135,9 +135,9 @@
 //!   `--check`). Neither brings a dependency, and both together take under
 //!   half a second to build. `docs/features.md` lists every feature with
 //!   what it adds to a build.
-//! - Feature `redis` (off by default): `RedisTaskStore`, calls as tasks
-//!   (`Registry::start_task`) kept in Redis, so several processes share
-//!   them and they outlive the process that ran them.
+//! - Calls as tasks (started now, read, answered and cancelled later by
+//!   their id), kept in memory or in Redis, are the `tool-tasks` crate's
+//!   (`tool_tasks::Tasks`; its feature `redis` for `RedisTaskStore`).
 //! - Feature `tracing` (off by default): each call runs in a `tracing` span
 //!   (`tool_call`, with `tool`, `tool_use_id`, and `status` and
 //!   `duration_ms` once it ends), tools' progress, trace and log messages

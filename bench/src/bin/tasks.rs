@@ -1,5 +1,5 @@
 //! What running a call as a task costs over a plain call: the same tool
-//! called with `Registry::invoke`, and started with `Registry::start_task`
+//! called with `Registry::invoke`, and started with `Tasks::start`
 //! then read with `Tasks::get` until it has ended, in memory
 //! (`MemoryTaskStore`) and in Redis (`RedisTaskStore`, a `redis-server` of
 //! the run's own on a loopback port, from `tests/mcp/redis.sh`).
@@ -16,9 +16,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tool_runtime::{
-    MemoryTaskStore, RedisTaskStore, Registry, TaskOptions, Tasks, ToolContext, ToolUse, tool,
-};
+use tool_runtime::{Registry, ToolContext, ToolUse, tool};
+use tool_tasks::{MemoryTaskStore, RedisTaskStore, TaskOptions, Tasks};
 
 #[path = "../../../tests/support/redis.rs"]
 mod redis;
@@ -47,7 +46,7 @@ async fn tasked(registry: &Registry, tasks: &Tasks, calls: usize) -> Duration {
     let start = Instant::now();
     for n in 0..calls {
         let call = ToolUse::new("", "add", json!({"a": n, "b": 1}));
-        let task = registry.start_task(call, &ctx, tasks).await.unwrap();
+        let task = tasks.start(registry, call, &ctx).await.unwrap();
         loop {
             let read = tasks.get(&task.id).await.unwrap().unwrap();
             if read.is_terminal() {

@@ -22,8 +22,9 @@ use serde_json::{Value, json};
 use tool_mcp::server::McpServer;
 use tool_runtime::{
     Audio, Content, DynamicTool, Elicitation, ElicitationRequest, Image, LiveRegistry, LogLevel,
-    Registry, Resource, SamplingRequest, Tasks, ToolContext, ToolError, tool,
+    Registry, Resource, SamplingRequest, ToolContext, ToolError, tool,
 };
+use tool_tasks::Tasks;
 
 /// The registry served, for `test_trigger_tool_change` to change.
 static SERVED: OnceLock<LiveRegistry> = OnceLock::new();

@@ -6,9 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_runtime::{
-    RedisTaskStore, Registry, TaskOptions, TaskStatus, Tasks, ToolContext, ToolUse, tool,
-};
+use tool_runtime::{Registry, ToolContext, ToolUse, tool};
+use tool_tasks::{RedisTaskStore, TaskOptions, TaskStatus, Tasks};
 
 #[path = "../../../tests/support/redis.rs"]
 mod redis;
@@ -32,11 +31,11 @@ async fn an_operator_reads_and_cancels_a_task_from_the_command_line() {
             .with_heartbeat(Duration::from_millis(200)),
     );
     let registry = Registry::builder().tool(LingersTool).build().unwrap();
-    let started = registry
-        .start_task(
+    let started = tasks
+        .start(
+            &registry,
             ToolUse::new("op-1", "lingers", json!({})),
             &ToolContext::new(),
-            &tasks,
         )
         .await
         .unwrap();

@@ -10,9 +10,10 @@ use serde_json::json;
 #[path = "../../support/redis.rs"]
 mod redis;
 use redis::Redis;
-use tool_runtime::{
-    MemoryTaskStore, RedisTaskStore, Registry, Task, TaskError, TaskOptions, TaskStatus, TaskStore,
-    TaskStoreError, Tasks, ToolContext, ToolError, ToolUse, tool,
+use tool_runtime::{Registry, ToolContext, ToolError, ToolUse, tool};
+use tool_tasks::{
+    MemoryTaskStore, RedisTaskStore, Task, TaskError, TaskOptions, TaskStatus, TaskStore,
+    TaskStoreError, Tasks,
 };
 
 /// Reports half-way, then answers.
@@ -84,8 +85,8 @@ async fn results(tasks: Tasks) {
     let probe = Arc::new(Probe::default());
     let registry = registry(&probe);
     let call = ToolUse::new("", "halves", json!({"text": "done"}));
-    let started = registry
-        .start_task(call, &ToolContext::new(), &tasks)
+    let started = tasks
+        .start(&registry, call, &ToolContext::new())
         .await
         .unwrap();
     assert_eq!(started.status, TaskStatus::Working);
@@ -105,8 +106,8 @@ async fn results(tasks: Tasks) {
 
     // Wrong arguments: the task completes with the error result.
     let call = ToolUse::new("t2", "halves", json!({"text": 5}));
-    let started = registry
-        .start_task(call, &ToolContext::new(), &tasks)
+    let started = tasks
+        .start(&registry, call, &ToolContext::new())
         .await
         .unwrap();
     let done = tasks.wait(&started.id).await.unwrap().unwrap();
@@ -116,8 +117,8 @@ async fn results(tasks: Tasks) {
 
     // A panic is no result of the tool's own: the task fails.
     let call = ToolUse::new("t3", "breaks", json!({}));
-    let started = registry
-        .start_task(call, &ToolContext::new(), &tasks)
+    let started = tasks
+        .start(&registry, call, &ToolContext::new())
         .await
         .unwrap();
     let done = tasks.wait(&started.id).await.unwrap().unwrap();
@@ -135,8 +136,8 @@ async fn cancels(starter: Tasks, other: Tasks) {
     let registry = registry(&probe);
 
     let call = ToolUse::new("c1", "waits", json!({}));
-    let started = registry
-        .start_task(call, &ToolContext::new(), &starter)
+    let started = starter
+        .start(&registry, call, &ToolContext::new())
         .await
         .unwrap();
     let read = other
@@ -165,19 +166,19 @@ async fn tasks_are_bounded() {
     let probe = Arc::new(Probe::default());
     let registry = registry(&probe);
     let tasks = Tasks::in_memory().with_options(quick().with_max_running(1));
-    let first = registry
-        .start_task(
+    let first = tasks
+        .start(
+            &registry,
             ToolUse::new("a", "waits", json!({})),
             &ToolContext::new(),
-            &tasks,
         )
         .await
         .unwrap();
-    let refused = registry
-        .start_task(
+    let refused = tasks
+        .start(
+            &registry,
             ToolUse::new("b", "halves", json!({"text": "x"})),
             &ToolContext::new(),
-            &tasks,
         )
         .await
         .unwrap_err();
@@ -188,19 +189,19 @@ async fn tasks_are_bounded() {
 
     // A full store whose one task still runs refuses another.
     let full = Tasks::new(MemoryTaskStore::new().with_max_tasks(1)).with_options(quick());
-    let running = registry
-        .start_task(
+    let running = full
+        .start(
+            &registry,
             ToolUse::new("a", "waits", json!({})),
             &ToolContext::new(),
-            &full,
         )
         .await
         .unwrap();
-    let refused = registry
-        .start_task(
+    let refused = full
+        .start(
+            &registry,
             ToolUse::new("b", "halves", json!({"text": "y"})),
             &ToolContext::new(),
-            &full,
         )
         .await
         .unwrap_err();
@@ -210,11 +211,11 @@ async fn tasks_are_bounded() {
 
     // A result over the limit is not kept: the task fails, saying so.
     let small = Tasks::in_memory().with_options(quick().with_max_result_bytes(100));
-    let started = registry
-        .start_task(
+    let started = small
+        .start(
+            &registry,
             ToolUse::new("big", "halves", json!({"text": "x".repeat(200)})),
             &ToolContext::new(),
-            &small,
         )
         .await
         .unwrap();
@@ -230,11 +231,11 @@ async fn forgotten(tasks: Tasks) {
     let probe = Arc::new(Probe::default());
     let registry = registry(&probe);
     let brief = tasks.with_options(quick().with_ttl(Some(Duration::from_millis(30))));
-    let started = registry
-        .start_task(
+    let started = brief
+        .start(
+            &registry,
             ToolUse::new("a", "halves", json!({"text": "x"})),
             &ToolContext::new(),
-            &brief,
         )
         .await
         .unwrap();
@@ -358,11 +359,11 @@ async fn redis_keeps_tasks_apart_by_prefix_and_reports_an_unreachable_server() {
             .with_prefix("another-app:"),
     );
     let probe = Arc::new(Probe::default());
-    let started = registry(&probe)
-        .start_task(
+    let started = first
+        .start(
+            &registry(&probe),
             ToolUse::new("p", "halves", json!({"text": "x"})),
             &ToolContext::new(),
-            &first,
         )
         .await
         .unwrap();
@@ -395,7 +396,7 @@ async fn asks(ctx: &ToolContext) -> Result<String, ToolError> {
 
 /// A client whose requests wait in the task: each elicitation parked under
 /// a key, its answer the accepted content.
-struct Parked(tool_runtime::TaskInput);
+struct Parked(tool_tasks::TaskInput);
 
 impl tool_runtime::ClientRequests for Parked {
     fn sample(
@@ -425,11 +426,11 @@ impl tool_runtime::ClientRequests for Parked {
 /// keys that do not wait are ignored.
 async fn asked(tasks: Tasks) {
     let registry = Registry::builder().tool(AsksTool).build().unwrap();
-    let started = registry
-        .start_task_with_client(
+    let started = tasks
+        .start_with_client(
+            &registry,
             ToolUse::new("", "asks", json!({})),
             &ToolContext::new(),
-            &tasks,
             |input| Some(Arc::new(Parked(input)) as Arc<dyn tool_runtime::ClientRequests>),
         )
         .await
@@ -605,8 +606,8 @@ async fn tasks_started_for_an_owner_count_against_its_share() {
     let mut ids = Vec::new();
     for n in 0..3 {
         let call = ToolUse::new("", "halves", json!({"text": n.to_string()}));
-        let started = registry
-            .start_task(call, &ToolContext::new(), &mine)
+        let started = mine
+            .start(&registry, call, &ToolContext::new())
             .await
             .unwrap();
         assert_eq!(started.owner.as_deref(), Some("session:mine"));

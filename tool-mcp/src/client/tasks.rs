@@ -17,7 +17,8 @@ use rmcp::model::{
 use rmcp::service::{PeerRequestOptions, ServiceError};
 use serde_json::{Map, Value};
 use tokio::time::Instant;
-use tool_runtime::{TaskStatus, ToolContext, ToolOutput};
+use tool_runtime::{ToolContext, ToolOutput};
+use tool_tasks::TaskStatus;
 
 use super::connection::Live;
 use super::error::untrusted;

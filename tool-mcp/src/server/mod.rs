@@ -136,7 +136,7 @@ pub struct McpServer {
     /// drawn when first needed.
     state_key: Arc<OnceLock<state::StateKey>>,
     /// The tasks of MCP's tasks extension, when the server serves it.
-    tasks: Option<tool_runtime::Tasks>,
+    tasks: Option<tool_tasks::Tasks>,
 }
 
 /// A server's name and version (`serverInfo`).
@@ -270,7 +270,7 @@ impl McpServer {
     /// `{"maxTasksPerSession": n}` as its data) and may be sent again once
     /// one has ended. A request of the stateless revision has no session:
     /// the tasks' own limit for the whole server,
-    /// [`TaskOptions::max_running`](tool_runtime::TaskOptions::max_running),
+    /// [`TaskOptions::max_running`](tool_tasks::TaskOptions::max_running),
     /// bounds it. At least 1; the default is
     /// [`DEFAULT_MAX_TASKS_PER_SESSION`](Self::DEFAULT_MAX_TASKS_PER_SESSION).
     pub fn with_max_tasks_per_session(mut self, tasks: usize) -> Self {

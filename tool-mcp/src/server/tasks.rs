@@ -29,9 +29,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 use tool_runtime::{
     ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root, SamplingRequest,
-    SamplingResponse, Task, TaskError, TaskInput, TaskStatus, TaskStoreError, TaskSupport, Tasks,
-    ToolError,
+    SamplingResponse, TaskSupport, ToolError,
 };
+use tool_tasks::{Task, TaskError, TaskInput, TaskStatus, TaskStoreError, Tasks};
 
 use super::output::Outbox;
 use super::revision::{
@@ -102,14 +102,14 @@ impl McpServer {
     /// cancelled with `tasks/cancel` and given input with `tasks/update`.
     ///
     /// The limits and lifetimes are `tasks`'
-    /// [`TaskOptions`](tool_runtime::TaskOptions): how many run at once
+    /// [`TaskOptions`](tool_tasks::TaskOptions): how many run at once
     /// (64 by default; a call beyond that is refused, `-32603`), how long a
     /// task is kept (one hour) and how often a client should poll (one
     /// second). The server's clones (one per HTTP session) share them.
     ///
     /// Each session's tasks are its own share of the store (the session is
-    /// their [owner](tool_runtime::Tasks::with_owner), under a random key):
-    /// [`MemoryTaskStore`](tool_runtime::MemoryTaskStore) keeps 1,000 of
+    /// their [owner](tool_tasks::Tasks::with_owner), under a random key):
+    /// [`MemoryTaskStore`](tool_tasks::MemoryTaskStore) keeps 1,000 of
     /// one owner's by default, of 10,000 in all, and a session past its
     /// share drops its own oldest ended tasks, never another session's
     /// (`-32603`, `data.maxTasksPerOwner`, when all of them still run). A
@@ -291,8 +291,8 @@ impl<O: Outbox> Session<O> {
             });
             Some(client)
         };
-        let started = registry
-            .start_task_with_client(call.tool_use(), &context, tasks, client)
+        let started = tasks
+            .start_with_client(&registry, call.tool_use(), &context, client)
             .await;
         let line = match started {
             Ok(task) => {

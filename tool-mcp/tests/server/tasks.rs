@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tool_mcp::server::McpServer;
-use tool_runtime::{MemoryTaskStore, Registry, TaskOptions, Tasks};
+use tool_runtime::Registry;
+use tool_tasks::{MemoryTaskStore, TaskOptions, Tasks};
 
 use super::{AddTool, BatchTool, Client, NapTool, OnboardTool, TASKS, modern, task_server};
 

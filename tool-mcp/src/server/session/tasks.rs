@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
 /// A session's tasks: how many its calls run now, and the key the task
-/// store counts them against ([`Tasks::with_owner`](tool_runtime::Tasks::with_owner)), new for each
+/// store counts them against ([`Tasks::with_owner`](tool_tasks::Tasks::with_owner)), new for each
 /// session.
 pub(in crate::server) struct SessionTasks {
     /// How many tasks the session's calls run now.

@@ -7,9 +7,9 @@ use serde_json::{Map, Value};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use super::store::{StoreFuture, TaskStore, TaskStoreError};
-use super::task::Task;
-use crate::events::record::unix_millis;
+use crate::store::{StoreFuture, TaskStore, TaskStoreError};
+use crate::task::Task;
+use crate::task::unix_millis;
 
 /// Tasks kept in this process's memory: shared by every holder of the
 /// store in the process, gone when it ends.

@@ -5,7 +5,7 @@ use std::pin::Pin;
 
 use serde_json::{Map, Value};
 
-use super::task::Task;
+use crate::task::Task;
 
 /// The future a [`TaskStore`] method returns.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, TaskStoreError>> + Send + 'a>>;
@@ -13,7 +13,7 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, TaskStoreErr
 /// Where tasks are kept, and how a cancellation reaches the process running
 /// the call.
 ///
-/// [`MemoryTaskStore`](super::MemoryTaskStore) keeps them in the process;
+/// [`MemoryTaskStore`](crate::MemoryTaskStore) keeps them in the process;
 /// a store that lives outside it (a database, Redis) lets several processes
 /// share tasks: any of them answers for a task another started, and a task
 /// outlives the process that ran it (it then reads as failed, not as
@@ -55,7 +55,7 @@ pub trait TaskStore: Send + Sync + 'static {
     /// (new in the task's life): until it is answered, [`get`](Self::get)
     /// gives the task with the request in its
     /// [`input_requests`](Task::input_requests), and as
-    /// [`InputRequired`](super::TaskStatus::InputRequired) while it is
+    /// [`InputRequired`](crate::TaskStatus::InputRequired) while it is
     /// otherwise working. The requests are the store's, kept apart from
     /// the task [`update`](Self::update) replaces; a task stored as ended
     /// has none.

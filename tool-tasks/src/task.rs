@@ -7,9 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::events::record::{CallStatus, ToolCallRecord, unix_millis};
-use crate::spec::error::ToolErrorKind;
-use crate::spec::result::ToolResult;
+use tool_runtime_core::{CallStatus, ToolCallRecord, ToolErrorKind, ToolResult};
 
 /// Where a task is in its life, as MCP's tasks extension names it.
 ///
@@ -113,11 +111,11 @@ pub struct Task {
     /// The call's requests to whoever started it that wait for an answer,
     /// by key (unique over the task's life): what the call asked, as the
     /// client that gave it its context shaped it (over MCP, `method` and
-    /// `params`). Filled by the store ([`TaskStore::request_input`](super::TaskStore::request_input)).
+    /// `params`). Filled by the store ([`TaskStore::request_input`](crate::TaskStore::request_input)).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub input_requests: BTreeMap<String, Value>,
-    /// Who started the task, as the [`Tasks`](super::Tasks) that started it
-    /// names them ([`Tasks::with_owner`](super::Tasks::with_owner)): the
+    /// Who started the task, as the [`Tasks`](crate::Tasks) that started it
+    /// names them ([`Tasks::with_owner`](crate::Tasks::with_owner)): the
     /// key a store counts the task against when it keeps each owner's
     /// share. `None` counts against the store's total only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -129,7 +127,7 @@ impl Task {
     pub(crate) fn started(
         id: String,
         record: ToolCallRecord,
-        options: &super::TaskOptions,
+        options: &crate::TaskOptions,
         owner: Option<String>,
     ) -> Self {
         let now = unix_millis();
@@ -182,7 +180,7 @@ impl Task {
     }
 
     /// The task with `requests` as its waiting input requests (see
-    /// [`TaskStore::request_input`](super::TaskStore::request_input)): input
+    /// [`TaskStore::request_input`](crate::TaskStore::request_input)): input
     /// required while any waits and the call otherwise works.
     pub fn with_input_requests(mut self, requests: BTreeMap<String, Value>) -> Self {
         if self.status == TaskStatus::Working && !requests.is_empty() {
@@ -256,6 +254,14 @@ impl Task {
         self.updated_at_ms = now;
         self.heartbeat_at_ms = now;
     }
+}
+
+/// Milliseconds since the Unix epoch by the system clock (0 if the clock
+/// reads before 1970), as a [`ToolCallRecord`]'s times are.
+pub(crate) fn unix_millis() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// A duration in whole milliseconds, saturating.

@@ -10,106 +10,54 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use futures_core::Stream;
 use tokio_util::sync::CancellationToken;
+use tool_runtime_core::{
+    ClientRequests, Registry, ToolCallRecord, ToolCallStream, ToolContext, ToolEvent, ToolUse,
+};
 
-use super::input::TaskInput;
-use super::store::TaskStore;
-use super::task::Task;
-use super::{TaskError, Tasks};
-use crate::context::ToolContext;
-use crate::context::client::ClientRequests;
-use crate::events::ToolEvent;
-use crate::events::record::ToolCallRecord;
-use crate::registry::Registry;
-use crate::spec::result::ToolUse;
+use crate::input::TaskInput;
+use crate::store::TaskStore;
+use crate::task::Task;
+use crate::{TaskError, Tasks};
 
 /// The shortest time between two stores of a running task's progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
-impl Registry {
-    /// Starts `tool_use` as a task kept in `tasks`' store, and returns the
-    /// task as first stored, once any holder of the store can find it.
-    ///
-    /// The call runs on a Tokio task of its own with `ctx`'s state, client
-    /// and log level, but not its cancellation: a task outlives the request
-    /// that started it. [`Tasks::cancel`] cancels it, from any holder of
-    /// the store. A tool use without an id takes the task's.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use tool_runtime::{tool, Registry, TaskStatus, Tasks, ToolContext, ToolUse};
-    ///
-    /// /// Adds two numbers.
-    /// #[tool]
-    /// fn add(a: i64, b: i64) -> i64 {
-    ///     a + b
-    /// }
-    ///
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), tool_runtime::TaskError> {
-    /// let registry = Registry::builder().tool(AddTool).build().unwrap();
-    /// let tasks = Tasks::in_memory();
-    /// let started = registry
-    ///     .start_task(ToolUse::new("", "add", json!({"a": 2, "b": 3})), &ToolContext::new(), &tasks)
-    ///     .await?;
-    /// assert_eq!(started.status, TaskStatus::Working);
-    ///
-    /// let done = tasks.wait(&started.id).await?.expect("the task is kept");
-    /// assert_eq!(done.status, TaskStatus::Completed);
-    /// assert_eq!(done.result().unwrap().text_content(), "5");
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn start_task(
-        &self,
-        tool_use: ToolUse,
-        ctx: &ToolContext,
-        tasks: &Tasks,
-    ) -> Result<Task, TaskError> {
-        self.start_task_with_client(tool_use, ctx, tasks, |_| None)
-            .await
+/// Starts `tool_use` as a task in `tasks`' store ([`Tasks::start`],
+/// [`Tasks::start_with_client`]).
+pub(crate) async fn start(
+    tasks: &Tasks,
+    registry: &Registry,
+    mut tool_use: ToolUse,
+    ctx: &ToolContext,
+    client: impl FnOnce(TaskInput) -> Option<Arc<dyn ClientRequests>>,
+) -> Result<Task, TaskError> {
+    let slot = Slot::take(&tasks.running, tasks.options.max_running)?;
+    let id = new_id();
+    if tool_use.id.is_empty() {
+        tool_use.id = id.clone();
     }
-
-    /// Starts `tool_use` as a task, as [`start_task`](Self::start_task)
-    /// does, with a client of the task's own: `client` makes it from the
-    /// task's [`TaskInput`], which parks each request of the call's (an
-    /// elicitation, a sampling request) in the task until
-    /// [`Tasks::respond`] brings its answer; the task reads as
-    /// [`InputRequired`](super::TaskStatus::InputRequired) meanwhile.
-    /// `None` keeps `ctx`'s client.
-    pub async fn start_task_with_client(
-        &self,
-        mut tool_use: ToolUse,
-        ctx: &ToolContext,
-        tasks: &Tasks,
-        client: impl FnOnce(TaskInput) -> Option<Arc<dyn ClientRequests>>,
-    ) -> Result<Task, TaskError> {
-        let slot = Slot::take(&tasks.running, tasks.options.max_running)?;
-        let id = new_id();
-        if tool_use.id.is_empty() {
-            tool_use.id = id.clone();
-        }
-        let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
-        let owner = tasks.owner.as_deref().map(str::to_owned);
-        let task = Task::started(id, record, &tasks.options, owner);
-        tasks.store.create(task.clone()).await?;
-        let token = CancellationToken::new();
-        let mut ctx = ctx.clone().with_cancellation(token.clone());
-        if let Some(client) = client(TaskInput::new(Arc::clone(&tasks.store), task.id.clone())) {
-            ctx = ctx.with_client(client);
-        }
-        let call = Call {
-            registry: self.clone(),
-            store: Arc::clone(&tasks.store),
-            ctx,
-            token,
-            heartbeat: tasks.options.heartbeat,
-            max_result_bytes: tasks.options.max_result_bytes,
-            _slot: slot,
-        };
-        tokio::spawn(call.run(task.clone(), tool_use));
-        Ok(task)
+    let record = ToolCallRecord::started(tool_use.id.clone(), tool_use.name.clone());
+    let owner = tasks.owner.as_deref().map(str::to_owned);
+    let task = Task::started(id, record, &tasks.options, owner);
+    tasks.store.create(task.clone()).await?;
+    let token = CancellationToken::new();
+    let mut ctx = ctx.clone().with_cancellation(token.clone());
+    if let Some(client) = client(TaskInput::new(Arc::clone(&tasks.store), task.id.clone())) {
+        ctx = ctx.with_client(client);
     }
+    let call = Call {
+        registry: registry.clone(),
+        store: Arc::clone(&tasks.store),
+        ctx,
+        token,
+        heartbeat: tasks.options.heartbeat,
+        max_result_bytes: tasks.options.max_result_bytes,
+        _slot: slot,
+    };
+    tokio::spawn(call.run(task.clone(), tool_use));
+    Ok(task)
 }
 
 /// One running task's call and what it needs.
@@ -136,7 +84,7 @@ impl Call {
         let mut stored_at = Instant::now();
         loop {
             tokio::select! {
-                event = crate::stream::next(std::pin::Pin::new(&mut events)) => match event {
+                event = next(&mut events) => match event {
                     Some(ToolEvent::Result(_)) | None => break,
                     Some(ToolEvent::Progress { .. }) if stored_at.elapsed() >= PROGRESS_EVERY => {
                         task.progressed(events.record());
@@ -176,6 +124,11 @@ impl Call {
     }
 }
 
+/// The call's next event.
+async fn next(events: &mut ToolCallStream) -> Option<ToolEvent> {
+    std::future::poll_fn(|cx| std::pin::Pin::new(&mut *events).poll_next(cx)).await
+}
+
 /// A place among the tasks running in this process; freed when dropped.
 struct Slot(Arc<AtomicUsize>);
 
@@ -198,7 +151,7 @@ impl Drop for Slot {
 /// A new task id: 32 hex digits, SipHash of a counter and the clock under
 /// the standard library's randomly seeded keys, so ids are hard to guess
 /// (an id is what lets a holder of the store read a task's result).
-pub(super) fn new_id() -> String {
+fn new_id() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let nanos = SystemTime::now()

@@ -11,9 +11,9 @@ use serde_json::{Map, Value};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use super::store::{StoreFuture, TaskStore, TaskStoreError};
-use super::task::Task;
-use crate::events::record::unix_millis;
+use crate::store::{StoreFuture, TaskStore, TaskStoreError};
+use crate::task::Task;
+use crate::task::unix_millis;
 
 /// How long a cancellation request is kept for a task with no time to live.
 const CANCEL_KEPT: Duration = Duration::from_secs(24 * 60 * 60);
@@ -80,7 +80,7 @@ return 1
 ///
 /// Needs Redis 6.2 or later (`SET ... KEEPTTL`). Beyond the owners'
 /// shares, the number of tasks is bounded by their time to live and by
-/// [`TaskOptions::max_running`](super::TaskOptions::max_running) in each
+/// [`TaskOptions::max_running`](crate::TaskOptions::max_running) in each
 /// process (and tasks without an owner by those only), not by the store.
 pub struct RedisTaskStore {
     client: redis::Client,
@@ -112,7 +112,7 @@ impl RedisTaskStore {
     pub const DEFAULT_PREFIX: &'static str = "tool-runtime:";
 
     /// The most tasks the store keeps for one owner by default: 1,000, as
-    /// [`MemoryTaskStore`](super::MemoryTaskStore) does.
+    /// [`MemoryTaskStore`](crate::MemoryTaskStore) does.
     pub const DEFAULT_MAX_TASKS_PER_OWNER: usize = 1_000;
 
     /// Connects to the Redis at `url` (`redis://host:port/db`, or

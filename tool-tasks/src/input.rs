@@ -5,18 +5,18 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::store::TaskStore;
-use super::{TaskError, Tasks};
+use crate::TaskError;
+use crate::store::TaskStore;
 
 /// What a task's call uses to ask whoever started it for input: each
 /// request is parked in the task under a key of its own, the task reads as
-/// [`InputRequired`](super::TaskStatus::InputRequired) until it is
-/// answered ([`Tasks::respond`]), and the call waits meanwhile.
+/// [`InputRequired`](crate::TaskStatus::InputRequired) until it is
+/// answered ([`Tasks::respond`](crate::Tasks::respond)), and the call waits meanwhile.
 ///
 /// Given to the maker of the call's client in
-/// [`Registry::start_task_with_client`](crate::Registry::start_task_with_client),
+/// [`Tasks::start_with_client`](crate::Tasks::start_with_client),
 /// which shapes the requests and reads the answers (over MCP, `method` and
 /// `params`, and the client's results). Cheap to clone.
 #[derive(Clone)]
@@ -36,7 +36,7 @@ impl std::fmt::Debug for TaskInput {
 }
 
 impl TaskInput {
-    pub(super) fn new(store: Arc<dyn TaskStore>, id: String) -> Self {
+    pub(crate) fn new(store: Arc<dyn TaskStore>, id: String) -> Self {
         Self {
             store,
             id,
@@ -72,20 +72,5 @@ impl TaskInput {
     pub async fn ask(&self, key: &str, request: Value) -> Result<Value, TaskError> {
         self.store.request_input(&self.id, key, request).await?;
         Ok(self.store.answer(&self.id, key).await?)
-    }
-}
-
-impl Tasks {
-    /// Answers the requests the task `id` waits on, by key (see
-    /// [`Task::input_requests`](super::Task::input_requests)): answers to
-    /// keys that do not wait are ignored, and the task reads as input
-    /// required until every request is answered. `false` when the store
-    /// has no such task.
-    pub async fn respond(
-        &self,
-        id: &str,
-        responses: Map<String, Value>,
-    ) -> Result<bool, TaskError> {
-        Ok(self.store.respond(id, responses).await?)
     }
 }
