@@ -354,7 +354,7 @@ fn a_live_registry_searches_the_tools_it_has_now() {
 
 #[test]
 fn token_reports_count_only_the_definitions_a_deferring_registry_offers() {
-    use tool_runtime::tokens;
+    use tool_tokens as tokens;
 
     let registry = bench::catalog::registry(ALWAYS);
     let mut offered: Vec<&str> = ALWAYS.to_vec();

@@ -53,7 +53,8 @@ pub(crate) enum Command {
         #[arg(long, value_name = "FILE", conflicts_with = "name")]
         check: Option<std::path::PathBuf>,
         /// Print what each tool's definition costs in tokens (OpenAI's
-        /// o200k_base tokenizer) in the chosen format, and the total.
+        /// o200k_base tokenizer) in the chosen format, and the total
+        /// (tool-cli's feature `tokens`, on by default).
         #[arg(long, conflicts_with_all = ["name", "lock", "check"])]
         tokens: bool,
         /// With --tokens: exit with 1 when the total passes this many

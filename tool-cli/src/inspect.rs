@@ -180,8 +180,9 @@ fn locked(tools: &Tools, format: Provider) -> Value {
 
 /// `schema --tokens [--budget N]`: a table of each tool's tokens and the
 /// total; exit code 1 over the budget.
+#[cfg(feature = "tokens")]
 pub(crate) fn tokens(tools: &Tools, format: Provider, budget: Option<usize>) -> ExitCode {
-    let report = tool_runtime::tokens::report(&tools.registry, format);
+    let report = tool_tokens::report(&tools.registry, format);
     let mut rows = vec![vec!["TOOL".to_owned(), "TOKENS".to_owned()]];
     rows.extend(
         report
@@ -199,12 +200,21 @@ pub(crate) fn tokens(tools: &Tools, format: Provider, budget: Option<usize>) -> 
     let code = print_out(&text);
     match budget {
         Some(limit) if report.total > limit => {
-            let over = tool_runtime::tokens::OverBudget { report, limit };
+            let over = tool_tokens::OverBudget { report, limit };
             eprintln!("error: {over}");
             ExitCode::FAILURE
         }
         _ => code,
     }
+}
+
+/// `schema --tokens` in a program built without the feature `tokens`.
+#[cfg(not(feature = "tokens"))]
+pub(crate) fn tokens(_: &Tools, _: Provider, _: Option<usize>) -> ExitCode {
+    crate::usage_error(
+        "--tokens: this program is built without tool-cli's `tokens` feature, so it counts \
+         no tokens",
+    )
 }
 
 /// `schema --lock FILE`: writes the lockfile.

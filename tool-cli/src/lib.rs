@@ -146,6 +146,12 @@
 //!   `operationId`) go to stderr as warnings. It offers no built-in tool.
 //!   Without it a registry file with those sections is
 //!   refused.
+//! - `tokens` (default): `schema --tokens [--budget N]`, what each tool's
+//!   definition costs in OpenAI's `o200k_base` tokens (`tool-tokens`); the
+//!   registries the command line builds from a registry file count their
+//!   result limits in tokens with it too
+//!   (`tool_tokens::O200kBase`). Without it `--tokens` is refused and
+//!   those limits are estimated from bytes (a text's bytes / 4).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -311,6 +317,15 @@ where
     }
 }
 
+/// A builder for a registry the command line makes; with the feature
+/// `tokens`, its limits in tokens count OpenAI's `o200k_base` tokens.
+pub(crate) fn registry_builder() -> tool_runtime::RegistryBuilder {
+    let builder = Registry::builder();
+    #[cfg(feature = "tokens")]
+    let builder = builder.token_counter(tool_tokens::O200kBase);
+    builder
+}
+
 /// The tools of the registry file at `path`, chosen among the program's
 /// own (`program`'s, and the linked `#[tool]`s), or the exit code of the
 /// message listing every mistake in it (its `mcp_servers`, `http_tools`
@@ -319,7 +334,7 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
     let manifest = Manifest::from_path_with(path, &sections::read_with())
         .map_err(|error| usage_error(format!("bad registry file: {error}")))?;
     let mut problems = Vec::new();
-    let builder = Registry::builder().catalog(program);
+    let builder = registry_builder().catalog(program);
     #[cfg(feature = "http-tools")]
     let (builder, origins, targets) = {
         let loaded = tool_builtin::http_tools::load(&manifest);

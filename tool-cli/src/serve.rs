@@ -69,7 +69,7 @@ fn code_mode(tools: &Tools, args: &ServeArgs) -> Result<LiveRegistry, ExitCode> 
         return Ok(LiveRegistry::new(tools.registry.clone()));
     };
     let served = match offer {
-        CodeModeOffer::InPlace => tool_runtime::Registry::builder().tool(tool).build(),
+        CodeModeOffer::InPlace => crate::registry_builder().tool(tool).build(),
         CodeModeOffer::Beside => {
             // The tools as they are, their policies kept, and code_mode.
             let live = LiveRegistry::new(tools.registry.clone());

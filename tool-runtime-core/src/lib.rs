@@ -38,8 +38,8 @@
 //! assert_eq!(block["tool_use_id"], "toolu_1");
 //! ```
 //!
-//! The crate's features (`dynamic`, `live`, `pattern`, `tracing`,
-//! `tokens`) are `tool-runtime`'s of the same names, which turn them on.
+//! The crate's features (`dynamic`, `live`, `pattern`, `tracing`) are
+//! `tool-runtime`'s of the same names, which turn them on.
 
 #![warn(missing_docs)]
 
@@ -55,8 +55,6 @@ pub mod schema;
 pub mod search;
 mod spec;
 mod stream;
-#[cfg(feature = "tokens")]
-pub mod tokens;
 mod tool;
 mod trace;
 
@@ -94,7 +92,9 @@ pub use spec::content::{
     Audio, Content, Image, InvalidBase64, Resource, ResourceContents, ResourceLink,
 };
 pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
-pub use spec::limit::{BadResultLimit, MissingResult, ResultHandle, ResultLimit};
+pub use spec::limit::{
+    BadResultLimit, ByteEstimate, MissingResult, ResultHandle, ResultLimit, TokenCounter,
+};
 pub use spec::requires::{Feature, Missing, Requirements};
 pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
 pub use spec::tool_spec::format::{CallBody, DescriptionFormat, Formatter, ToolFormat};

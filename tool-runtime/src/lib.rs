@@ -125,10 +125,12 @@
 //!   `#[tool]` at compile time. Without it a `pattern` fails to compile,
 //!   saying to turn the feature on; a tool without one needs no regular
 //!   expression engine. `tool-cli` turns it on.
-//! - Feature `tokens` (off by default): `tokens` (the module) counts what each tool's
-//!   definition costs in a model's context with OpenAI's `o200k_base`
-//!   tokenizer (`tiktoken-rs`), and checks a tool set against a budget.
-//!   `tool-cli` turns it on (`toolbox schema --tokens`).
+//! - What each tool's definition costs in a model's context, counted with
+//!   OpenAI's `o200k_base` tokenizer, and a tool set checked against a
+//!   budget, are the `tool-tokens` crate's (`tool_tokens::report`;
+//!   `toolbox schema --tokens`). A [`ResultLimit::Tokens`] counts with the
+//!   registry's [`TokenCounter`] ([`RegistryBuilder::token_counter`]): a
+//!   text's bytes / 4 by default, `tool_tokens::O200kBase` for real tokens.
 //! - No feature: tool search and deferred loading (above), and
 //!   `schema::compat`, what changed between two tool sets, breaking or
 //!   compatible, for schema lockfiles (`toolbox schema --lock` and

@@ -3,7 +3,7 @@
 //! `examples` crate's tools (as `examples/code_mode/main.rs` runs it):
 //!
 //! - the tokens of the definitions offered: every example tool, against the
-//!   one `code_mode` tool over the same tools (`tool_runtime::tokens`, in
+//!   one `code_mode` tool over the same tools (`tool-tokens`, in
 //!   Anthropic's format);
 //! - the model's round trips: a scripted model calling the tools one turn
 //!   per dependent step, against one script, and the tokens of the results
@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tool_builtin::code_mode::CodeMode;
-use tool_runtime::{Linked, Provider, Registry, ToolContext, ToolUse, tokens};
+use tool_runtime::{Linked, Provider, Registry, ToolContext, ToolUse};
+use tool_tokens as tokens;
 
 // The example tools register themselves when their crate is linked.
 use examples as _;

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tool_runtime::providers::Provider;
 use tool_runtime::search::{ToolIndex, found_names};
-use tool_runtime::tokens::count;
+use tool_tokens::count;
 use tool_runtime::{Registry, ToolContext, ToolUse};
 
 /// The tools the deferred registry offers with every request.

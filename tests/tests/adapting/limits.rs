@@ -233,6 +233,7 @@ async fn a_limit_in_tokens_is_counted_in_tokens() {
     let registry = Registry::builder()
         .tool(DumpLogTool)
         .result_limit(ResultLimit::Tokens(2_000))
+        .token_counter(tool_tokens::O200kBase)
         .build()
         .unwrap();
     let result = registry
@@ -241,13 +242,66 @@ async fn a_limit_in_tokens_is_counted_in_tokens() {
             &ToolContext::new(),
         )
         .await;
-    let tokens = tool_runtime::tokens::count(&result.text_content());
+    let tokens = tool_tokens::count(&result.text_content());
     assert!((1_500..=2_000).contains(&tokens), "{tokens} tokens");
     assert!(
         result
             .text_content()
             .contains(" bytes cut; full result: handle r-")
     );
+}
+
+/// Chants one short word: 30 words in 60 bytes.
+#[tool(register = false, result_limit = "20 tokens")]
+fn chant() -> String {
+    "a ".repeat(30)
+}
+
+/// One token a word.
+fn words(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+
+#[tokio::test]
+async fn a_limit_in_tokens_counts_with_the_registrys_counter() {
+    let call = || ToolUse::new("1", "chant", json!({}));
+    let ctx = ToolContext::new();
+    // By default 60 bytes are 15 tokens: within the tool's 20.
+    let estimated = Registry::builder().tool(ChantTool).build().unwrap();
+    assert_eq!(estimated.token_counter().count(&chant()), 15);
+    let whole = estimated.invoke(call(), &ctx).await;
+    assert_eq!(whole.text_content(), chant());
+    // Counted a token a word, they are 30: the result is cut to fit, for
+    // the tool's own limit and for the registry's.
+    for registry in [
+        Registry::builder().tool(ChantTool).token_counter(words),
+        Registry::builder()
+            .tool(ChantTool)
+            .result_limit(ResultLimit::Tokens(20))
+            .token_counter(words),
+    ] {
+        let registry = registry.build().unwrap();
+        assert_eq!(registry.token_counter().count(&chant()), 30);
+        let cut = registry.invoke(call(), &ctx).await;
+        let text = cut.text_content();
+        assert!(text.contains(" bytes cut; full result: handle r-"), "{text}");
+        assert!(words(&text) <= 20, "{} words: {text}", words(&text));
+        assert!(cut.full_result.is_some());
+    }
+}
+
+#[tokio::test]
+async fn a_counter_that_panics_counts_as_the_estimate() {
+    let registry = Registry::builder()
+        .tool(ChantTool)
+        .token_counter(|_: &str| -> usize { panic!("no count") })
+        .build()
+        .unwrap();
+    assert_eq!(registry.token_counter().count(&chant()), 15);
+    let result = registry
+        .invoke(ToolUse::new("1", "chant", json!({})), &ToolContext::new())
+        .await;
+    assert_eq!(result.text_content(), chant());
 }
 
 #[tokio::test]

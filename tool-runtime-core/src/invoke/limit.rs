@@ -33,7 +33,7 @@ use serde_json::Value;
 use super::policy::Settings;
 use crate::spec::content::Content;
 use crate::spec::error::ToolErrorKind;
-use crate::spec::limit::{ResultHandle, ResultLimit, grouped};
+use crate::spec::limit::{ResultHandle, ResultLimit, TokenCounter, grouped};
 use crate::spec::result::ToolResult;
 use crate::spec::tool_spec::ToolSpec;
 use crate::spec::tool_spec::format::ToolFormat;
@@ -115,13 +115,15 @@ fn format(formatter: &dyn ToolFormat, spec: &ToolSpec, mut result: ToolResult) -
     result
 }
 
-/// The result held to `limit`.
+/// The result held to `limit`, its tokens counted by the registry's
+/// counter.
 fn hold(
     settings: &Settings,
     spec: &ToolSpec,
     limit: ResultLimit,
     result: ToolResult,
 ) -> ToolResult {
+    let counter = &settings.token_counter;
     // Tokens are at least a byte each: a result within the limit in bytes
     // needs no count.
     if text_bytes(&result) <= limit.amount() {
@@ -138,10 +140,10 @@ fn hold(
     // the tool has an output schema.
     let checked = |value: &Value| !value.is_string() || spec.output_schema().is_some();
     let value_size = match &result.structured_content {
-        Some(value) if checked(value) => Some(value_size(limit, value)),
+        Some(value) if checked(value) => Some(value_size(limit, value, counter)),
         Some(_) => None,
         None if has_json || (result.is_success() && spec.output_schema().is_some()) => {
-            Some(limit.measure(&result.text_content()))
+            Some(limit.measure(&result.text_content(), counter))
         }
         None => None,
     };
@@ -152,7 +154,7 @@ fn hold(
         // Text alone, or formatted text beside a value that fits.
         _ => {
             let text = joined_text(&result);
-            if limit.admits(&text) {
+            if limit.admits(&text, counter) {
                 return result;
             }
             cut(settings, limit, text, result, value_size.is_some())
@@ -161,10 +163,10 @@ fn hold(
 }
 
 /// The size of a value's compact JSON text in `limit`'s unit.
-fn value_size(limit: ResultLimit, value: &Value) -> usize {
+fn value_size(limit: ResultLimit, value: &Value, counter: &dyn TokenCounter) -> usize {
     match limit {
         ResultLimit::Bytes(_) => json_len(value),
-        ResultLimit::Tokens(_) => limit.measure(&value.to_string()),
+        ResultLimit::Tokens(_) => limit.measure(&value.to_string(), counter),
     }
 }
 
@@ -279,7 +281,7 @@ fn cut(
     }
     let handle = keep(settings, full, limit);
     let note = |cut: usize| marker(cut, text.len(), handle.as_ref(), settings.read_result);
-    let shortened = shorten(limit, &text, note);
+    let shortened = shorten(limit, &settings.token_counter, &text, note);
     result
         .content
         .insert(at.unwrap_or(0), Content::Text(shortened));
@@ -326,18 +328,24 @@ fn marker(cut: usize, total: usize, handle: Option<&ResultHandle>, read_result: 
     }
 }
 
-/// `text` cut in the middle to fit `limit`, marker included: the head
-/// and the tail kept, on character boundaries, with `note(bytes cut)`
-/// between them. A limit smaller than the marker leaves the marker alone.
-pub(crate) fn shorten(limit: ResultLimit, text: &str, note: impl Fn(usize) -> String) -> String {
+/// `text` cut in the middle to fit `limit` (its tokens counted by
+/// `counter`), marker included: the head and the tail kept, on character
+/// boundaries, with `note(bytes cut)` between them. A limit smaller than
+/// the marker leaves the marker alone.
+pub(crate) fn shorten(
+    limit: ResultLimit,
+    counter: &dyn TokenCounter,
+    text: &str,
+    note: impl Fn(usize) -> String,
+) -> String {
     // The longest marker: its number is at most the whole length.
     let widest = note(text.len());
     let mut budget = match limit {
         ResultLimit::Bytes(max) => max.saturating_sub(widest.len()),
         ResultLimit::Tokens(max) => {
             // Bytes a token in this text, on average, for a first guess.
-            let tokens = limit.measure(text).max(1);
-            let room = max.saturating_sub(limit.measure(&widest));
+            let tokens = limit.measure(text, counter).max(1);
+            let room = max.saturating_sub(limit.measure(&widest, counter));
             room.saturating_mul(text.len()) / tokens
         }
     };
@@ -346,7 +354,7 @@ pub(crate) fn shorten(limit: ResultLimit, text: &str, note: impl Fn(usize) -> St
         let tail = ceil_boundary(text, text.len() - (budget - head).min(text.len() - head));
         let out = format!("{}{}{}", &text[..head], note(tail - head), &text[tail..]);
         // Bytes are exact; a count of tokens may need a smaller guess.
-        if limit.admits(&out) || budget == 0 {
+        if limit.admits(&out, counter) || budget == 0 {
             return out;
         }
         budget = budget * 9 / 10;
@@ -374,6 +382,7 @@ pub(crate) fn ceil_boundary(text: &str, at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::limit::ByteEstimate;
 
     fn note(cut: usize) -> String {
         format!("[{cut} cut]")
@@ -382,7 +391,7 @@ mod tests {
     #[test]
     fn cuts_the_middle_on_character_boundaries() {
         let text = "é".repeat(1000);
-        let out = shorten(ResultLimit::Bytes(101), &text, note);
+        let out = shorten(ResultLimit::Bytes(101), &ByteEstimate, &text, note);
         assert!(out.len() <= 101, "{}", out.len());
         assert!(out.starts_with("éé") && out.ends_with("éé"));
         let cut: usize = out
@@ -396,7 +405,7 @@ mod tests {
 
     #[test]
     fn a_limit_below_the_marker_leaves_the_marker() {
-        let out = shorten(ResultLimit::Bytes(3), "abcdefghijklmnop", note);
+        let out = shorten(ResultLimit::Bytes(3), &ByteEstimate, "abcdefghijklmnop", note);
         assert_eq!(out, "[16 cut]");
     }
 
@@ -404,8 +413,22 @@ mod tests {
     fn tokens_fit_their_limit() {
         let text = "word ".repeat(5000);
         let limit = ResultLimit::Tokens(200);
-        let out = shorten(limit, &text, note);
-        assert!(limit.admits(&out));
-        assert!(limit.measure(&out) > 150, "{}", limit.measure(&out));
+        let out = shorten(limit, &ByteEstimate, &text, note);
+        assert!(limit.admits(&out, &ByteEstimate));
+        let tokens = limit.measure(&out, &ByteEstimate);
+        assert!(tokens > 150, "{tokens}");
+    }
+
+    #[test]
+    fn tokens_are_counted_by_the_counter_given() {
+        // One token a word: far fewer than the bytes / 4 estimate.
+        let words = |text: &str| text.split_whitespace().count();
+        let text = "word ".repeat(5000);
+        let limit = ResultLimit::Tokens(200);
+        let out = shorten(limit, &words, &text, note);
+        assert!(limit.admits(&out, &words));
+        assert!(words(&out) > 150, "{}", words(&out));
+        // 200 words are some 1,000 bytes, where the estimate keeps 800.
+        assert!(out.len() > 900, "{}", out.len());
     }
 }

@@ -57,6 +57,8 @@ pub(crate) struct Settings {
     pub(crate) sequential_destructive: bool,
     /// The registry's result limit, for tools without one of their own.
     pub(crate) result_limit: Option<crate::spec::limit::ResultLimit>,
+    /// How a limit in tokens counts them (`RegistryBuilder::token_counter`).
+    pub(crate) token_counter: crate::spec::limit::Counter,
     /// Where full results cut to their limit are kept.
     pub(crate) results: Arc<super::store::ResultStore>,
     /// Whether the registry offers `read_result`, which markers then name.

@@ -711,6 +711,16 @@ impl RegistryBuilder {
         self
     }
 
+    /// How a [`ResultLimit::Tokens`](crate::ResultLimit::Tokens), the
+    /// registry's or a tool's, counts tokens: a
+    /// [`TokenCounter`](crate::TokenCounter) such as `tool_tokens::O200kBase`
+    /// or a closure `|text: &str| -> usize`. By default
+    /// [`ByteEstimate`](crate::ByteEstimate), `n` bytes for `n / 4` tokens.
+    pub fn token_counter(mut self, counter: impl crate::spec::limit::TokenCounter) -> Self {
+        self.settings.token_counter = crate::spec::limit::Counter::new(counter);
+        self
+    }
+
     /// Whether the registry offers `read_result`, which reads a kept full
     /// result by its handle in pages that fit, with the line naming their
     /// bytes, within the limit the result was held to and the registry's

@@ -16,7 +16,7 @@ use crate::invoke::policy::Settings;
 use crate::invoke::store::ResultStore;
 use crate::spec::content::Content;
 use crate::spec::error::{ToolError, ToolErrorKind};
-use crate::spec::limit::{MissingResult, ResultHandle, ResultLimit, grouped};
+use crate::spec::limit::{Counter, MissingResult, ResultHandle, ResultLimit, TokenCounter, grouped};
 use crate::spec::result::ToolResult;
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolFuture};
@@ -49,6 +49,14 @@ impl Registry {
     /// `None`, the default, for no limit.
     pub fn result_limit(&self) -> Option<ResultLimit> {
         self.settings.result_limit
+    }
+
+    /// How the registry counts tokens for a [`ResultLimit::Tokens`]: the
+    /// counter given to
+    /// [`RegistryBuilder::token_counter`](crate::RegistryBuilder::token_counter),
+    /// else [`ByteEstimate`](crate::ByteEstimate).
+    pub fn token_counter(&self) -> &dyn TokenCounter {
+        &self.settings.token_counter
     }
 }
 
@@ -102,6 +110,7 @@ pub(super) fn read_result_tool(settings: &Settings) -> ReadResult {
         store: Arc::clone(&settings.results),
         page,
         limit,
+        counter: settings.token_counter.clone(),
     }
 }
 
@@ -114,6 +123,8 @@ pub(super) struct ReadResult {
     /// The registry's limit, which a page and its note stay within (as
     /// they do within the limit the result read was held to).
     limit: Option<ResultLimit>,
+    /// The registry's token counter, for limits in tokens.
+    counter: Counter,
 }
 
 #[derive(Deserialize)]
@@ -172,7 +183,9 @@ impl ReadResult {
             // A limit in tokens may take less than the page's bytes.
             let fits = end <= smallest || {
                 let shown = format!("{note}\n{page}");
-                limits.iter().all(|limit| limit.admits(&shown))
+                limits
+                    .iter()
+                    .all(|limit| limit.admits(&shown, &self.counter))
             };
             if fits {
                 return Ok(ToolResult::success(

@@ -8,6 +8,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,10 +21,12 @@ use serde::{Deserialize, Serialize};
 /// too, the larger of the two counting. Images, audio and resources are not
 /// counted.
 ///
-/// Tokens are counted in OpenAI's `o200k_base` encoding with the `tokens`
-/// feature (as `tokens::count` counts them); without it,
-/// a text of `n` bytes counts as `n / 4` tokens (rounded up), the usual
-/// rule of thumb for English text and code.
+/// Tokens are counted by the registry's [`TokenCounter`]
+/// ([`RegistryBuilder::token_counter`](crate::RegistryBuilder::token_counter)).
+/// By default that is [`ByteEstimate`]: a text of `n` bytes counts as
+/// `n / 4` tokens (rounded up), the usual rule of thumb for English text
+/// and code. The `tool-tokens` crate's `O200kBase` counts real tokens, in
+/// OpenAI's `o200k_base` encoding. Bytes are always bytes.
 ///
 /// It reads from text as `#[tool(result_limit = "..")]` takes it: `"65536"`
 /// or `"65536 bytes"`, `"64KB"`, `"64 KiB"` (×1024), `"2MB"`, `"2 MiB"`
@@ -40,27 +43,38 @@ use serde::{Deserialize, Serialize};
 pub enum ResultLimit {
     /// At most this many bytes of UTF-8 text.
     Bytes(usize),
-    /// At most this many tokens (counted as the `tokens` module counts them
-    /// with its feature, else estimated: see above).
+    /// At most this many tokens, as the registry's [`TokenCounter`] counts
+    /// them ([`ByteEstimate`] unless the builder was given another).
     Tokens(usize),
 }
 
 impl ResultLimit {
-    /// The size of `text` in this limit's unit: its bytes, or its tokens.
-    pub fn measure(self, text: &str) -> usize {
+    /// The size of `text` in this limit's unit: its bytes, or its tokens
+    /// as `counter` counts them.
+    pub fn measure(self, text: &str, counter: &dyn TokenCounter) -> usize {
         match self {
             ResultLimit::Bytes(_) => text.len(),
-            ResultLimit::Tokens(_) => count_tokens(text),
+            ResultLimit::Tokens(_) => counter.count(text),
         }
     }
 
-    /// Whether `text` is within the limit.
-    pub fn admits(self, text: &str) -> bool {
+    /// Whether `text` is within the limit, its tokens counted by `counter`.
+    ///
+    /// ```
+    /// use tool_runtime::{ByteEstimate, ResultLimit};
+    ///
+    /// let words = |text: &str| text.split_whitespace().count();
+    /// let limit = ResultLimit::Tokens(4);
+    /// // Six words in 11 bytes: 6 tokens counted a word a token, 3 estimated.
+    /// assert!(!limit.admits("a b c d e f", &words));
+    /// assert!(limit.admits("a b c d e f", &ByteEstimate));
+    /// ```
+    pub fn admits(self, text: &str, counter: &dyn TokenCounter) -> bool {
         match self {
             ResultLimit::Bytes(max) => text.len() <= max,
             // A token is at least one byte: a text no longer than the limit
             // in bytes needs no count.
-            ResultLimit::Tokens(max) => text.len() <= max || count_tokens(text) <= max,
+            ResultLimit::Tokens(max) => text.len() <= max || counter.count(text) <= max,
         }
     }
 
@@ -81,20 +95,95 @@ impl ResultLimit {
     }
 }
 
-/// The tokens of `text`: `o200k_base` with the `tokens` feature, else its
-/// bytes divided by four, rounded up.
-#[cfg(feature = "tokens")]
-fn count_tokens(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_with_special_tokens(text)
-        .len()
+/// How a registry counts the tokens of a result held to a
+/// [`ResultLimit::Tokens`]: given to
+/// [`RegistryBuilder::token_counter`](crate::RegistryBuilder::token_counter),
+/// [`ByteEstimate`] when none is.
+///
+/// A closure `Fn(&str) -> usize` is a counter, and so is `tool-tokens`'s
+/// `O200kBase` (OpenAI's `o200k_base` encoding), named in one line:
+///
+/// ```
+/// use tool_runtime::{Registry, ResultLimit};
+///
+/// // Words, for a model billed by the word.
+/// let registry = Registry::builder()
+///     .result_limit(ResultLimit::Tokens(2_000))
+///     .token_counter(|text: &str| text.split_whitespace().count())
+///     .build()?;
+/// assert_eq!(registry.token_counter().count("three short words"), 3);
+/// # Ok::<(), tool_runtime::RegistryError>(())
+/// ```
+///
+/// A counter is called on the text of each result larger in bytes than a
+/// token limit (a text no longer in bytes than the limit is within it
+/// uncounted: a token is taken to be at least one byte), and again on the
+/// shortened text while it is cut to fit, on the thread that runs the call:
+/// it should be quick. Where a counter panics, the registry counts that
+/// text as [`ByteEstimate`] does and logs a warning, so a call never fails
+/// for its counter.
+pub trait TokenCounter: Send + Sync + 'static {
+    /// The tokens `text` takes.
+    fn count(&self, text: &str) -> usize;
 }
 
-/// The tokens of `text`: `o200k_base` with the `tokens` feature, else its
-/// bytes divided by four, rounded up.
-#[cfg(not(feature = "tokens"))]
-fn count_tokens(text: &str) -> usize {
-    text.len().div_ceil(4)
+impl<F> TokenCounter for F
+where
+    F: Fn(&str) -> usize + Send + Sync + 'static,
+{
+    fn count(&self, text: &str) -> usize {
+        self(text)
+    }
+}
+
+/// The default [`TokenCounter`]: a text of `n` bytes is `n / 4` tokens,
+/// rounded up, the usual rule of thumb for English text and code. It needs
+/// no tokenizer; for a model's real count give the registry another counter
+/// (`tool-tokens`'s `O200kBase`).
+///
+/// ```
+/// use tool_runtime::{ByteEstimate, TokenCounter};
+///
+/// assert_eq!(ByteEstimate.count("hello world"), 3);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct ByteEstimate;
+
+impl TokenCounter for ByteEstimate {
+    fn count(&self, text: &str) -> usize {
+        text.len().div_ceil(4)
+    }
+}
+
+/// A registry's [`TokenCounter`], shared by its settings and its
+/// `read_result`; [`ByteEstimate`] by default. A count that panics is
+/// [`ByteEstimate`]'s instead.
+#[derive(Clone)]
+pub(crate) struct Counter(Arc<dyn TokenCounter>);
+
+impl Counter {
+    /// The registry's counter, `counter`.
+    pub(crate) fn new(counter: impl TokenCounter) -> Self {
+        Counter(Arc::new(counter))
+    }
+}
+
+impl Default for Counter {
+    fn default() -> Self {
+        Counter::new(ByteEstimate)
+    }
+}
+
+impl TokenCounter for Counter {
+    fn count(&self, text: &str) -> usize {
+        let counted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.0.count(text)));
+        counted.unwrap_or_else(|_| {
+            crate::trace::warning!(
+                "the registry's token counter panicked: the text was counted as bytes / 4"
+            );
+            ByteEstimate.count(text)
+        })
+    }
 }
 
 /// Shows the limit as it reads: `65,536 bytes`, `8,000 tokens`.

@@ -1,14 +1,5 @@
-//! What a registry's tool definitions cost in a model's context, counted
-//! with a real tokenizer: OpenAI's `o200k_base` (the encoding of GPT-4o,
-//! GPT-4.1, o-series and GPT-5 models), through `tiktoken-rs`. Feature
-//! `tokens`.
-//!
-//! Every definition offered is sent with every request: a registry that
-//! grows past a few dozen tools pays for all of them on each turn.
-//! [`report`] counts each definition a registry offers in a provider's
-//! format and the whole set as the request carries it; [`check_budget`]
-//! says when the set passes a budget. `toolbox schema --tokens` prints the
-//! same table.
+//! What a registry's tool definitions cost in `o200k_base` tokens:
+//! [`report`], and [`check_budget`] against a budget.
 //!
 //! A registry that defers tools (`RegistryBuilder::defer`) offers what
 //! [`Registry::render`] sends: the counts leave out the deferred tools,
@@ -16,45 +7,14 @@
 //! with a tool search of its own, whose request lists them flagged
 //! `"defer_loading": true`, the provider's search tool is counted instead;
 //! for the others, `search_tools`.
-//!
-//! Other providers' tokenizers differ (Anthropic and Google do not publish
-//! theirs); `o200k_base` counts are a close guide to their cost, not their
-//! bill.
-//!
-//! ```
-//! use tool_runtime::{Provider, Registry, tokens, tool};
-//!
-//! /// Adds two numbers.
-//! #[tool]
-//! fn add(a: i64, b: i64) -> i64 {
-//!     a + b
-//! }
-//!
-//! assert_eq!(tokens::count("hello world"), 2);
-//! let registry = Registry::builder().tool(AddTool).build()?;
-//! let report = tokens::report(&registry, Provider::OpenAiChat);
-//! assert_eq!(report.tools[0].0, "add");
-//! assert!(report.total > 20 && report.total < 200, "{}", report.total);
-//! assert!(tokens::check_budget(&registry, Provider::OpenAiChat, 10_000).is_ok());
-//! let over = tokens::check_budget(&registry, Provider::OpenAiChat, 5).unwrap_err();
-//! assert!(over.to_string().contains("over the budget of 5"));
-//! # Ok::<(), tool_runtime::RegistryError>(())
-//! ```
 
 use std::fmt;
 
 use serde_json::Value;
 
-use crate::Provider;
-use crate::providers;
-use crate::registry::Registry;
+use tool_runtime_core::{Provider, Registry, ToolSpec, providers};
 
-/// The tokens `text` takes in `o200k_base`.
-pub fn count(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_with_special_tokens(text)
-        .len()
-}
+use crate::count;
 
 /// The tokens of a registry's tool definitions in one format.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,7 +79,7 @@ pub fn report(registry: &Registry, format: Provider) -> TokenReport {
 /// Whether a request carries the definition of the tool with `spec` in
 /// full where the provider has no tool search of its own: every tool but
 /// the deferred ones.
-fn offered_in_full(registry: &Registry, spec: &crate::ToolSpec) -> bool {
+fn offered_in_full(registry: &Registry, spec: &ToolSpec) -> bool {
     !registry.is_deferred(&spec.name)
 }
 
