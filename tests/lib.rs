@@ -61,3 +61,6 @@ pub struct Cli;
 #[doc = include_str!("../docs/mcp.md")]
 #[cfg(doctest)]
 pub struct Mcp;
+
+#[cfg(test)]
+mod claims;

@@ -27,6 +27,7 @@ const FEATURES: &[(&str, &str, &str)] = &[
     ),
     ("tool-adapters", "tool_adapters::genai::", "genai"),
     ("tool-mcp", "traceparent", "otel"),
+    ("tool-tasks", "RedisTaskStore", "redis"),
     // `OpenAIConfig::client()`: the shared reqwest transport.
     ("rig-core", ".client()", "reqwest"),
     ("async-openai", ".chat()", "chat-completion"),
