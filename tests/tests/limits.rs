@@ -1213,6 +1213,40 @@ fn arguments_nested_past_the_limit_are_refused_on_a_small_stack() {
 }
 
 #[tokio::test]
+async fn deep_arguments_are_refused_once_through_the_registry_and_directly() {
+    use tool_runtime::Tool;
+    let deep = || json!({"value": nested(tool_runtime::MAX_ARGUMENT_DEPTH + 1)});
+    let message = "invalid arguments for take_any: the arguments nest deeper than 128 levels \
+                   of objects and arrays";
+    let ctx = ToolContext::new();
+    // The registry checks them before it looks the tool up, and the tool's
+    // decoder, handed them as checked, does not refuse them a second time.
+    let registry = Registry::builder().tool(TakeAnyTool).build().unwrap();
+    let result = registry
+        .invoke(ToolUse::new("1", "take_any", deep()), &ctx)
+        .await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::InvalidArguments));
+    assert_eq!(result.text_content(), message);
+    // A direct call is checked where it decodes: `Tool::call`, `call_json`,
+    // and the registry's direct path.
+    let input = deep();
+    let direct = TakeAnyTool.call(&input, &ctx).await.unwrap_err();
+    assert_eq!(direct.to_string(), message);
+    assert_eq!(direct.argument_errors().len(), 1);
+    let json = TakeAnyTool.call_json(&input, &ctx).await.unwrap_err();
+    assert_eq!(json.to_string(), message);
+    let through = registry.call_json("take_any", deep(), &ctx).await;
+    assert_eq!(through.unwrap_err().to_string(), message);
+    // Just inside the limit runs on every path.
+    let fits = json!({"value": nested(tool_runtime::MAX_ARGUMENT_DEPTH - 2)});
+    let invoked = registry
+        .invoke(ToolUse::new("2", "take_any", fits.clone()), &ctx)
+        .await;
+    assert!(invoked.is_success(), "{}", invoked.text_content());
+    assert!(TakeAnyTool.call(&fits, &ctx).await.is_ok());
+}
+
+#[tokio::test]
 async fn input_quoted_back_is_escaped_and_bounded() {
     let registry = Registry::builder().tool(TakeNumberTool).build().unwrap();
     let ctx = ToolContext::new();

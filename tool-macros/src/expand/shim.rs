@@ -29,7 +29,8 @@ pub fn shim(tool: &ToolFn) -> TokenStream {
         (quote!(decode), quote!(decode_str), quote!())
     };
     let tool_arg = tool.bound_to_instance().then(|| quote!(self,));
-    // Both entry points decode `__tool_input`, then run the function or end
+    // The entry points (`call`, and `call_checked` with arguments whose
+    // depth is checked) decode `__tool_input`, then run the function or end
     // with the decoding error.
     let call = quote! {
         __tool_rt::#decode(&Self::SPEC, __tool_input #with)
@@ -72,6 +73,16 @@ pub fn shim(tool: &ToolFn) -> TokenStream {
             fn call<'__tool>(
                 &'__tool self,
                 __tool_input: &'__tool __tool_rt::serde_json::Value,
+                __tool_ctx: &'__tool __tool_rt::ToolContext,
+            ) -> __tool_rt::ToolFuture<'__tool> {
+                #call
+            }
+
+            // The registry's path: arguments whose depth it checked, which
+            // the decoder does not walk again.
+            fn call_checked<'__tool>(
+                &'__tool self,
+                __tool_input: __tool_rt::Checked<'__tool>,
                 __tool_ctx: &'__tool __tool_rt::ToolContext,
             ) -> __tool_rt::ToolFuture<'__tool> {
                 #call

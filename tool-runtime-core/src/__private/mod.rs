@@ -66,8 +66,8 @@ pub use transform::{
 
 pub use crate::registry::Registration;
 pub use crate::spec::args::{
-    ArgSeed, CheckError, ToolArgs, decode, decode_checked, decode_str, decode_str_checked,
-    default_arg, next_arg, required_arg,
+    ArgSeed, CheckError, Checked, Input, ToolArgs, decode, decode_checked, decode_str,
+    decode_str_checked, default_arg, next_arg, required_arg,
 };
 pub use crate::spec::config::{ConfigSpec, ConfigValue};
 pub use crate::spec::constraints::{Constraints, Literal};

@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::spec::args::{
-    ToolArgs, check_constraints, decode, decode_checked, parse_text, too_deep, within_depth,
+    Input, ToolArgs, check_constraints, decode, decode_checked, parse_text, too_deep,
 };
 use crate::spec::error::{ArgError, ArgErrorKind, ToolErrorKind};
 use crate::{ToolError, ToolSpec};
@@ -115,20 +115,32 @@ pub type ParamTransform = fn(&Value) -> Transformed;
 /// transforms run first: the function's on the whole object, then each
 /// parameter's on its value. A transform's refusal is an argument problem
 /// named for the parameter, reported with every other problem of the call.
-pub fn decode_transformed<T: ToolArgs>(
+#[inline]
+pub fn decode_transformed<'a, T: ToolArgs>(
     spec: &ToolSpec,
-    input: &Value,
+    input: impl Into<Input<'a>>,
     transforms: &Transforms,
 ) -> Result<T, ToolError> {
+    transformed(spec, input.into(), transforms)
+}
+
+/// [`decode_transformed`], once for each argument struct whatever the
+/// input's type.
+fn transformed<T: ToolArgs>(
+    spec: &ToolSpec,
+    input: Input<'_>,
+    transforms: &Transforms,
+) -> Result<T, ToolError> {
+    // What a transform returns is a new value, checked where it decodes.
     let rewritten;
     let input = match transforms.input {
         Some(transform) => {
             rewritten = transform_input(spec, input, transform)?;
-            &rewritten
+            Input::from(&rewritten)
         }
         None => input,
     };
-    let Value::Object(members) = input else {
+    let Value::Object(members) = input.value() else {
         return decode_checked(spec, input);
     };
     if transforms.params.is_empty() {
@@ -155,9 +167,9 @@ pub fn decode_transformed<T: ToolArgs>(
         }
     }
     let changed = changed.map(Value::Object);
-    let input = changed.as_ref().unwrap_or(input);
+    let input = changed.as_ref().map_or(input, Input::from);
     let problems = match decode::<T>(spec, input) {
-        Ok(args) => match check_constraints(spec, input) {
+        Ok(args) => match check_constraints(spec, input.value()) {
             Ok(()) if refused.is_empty() => return Ok(args),
             Ok(()) => Vec::new(),
             Err(error) => error.argument_errors().to_vec(),
@@ -190,17 +202,16 @@ pub fn decode_str_transformed<T: ToolArgs>(
 /// an argument problem of the whole call.
 fn transform_input(
     spec: &ToolSpec,
-    input: &Value,
+    input: Input<'_>,
     transform: fn(Value) -> Result<Value, String>,
 ) -> Result<Value, ToolError> {
     // The copy is made by recursion, so the depth is checked first.
-    if !within_depth(input) {
+    if input.too_deep() {
         return Err(too_deep(&spec.name));
     }
-    let input = if input.is_null() {
-        Value::Object(Map::new())
-    } else {
-        input.clone()
+    let input = match input.value() {
+        Value::Null => Value::Object(Map::new()),
+        input => input.clone(),
     };
     transform(input).map_err(|message| {
         ToolError::invalid_arguments(

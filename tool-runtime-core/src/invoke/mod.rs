@@ -485,7 +485,8 @@ fn start<'a>(
         return Started::Done(Err(cancelled(name)));
     }
     // `prepare` checked the arguments' depth: the tool's decoder need not.
-    let call = || crate::spec::args::vetted(input, || tool.call(input, ctx));
+    let input = crate::spec::args::Checked::checked_by_registry(input);
+    let call = || tool.call_checked(input, ctx);
     let future = match std::panic::catch_unwind(AssertUnwindSafe(call)) {
         Ok(future) => future,
         Err(payload) => return Started::Done(Err(panic_error(name, payload.as_ref()))),

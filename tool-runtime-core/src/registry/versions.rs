@@ -335,6 +335,15 @@ impl Tool for Deprecated {
         self.tool.call(input, ctx)
     }
 
+    fn call_checked<'a>(
+        &'a self,
+        input: crate::spec::args::Checked<'a>,
+        ctx: &'a ToolContext,
+    ) -> ToolFuture<'a> {
+        self.warn(ctx);
+        self.tool.call_checked(input, ctx)
+    }
+
     fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> ToolFuture<'a> {
         self.warn(ctx);
         self.tool.call_str(input, ctx)

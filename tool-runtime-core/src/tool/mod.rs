@@ -16,6 +16,7 @@ use std::task::{Context, Poll};
 use serde_json::Value;
 
 use crate::context::ToolContext;
+use crate::spec::args::Checked;
 use crate::spec::error::ToolError;
 use crate::spec::result::ToolOutput;
 use crate::spec::tool_spec::ToolSpec;
@@ -39,6 +40,15 @@ pub trait Tool: Send + Sync + 'static {
     /// the caller's executor. Panics are not caught here:
     /// [`Registry::invoke`](crate::Registry::invoke) catches them.
     fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a>;
+
+    /// [`call`](Self::call) with arguments whose depth a registry has
+    /// already checked: `#[tool]`'s decoder then does not walk them again.
+    /// The provided implementation calls `call`; a tool that wraps another
+    /// forwards it.
+    #[doc(hidden)]
+    fn call_checked<'a>(&'a self, input: Checked<'a>, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        self.call(input.get(), ctx)
+    }
 
     /// Whether [`call`](Self::call) reads its [`ToolContext`]: the tool use,
     /// injected values, progress reporting, cancellation.
@@ -279,6 +289,10 @@ impl Tool for Static {
 
     fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         self.0.call(input, ctx)
+    }
+
+    fn call_checked<'a>(&'a self, input: Checked<'a>, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        self.0.call_checked(input, ctx)
     }
 
     fn takes_context(&self) -> bool {

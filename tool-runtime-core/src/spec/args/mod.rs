@@ -6,9 +6,11 @@
 //! ([`objects`]).
 //!
 //! One JSON argument's way in: the registry (or a direct caller) hands the
-//! tool's `call` the arguments; the generated `call` asks [`decode`] for its
-//! argument struct; [`decode`] checks the depth (unless the registry did,
-//! see [`vetted`]) and runs the one visitor ([`read`]), which reads each key
+//! tool's `call` the arguments (the registry hands `call_checked` them as
+//! [`Checked`], having checked their depth); the generated `call` asks
+//! [`decode`] for its argument struct; [`decode`] checks the depth of a
+//! plain `&Value` (not of [`Checked`] arguments) and runs the one visitor
+//! ([`read`]), which reads each key
 //! as the index of a parameter and each value with the seed of its type,
 //! through the `read` and `finish` of the struct's [`ToolArgs`] impl.
 
@@ -18,7 +20,6 @@ mod objects;
 mod problems;
 mod read;
 
-use std::cell::Cell;
 use std::sync::LazyLock;
 
 use serde::Deserialize;
@@ -57,8 +58,8 @@ pub const MAX_ARGUMENT_DEPTH: usize = 128;
 /// Whether `value` nests no deeper than [`MAX_ARGUMENT_DEPTH`], found
 /// without recursion and without reading past the first level too deep.
 /// The registry asks it of every call's arguments before it looks at
-/// anything else; [`decode`] asks it of arguments the registry has not
-/// [`vetted`].
+/// anything else; [`decode`] asks it of arguments that are not
+/// [`Checked`].
 #[inline]
 pub(crate) fn within_depth(value: &Value) -> bool {
     // Most arguments are one object of plain values: no walk needed.
@@ -140,33 +141,77 @@ pub(crate) fn dismantle(value: Value) {
     }
 }
 
-thread_local! {
-    /// The arguments whose depth the registry has checked, while it hands
-    /// them to a tool's `call` on this thread; null otherwise.
-    static VETTED: Cell<*const Value> = const { Cell::new(std::ptr::null()) };
+/// Arguments whose depth is known to be within [`MAX_ARGUMENT_DEPTH`]. A
+/// registry checks every call's arguments before it looks the tool up, and
+/// hands them to [`Tool::call_checked`](crate::Tool::call_checked) as this
+/// type, so the decoder `#[tool]` emits does not walk them a second time; a
+/// plain `&Value` (a direct [`Tool::call`](crate::Tool::call)) is checked
+/// where it is decoded. Only a check makes one.
+#[derive(Clone, Copy, Debug)]
+pub struct Checked<'a>(&'a Value);
+
+impl<'a> Checked<'a> {
+    /// `value`, if it nests no deeper than [`MAX_ARGUMENT_DEPTH`].
+    #[inline]
+    pub fn new(value: &'a Value) -> Option<Self> {
+        within_depth(value).then_some(Self(value))
+    }
+
+    /// Arguments the registry checked before it moved them into the call
+    /// (`invoke::prepare`, which refuses deeper ones).
+    #[inline]
+    pub(crate) fn checked_by_registry(value: &'a Value) -> Self {
+        Self(value)
+    }
+
+    /// The arguments.
+    #[inline]
+    pub fn get(self) -> &'a Value {
+        self.0
+    }
 }
 
-/// Runs `call` with `input` marked as checked for depth, so that the
-/// decoder `call` runs does not walk it a second time. The mark is the
-/// address of this very value, and it is taken off when `call` returns or
-/// unwinds: any other value a tool decodes (its own arguments handed to
-/// another tool are the same value) is checked as on the direct path.
-#[inline]
-pub(crate) fn vetted<R>(input: &Value, call: impl FnOnce() -> R) -> R {
-    struct Unmark(*const Value);
-    impl Drop for Unmark {
-        fn drop(&mut self) {
-            VETTED.set(self.0);
+/// What the decoders take: a plain `&Value`, whose depth they check, or
+/// [`Checked`] arguments, whose depth they need not.
+#[derive(Clone, Copy)]
+pub struct Input<'a> {
+    value: &'a Value,
+    checked: bool,
+}
+
+impl<'a> From<&'a Value> for Input<'a> {
+    #[inline]
+    fn from(value: &'a Value) -> Self {
+        Self {
+            value,
+            checked: false,
         }
     }
-    let _unmark = Unmark(VETTED.replace(input));
-    call()
 }
 
-/// Whether the registry checked the depth of this very value.
-#[inline]
-fn is_vetted(input: &Value) -> bool {
-    std::ptr::eq(VETTED.get(), input)
+impl<'a> From<Checked<'a>> for Input<'a> {
+    #[inline]
+    fn from(checked: Checked<'a>) -> Self {
+        Self {
+            value: checked.0,
+            checked: true,
+        }
+    }
+}
+
+impl<'a> Input<'a> {
+    /// The arguments.
+    #[inline]
+    pub(crate) fn value(self) -> &'a Value {
+        self.value
+    }
+
+    /// Whether the arguments nest too deeply; false without a walk for
+    /// [`Checked`] ones.
+    #[inline]
+    pub(crate) fn too_deep(self) -> bool {
+        !self.checked && !within_depth(self.value)
+    }
 }
 
 static EMPTY_OBJECT: LazyLock<Value> = LazyLock::new(|| Value::Object(Map::new()));
@@ -175,8 +220,20 @@ static EMPTY_OBJECT: LazyLock<Value> = LazyLock::new(|| Value::Object(Map::new()
 ///
 /// `null` counts as an empty argument object. On failure the input is
 /// examined parameter by parameter, and the error lists every problem.
+/// Arguments nested deeper than [`MAX_ARGUMENT_DEPTH`] are refused, unless
+/// they come as [`Checked`].
 #[inline]
-pub fn decode<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
+pub fn decode<'a, T: ToolArgs>(
+    spec: &ToolSpec,
+    input: impl Into<Input<'a>>,
+) -> Result<T, ToolError> {
+    decode_input(spec, input.into())
+}
+
+/// [`decode`], once for each argument struct whatever the input's type.
+fn decode_input<T: ToolArgs>(spec: &ToolSpec, input: Input<'_>) -> Result<T, ToolError> {
+    let checked = input.checked;
+    let input = input.value;
     let target = if input.is_null() {
         &*EMPTY_OBJECT
     } else {
@@ -189,7 +246,7 @@ pub fn decode<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolErro
         }),
         _ => (true, false),
     };
-    if nested && !is_vetted(input) && !within_depth(target) {
+    if nested && !checked && !within_depth(target) {
         return Err(too_deep(&spec.name));
     }
     if long && let Some(short) = shortened(spec, target) {
@@ -211,9 +268,13 @@ pub fn decode<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolErro
 
 /// Decodes a tool's arguments, then checks their constraints.
 #[inline]
-pub fn decode_checked<T: ToolArgs>(spec: &ToolSpec, input: &Value) -> Result<T, ToolError> {
-    let args = decode(spec, input)?;
-    check_constraints(spec, input)?;
+pub fn decode_checked<'a, T: ToolArgs>(
+    spec: &ToolSpec,
+    input: impl Into<Input<'a>>,
+) -> Result<T, ToolError> {
+    let input = input.into();
+    let args = decode_input(spec, input)?;
+    check_constraints(spec, input.value)?;
     Ok(args)
 }
 
@@ -329,21 +390,47 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A `#[tool]`-like argument struct of one parameter of any type.
+    struct AnyValue;
+
+    impl ToolArgs for AnyValue {
+        const FIELDS: &'static [&'static str] = &["value"];
+        type Slots = Option<Value>;
+        const EMPTY: Self::Slots = None;
+        fn read<'de, A: serde::de::MapAccess<'de>>(
+            slots: &mut Self::Slots,
+            _index: usize,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            *slots = Some(map.next_value()?);
+            Ok(())
+        }
+        fn finish<E: serde::de::Error>(slots: Self::Slots) -> Result<Self, E> {
+            slots
+                .map(|_| AnyValue)
+                .ok_or_else(|| E::missing_field("value"))
+        }
+    }
+
+    fn nested(depth: usize) -> Value {
+        (0..depth).fold(json!(1), |inner, _| json!([inner]))
+    }
+
     #[test]
-    fn a_vetted_value_is_marked_only_while_the_call_runs() {
-        let input = json!({"a": [1]});
-        let other = input.clone();
-        let seen = vetted(&input, || (is_vetted(&input), is_vetted(&other)));
-        assert_eq!(seen, (true, false));
-        assert!(!is_vetted(&input));
-        // Nested marks restore the outer one.
-        vetted(&input, || {
-            vetted(&other, || assert!(is_vetted(&other) && !is_vetted(&input)));
-            assert!(is_vetted(&input));
-        });
-        // An unwinding call takes its mark off too.
-        let unwound = std::panic::catch_unwind(|| vetted(&input, || panic!("in the tool")));
-        assert!(unwound.is_err());
-        assert!(!is_vetted(&input));
+    fn only_arguments_that_are_not_checked_are_walked_for_depth() {
+        let spec = ToolSpec::new("any", "Takes any value.", json!({"type": "object"}));
+        let deep = json!({"value": nested(MAX_ARGUMENT_DEPTH + 10)});
+        let error = decode::<AnyValue>(&spec, &deep).err().unwrap();
+        assert!(error.message().contains("nest deeper than 128"), "{error}");
+        // Only a check makes `Checked`, and it refuses these arguments.
+        assert!(Checked::new(&deep).is_none());
+        // Arguments the registry checked are not walked again.
+        let vouched = Checked::checked_by_registry(&deep);
+        assert!(decode::<AnyValue>(&spec, vouched).is_ok());
+        let fits = json!({"value": nested(MAX_ARGUMENT_DEPTH - 2)});
+        let checked = Checked::new(&fits).unwrap();
+        assert!(std::ptr::eq(checked.get(), &fits));
+        assert!(decode::<AnyValue>(&spec, checked).is_ok());
+        assert!(decode::<AnyValue>(&spec, &fits).is_ok());
     }
 }
