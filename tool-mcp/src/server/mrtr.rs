@@ -30,10 +30,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value, json};
-use tool_runtime::{
-    CancellationToken, ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root,
-    SamplingRequest, SamplingResponse, ToolError, ToolErrorKind,
-};
+use tool_runtime::{CancellationToken, ToolError, ToolErrorKind};
 
 use super::output::Outbox;
 use super::peer;
@@ -93,7 +90,7 @@ impl<O: Outbox> Session<O> {
         let context = server
             .context
             .clone()
-            .with_client(Arc::new(RoundClient(Arc::clone(&round))));
+            .with_client(Arc::new(peer::Client(RoundClient(Arc::clone(&round)))));
         let notify = CallNotify {
             session: self,
             request: &call.id,
@@ -342,38 +339,18 @@ fn request_digest(method: &str, params: &Value) -> String {
     state::digest(&[method.as_bytes(), &text])
 }
 
-/// The client of a round: its tool's requests answered from the round, or
-/// noted for the `input_required` result.
+/// How a round asks its client ([`peer::Ask`]): its tool's requests are
+/// answered from the round, or noted for the `input_required` result.
 struct RoundClient(Arc<Round>);
 
-impl ClientRequests for RoundClient {
-    fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
-        Box::pin(async move {
-            let params = peer::sampling_params(&request);
-            let answer = self
-                .0
-                .ask("sampling", "sampling/createMessage", request.name, params)
-                .await?;
-            Ok(peer::sampling_response(&answer))
-        })
-    }
-
-    fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
-        Box::pin(async move {
-            peer::check_elicitation_schema(&request.requested_schema)?;
-            let params = peer::elicitation_params(&request);
-            let answer = self
-                .0
-                .ask("elicitation", "elicitation/create", request.name, params)
-                .await?;
-            Ok(peer::elicitation_answer(answer))
-        })
-    }
-
-    fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
-        Box::pin(async move {
-            let answer = self.0.ask("roots", "roots/list", None, json!({})).await?;
-            peer::roots_answer(&answer)
-        })
+impl peer::Ask for RoundClient {
+    async fn ask(&self, request: peer::Request) -> Result<Value, ToolError> {
+        let peer::Request {
+            capability,
+            method,
+            name,
+            params,
+        } = request;
+        self.0.ask(capability, method, name, params).await
     }
 }

@@ -7,13 +7,96 @@
 //!
 //! The revisions with sessions send them as requests of the server's; the
 //! 2026-07-28 revision has no requests from server to client, and returns
-//! them in an `input_required` result instead ([`mrtr`](super::mrtr)).
+//! them in an `input_required` result instead ([`mrtr`](super::mrtr)); a
+//! task's requests wait in the task ([`tasks`](super::tasks)). Those three
+//! differ only in how a request reaches the client ([`Ask`]); [`Client`]
+//! is the one [`ClientRequests`] over all of them.
+
+use std::future::Future;
 
 use serde_json::{Map, Value, json};
 use tool_runtime::{
-    Elicitation, ElicitationRequest, Role, Root, SamplingRequest, SamplingResponse, ToolError,
-    ToolErrorKind, providers,
+    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, Root, SamplingRequest,
+    SamplingResponse, ToolError, ToolErrorKind, providers,
 };
+
+/// One of a tool's requests to its client, in MCP's shape.
+pub(super) struct Request {
+    /// The capability the client must have declared: `sampling`,
+    /// `elicitation` or `roots`.
+    pub(super) capability: &'static str,
+    /// The request's method (`sampling/createMessage`, ...).
+    pub(super) method: &'static str,
+    /// The name the tool gave the request, if any: the key it waits under
+    /// where requests are answered by key.
+    pub(super) name: Option<String>,
+    /// The request's parameters.
+    pub(super) params: Value,
+}
+
+/// How a request reaches the client and its result comes back: as a
+/// request of the server's in a session, waiting in a task, or from the
+/// answers a stateless round brought.
+pub(super) trait Ask: Send + Sync + 'static {
+    /// The client's result for `request`, or the error the tool gets: the
+    /// client did not declare the request's capability ([`unavailable`]),
+    /// or could not answer ([`failed`]).
+    fn ask(&self, request: Request) -> impl Future<Output = Result<Value, ToolError>> + Send;
+}
+
+/// A tool's client, however it is asked ([`Ask`]): the parameters of its
+/// requests and the reading of their results, made here once.
+pub(super) struct Client<A>(pub(super) A);
+
+impl<A: Ask> ClientRequests for Client<A> {
+    fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
+        Box::pin(async move {
+            let params = sampling_params(&request);
+            let answer = self
+                .0
+                .ask(Request {
+                    capability: "sampling",
+                    method: "sampling/createMessage",
+                    name: request.name,
+                    params,
+                })
+                .await?;
+            Ok(sampling_response(&answer))
+        })
+    }
+
+    fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
+        Box::pin(async move {
+            check_elicitation_schema(&request.requested_schema)?;
+            let params = elicitation_params(&request);
+            let answer = self
+                .0
+                .ask(Request {
+                    capability: "elicitation",
+                    method: "elicitation/create",
+                    name: request.name,
+                    params,
+                })
+                .await?;
+            Ok(elicitation_answer(answer))
+        })
+    }
+
+    fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
+        Box::pin(async move {
+            let answer = self
+                .0
+                .ask(Request {
+                    capability: "roots",
+                    method: "roots/list",
+                    name: None,
+                    params: json!({}),
+                })
+                .await?;
+            roots_answer(&answer)
+        })
+    }
+}
 
 /// The error of a request to a client that did not declare the capability
 /// `name`.
@@ -32,7 +115,7 @@ pub(super) fn failed(what: &str, error: impl std::fmt::Display) -> ToolError {
 }
 
 /// A sampling request's parameters in MCP's shape.
-pub(super) fn sampling_params(request: &SamplingRequest) -> Value {
+fn sampling_params(request: &SamplingRequest) -> Value {
     let messages: Vec<Value> = request
         .messages
         .iter()
@@ -78,7 +161,7 @@ fn role_name(role: Role) -> &'static str {
 
 /// A `CreateMessageResult` (as JSON) as the runtime's response. Its content
 /// is one block or, in newer revisions, a list of them: the first is kept.
-pub(super) fn sampling_response(result: &Value) -> SamplingResponse {
+fn sampling_response(result: &Value) -> SamplingResponse {
     let block = match &result["content"] {
         Value::Array(blocks) => blocks.first().cloned().unwrap_or(Value::Null),
         other => other.clone(),
@@ -96,7 +179,7 @@ pub(super) fn sampling_response(result: &Value) -> SamplingResponse {
 /// object schema whose properties are each a schema of their own (strings,
 /// numbers, integers, booleans or enumerations; the client checks the
 /// rest).
-pub(super) fn check_elicitation_schema(schema: &Value) -> Result<(), ToolError> {
+fn check_elicitation_schema(schema: &Value) -> Result<(), ToolError> {
     let fits = schema.get("type").and_then(Value::as_str) == Some("object")
         && schema
             .get("properties")
@@ -112,7 +195,7 @@ pub(super) fn check_elicitation_schema(schema: &Value) -> Result<(), ToolError> 
 }
 
 /// An elicitation request's parameters in MCP's shape (a form).
-pub(super) fn elicitation_params(request: &ElicitationRequest) -> Value {
+fn elicitation_params(request: &ElicitationRequest) -> Value {
     json!({
         "mode": "form",
         "message": request.message,
@@ -121,7 +204,7 @@ pub(super) fn elicitation_params(request: &ElicitationRequest) -> Value {
 }
 
 /// A `ListRootsResult` (as JSON) as the runtime's roots.
-pub(super) fn roots_answer(result: &Value) -> Result<Vec<Root>, ToolError> {
+fn roots_answer(result: &Value) -> Result<Vec<Root>, ToolError> {
     let Some(roots) = result.get("roots").and_then(Value::as_array) else {
         return Err(ToolError::new(
             "the client's answer to roots/list has no `roots` list",
@@ -143,7 +226,7 @@ pub(super) fn roots_answer(result: &Value) -> Result<Vec<Root>, ToolError> {
 }
 
 /// An `ElicitResult` (as JSON) as the runtime's answer.
-pub(super) fn elicitation_answer(mut result: Value) -> Elicitation<Value> {
+fn elicitation_answer(mut result: Value) -> Elicitation<Value> {
     match result.get("action").and_then(Value::as_str) {
         Some("accept") => Elicitation::Accepted(match result.get_mut("content") {
             Some(content) if !content.is_null() => content.take(),

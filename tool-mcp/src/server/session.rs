@@ -644,7 +644,10 @@ impl<O: Outbox> Session<O> {
                 session: Arc::downgrade(self),
                 call,
             };
-            server.context.clone().with_client(Arc::new(client))
+            server
+                .context
+                .clone()
+                .with_client(Arc::new(super::peer::Client(client)))
         };
         // Over a transport that routes by request, the call has a client of
         // its own, whose requests belong to the call (over streamable HTTP

@@ -27,10 +27,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use tool_runtime::{
-    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root, SamplingRequest,
-    SamplingResponse, TaskSupport, ToolError,
-};
+use tool_runtime::{ClientRequests, TaskSupport, ToolError};
 use tool_tasks::{Task, TaskError, TaskInput, TaskStatus, TaskStoreError, Tasks};
 
 use super::output::Outbox;
@@ -283,12 +280,12 @@ impl<O: Outbox> Session<O> {
         // The client lives as long as the task's call: the session's place
         // is freed when the call ends (or at once if no task is made).
         let client = |input| {
-            let client: Arc<dyn ClientRequests> = Arc::new(TaskClient {
+            let client: Arc<dyn ClientRequests> = Arc::new(peer::Client(TaskClient {
                 input,
                 capabilities,
                 answers: std::sync::Mutex::new(answers),
                 _slot: slot,
-            });
+            }));
             Some(client)
         };
         let started = tasks
@@ -423,9 +420,9 @@ impl<O: Outbox> Session<O> {
     }
 }
 
-/// The client of a task's call: each request waits in the task, in MCP's
-/// shape (`method` and `params`), for the client's answer through
-/// `tasks/update`.
+/// How a task's call asks its client ([`peer::Ask`]): each request waits
+/// in the task, in MCP's shape (`method` and `params`), for the client's
+/// answer through `tasks/update`.
 struct TaskClient {
     input: TaskInput,
     /// The client's capabilities, as the request that made the task gave
@@ -460,67 +457,24 @@ impl Drop for SessionSlot {
     }
 }
 
-impl TaskClient {
-    /// The client's answer to request `method` with `params`, needing the
-    /// capability `capability`, under a key made from `name`.
-    async fn ask(
-        &self,
-        capability: &str,
-        method: &str,
-        name: Option<&str>,
-        params: Value,
-    ) -> Result<Value, ToolError> {
+impl peer::Ask for TaskClient {
+    /// The client's answer to `request`: one the call that made the task
+    /// brought under its key, else the answer to the request waiting in
+    /// the task.
+    async fn ask(&self, request: peer::Request) -> Result<Value, ToolError> {
+        let capability = request.capability;
         if !self.capabilities.contains_key(capability) {
             return Err(peer::unavailable(capability));
         }
-        let key = self.input.key(name, capability);
+        let key = self.input.key(request.name.as_deref(), capability);
         if let Some(answer) = lock(&self.answers).remove(&key) {
             return Ok(answer);
         }
+        let asked = json!({"method": request.method, "params": request.params});
         self.input
-            .ask(&key, json!({"method": method, "params": params}))
+            .ask(&key, asked)
             .await
             .map_err(|error| peer::failed(capability, error))
-    }
-}
-
-impl ClientRequests for TaskClient {
-    fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
-        Box::pin(async move {
-            let params = peer::sampling_params(&request);
-            let answer = self
-                .ask(
-                    "sampling",
-                    "sampling/createMessage",
-                    request.name.as_deref(),
-                    params,
-                )
-                .await?;
-            Ok(peer::sampling_response(&answer))
-        })
-    }
-
-    fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
-        Box::pin(async move {
-            peer::check_elicitation_schema(&request.requested_schema)?;
-            let params = peer::elicitation_params(&request);
-            let answer = self
-                .ask(
-                    "elicitation",
-                    "elicitation/create",
-                    request.name.as_deref(),
-                    params,
-                )
-                .await?;
-            Ok(peer::elicitation_answer(answer))
-        })
-    }
-
-    fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
-        Box::pin(async move {
-            let answer = self.ask("roots", "roots/list", None, json!({})).await?;
-            peer::roots_answer(&answer)
-        })
     }
 }
 

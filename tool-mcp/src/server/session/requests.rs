@@ -7,12 +7,9 @@
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tokio::sync::oneshot;
-use tool_runtime::{
-    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Root, SamplingRequest,
-    SamplingResponse, ToolError,
-};
+use tool_runtime::ToolError;
 
 use super::{Session, lock};
 use crate::server::output::Outbox;
@@ -83,9 +80,10 @@ impl<O: Outbox> Drop for Forget<'_, O> {
     }
 }
 
-/// The client of a session, answering its calls' sampling, elicitation
-/// and roots requests: one call's (whose requests then belong to it), or
-/// every call's. Weak: the session holds the contexts that hold it.
+/// How a session asks its client ([`peer::Ask`]) its calls' sampling,
+/// elicitation and roots requests: for one call (whose requests then belong
+/// to it), or for every call. Weak: the session holds the contexts that
+/// hold it.
 pub(super) struct SessionClient<O: Outbox> {
     pub(super) session: Weak<Session<O>>,
     /// The call whose requests these are, if one.
@@ -100,49 +98,13 @@ impl<O: Outbox> SessionClient<O> {
     }
 }
 
-impl<O: Outbox> ClientRequests for SessionClient<O> {
-    fn sample(&self, request: SamplingRequest) -> ClientFuture<'_, SamplingResponse> {
-        Box::pin(async move {
-            let session = self.session()?;
-            session.require("sampling")?;
-            let result = session
-                .request(
-                    self.call.as_ref(),
-                    "sampling/createMessage",
-                    peer::sampling_params(&request),
-                )
-                .await
-                .map_err(|error| peer::failed("sampling", error))?;
-            Ok(peer::sampling_response(&result))
-        })
-    }
-
-    fn elicit(&self, request: ElicitationRequest) -> ClientFuture<'_, Elicitation<Value>> {
-        Box::pin(async move {
-            let session = self.session()?;
-            session.require("elicitation")?;
-            peer::check_elicitation_schema(&request.requested_schema)?;
-            let result = session
-                .request(
-                    self.call.as_ref(),
-                    "elicitation/create",
-                    peer::elicitation_params(&request),
-                )
-                .await
-                .map_err(|error| peer::failed("elicitation", error))?;
-            Ok(peer::elicitation_answer(result))
-        })
-    }
-
-    fn roots(&self) -> ClientFuture<'_, Vec<Root>> {
-        Box::pin(async move {
-            let session = self.session()?;
-            session.require("roots")?;
-            let result = session
-                .request(self.call.as_ref(), "roots/list", json!({}))
-                .await
-                .map_err(|error| peer::failed("roots", error))?;
-            peer::roots_answer(&result)
-        })
+impl<O: Outbox> peer::Ask for SessionClient<O> {
+    async fn ask(&self, request: peer::Request) -> Result<Value, ToolError> {
+        let session = self.session()?;
+        session.require(request.capability)?;
+        session
+            .request(self.call.as_ref(), request.method, request.params)
+            .await
+            .map_err(|error| peer::failed(request.capability, error))
     }
 }
