@@ -5,7 +5,7 @@
 //!
 //! - [`count`]: the tokens of a text.
 //! - [`O200kBase`]: the same count as a registry's
-//!   [`TokenCounter`](tool_runtime_core::TokenCounter), for result limits
+//!   [`TokenCounter`], for result limits
 //!   in tokens (`#[tool(result_limit = "2000 tokens")]`,
 //!   [`ResultLimit::Tokens`](tool_runtime_core::ResultLimit::Tokens)). A
 //!   registry counts those as its builder's

@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::json;
 use tool_runtime::providers::Provider;
 use tool_runtime::search::{ToolIndex, found_names};
-use tool_tokens::count;
 use tool_runtime::{Registry, ToolContext, ToolUse};
+use tool_tokens::count;
 
 /// The tools the deferred registry offers with every request.
 const ALWAYS: &[&str] = &[

@@ -284,7 +284,10 @@ async fn a_limit_in_tokens_counts_with_the_registrys_counter() {
         assert_eq!(registry.token_counter().count(&chant()), 30);
         let cut = registry.invoke(call(), &ctx).await;
         let text = cut.text_content();
-        assert!(text.contains(" bytes cut; full result: handle r-"), "{text}");
+        assert!(
+            text.contains(" bytes cut; full result: handle r-"),
+            "{text}"
+        );
         assert!(words(&text) <= 20, "{} words: {text}", words(&text));
         assert!(cut.full_result.is_some());
     }
