@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use futures_util::FutureExt;
 use serde_json::{Value, json};
-use tool_mcp::server::McpServer;
 use tool_manifest::Manifest;
+use tool_mcp::server::McpServer;
 use tool_runtime::providers::Provider;
 use tool_runtime::{
     ArgErrorKind, ArgTransform, DynamicTool, GivenValue, Registry, Tool, ToolContext, ToolError,
