@@ -25,11 +25,11 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::task::JoinHandle;
+use tool_manifest::{Location, Manifest, ManifestProblem};
 use tool_mcp::client::{
     ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits, McpProtocol,
     McpServerConfig, McpServers,
 };
-use tool_manifest::{Location, Manifest, ManifestProblem};
 use tool_runtime::{DynamicTool, LiveRegistry, Registry, Tool};
 
 /// The keys an MCP server's entry may have, besides `prefix` (which the

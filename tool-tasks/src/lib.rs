@@ -80,7 +80,6 @@ mod redis;
 mod run;
 mod store;
 mod task;
-mod tasks;
 
 pub use input::TaskInput;
 pub use memory::MemoryTaskStore;
@@ -89,4 +88,225 @@ pub use options::TaskOptions;
 pub use redis::RedisTaskStore;
 pub use store::{StoreFuture, TaskStore, TaskStoreError};
 pub use task::{Task, TaskStatus};
-pub use tasks::{TaskError, Tasks};
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use tool_runtime_core::{ClientRequests, Registry, ToolContext, ToolUse};
+
+use crate::task::unix_millis;
+
+/// Tasks in one store: start them ([`start`](Self::start)), read them,
+/// answer their requests and cancel them. Cheap to clone: clones share the store and the count of
+/// running tasks.
+#[derive(Clone)]
+pub struct Tasks {
+    pub(crate) store: Arc<dyn TaskStore>,
+    pub(crate) options: TaskOptions,
+    pub(crate) running: Arc<AtomicUsize>,
+    /// Whom the tasks started through this handle are counted against.
+    pub(crate) owner: Option<Arc<str>>,
+}
+
+impl std::fmt::Debug for Tasks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tasks")
+            .field("options", &self.options)
+            .field("owner", &self.owner)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tasks {
+    /// Tasks in `store`, with the default [`TaskOptions`].
+    pub fn new(store: impl TaskStore) -> Self {
+        Self::shared(Arc::new(store))
+    }
+
+    /// Tasks in a store shared with other holders.
+    pub fn shared(store: Arc<dyn TaskStore>) -> Self {
+        Self {
+            store,
+            options: TaskOptions::default(),
+            running: Arc::new(AtomicUsize::new(0)),
+            owner: None,
+        }
+    }
+
+    /// Tasks in a new [`MemoryTaskStore`].
+    pub fn in_memory() -> Self {
+        Self::new(MemoryTaskStore::new())
+    }
+
+    /// Sets the options for the tasks started from now on.
+    pub fn with_options(mut self, options: TaskOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The tasks started through this handle from now on are `owner`'s
+    /// (kept in [`Task::owner`]): the store counts them against `owner`'s
+    /// share, and makes room among `owner`'s own tasks when it is taken
+    /// (see [`MemoryTaskStore::with_max_tasks_per_owner`]). An owner is an
+    /// opaque key: an MCP server gives each session one of its own, and a
+    /// caller's identity may be one; keys of different kinds should not
+    /// meet (prefix them: `session:...`, `user:...`). A clone for another
+    /// owner shares the store and the count of running tasks.
+    ///
+    /// ```
+    /// use tool_tasks::Tasks;
+    ///
+    /// let tasks = Tasks::in_memory();
+    /// let alice = tasks.clone().with_owner("user:alice");
+    /// assert_eq!(alice.owner(), Some("user:alice"));
+    /// assert_eq!(tasks.owner(), None);
+    /// ```
+    pub fn with_owner(mut self, owner: impl Into<Arc<str>>) -> Self {
+        self.owner = Some(owner.into());
+        self
+    }
+
+    /// Whom the tasks started through this handle are counted against;
+    /// `None` (the default) counts them against the store's total only.
+    pub fn owner(&self) -> Option<&str> {
+        self.owner.as_deref()
+    }
+
+    /// The options.
+    pub fn options(&self) -> &TaskOptions {
+        &self.options
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn TaskStore> {
+        &self.store
+    }
+
+    /// How many tasks started through this handle (and its clones) run now.
+    pub fn running(&self) -> usize {
+        self.running.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Starts `tool_use`, a call of one of `registry`'s tools, as a task
+    /// kept in this store, and returns the task as first stored, once any
+    /// holder of the store can find it.
+    ///
+    /// The call runs on a Tokio task of its own with `ctx`'s state, client
+    /// and log level, but not its cancellation: a task outlives the request
+    /// that started it. [`cancel`](Self::cancel) cancels it, from any
+    /// holder of the store. A tool use without an id takes the task's. A
+    /// start beyond [`TaskOptions::max_running`] fails with
+    /// [`TaskError::TooMany`]; one the store refuses, with
+    /// [`TaskError::Store`].
+    ///
+    /// Any tool may run as a task here: whether a tool allows it
+    /// ([`TaskSupport`](tool_runtime_core::TaskSupport)) is for a server to
+    /// read, as tool-mcp's does. The crate guide has an example.
+    pub async fn start(
+        &self,
+        registry: &Registry,
+        tool_use: ToolUse,
+        ctx: &ToolContext,
+    ) -> Result<Task, TaskError> {
+        crate::run::start(self, registry, tool_use, ctx, |_| None).await
+    }
+
+    /// Starts `tool_use` as a task, as [`start`](Self::start) does, with a
+    /// client of the task's own: `client` makes it from the task's
+    /// [`TaskInput`], which parks each request of the call's (an
+    /// elicitation, a sampling request) in the task until
+    /// [`respond`](Self::respond) brings its answer; the task reads as
+    /// [`InputRequired`](crate::TaskStatus::InputRequired) meanwhile.
+    /// `None` keeps `ctx`'s client.
+    pub async fn start_with_client(
+        &self,
+        registry: &Registry,
+        tool_use: ToolUse,
+        ctx: &ToolContext,
+        client: impl FnOnce(TaskInput) -> Option<Arc<dyn ClientRequests>>,
+    ) -> Result<Task, TaskError> {
+        crate::run::start(self, registry, tool_use, ctx, client).await
+    }
+
+    /// The task with `id` as it stands now; `None` when the store has none
+    /// (never made, or forgotten after its time to live).
+    pub async fn get(&self, id: &str) -> Result<Option<Task>, TaskError> {
+        let task = self.store.get(id).await?;
+        Ok(task.map(|task| task.observed(unix_millis())))
+    }
+
+    /// Asks for the task's cancellation, wherever it runs: `true` when the
+    /// task is known and still running. The call sees its context
+    /// cancelled; the task ends `cancelled` unless the call finished first.
+    pub async fn cancel(&self, id: &str) -> Result<bool, TaskError> {
+        Ok(self.store.request_cancel(id).await?)
+    }
+
+    /// Answers the requests the task `id` waits on, by key (see
+    /// [`Task::input_requests`]): answers to keys that do not wait are
+    /// ignored, and the task reads as input required until every request
+    /// is answered. `false` when the store has no such task.
+    pub async fn respond(
+        &self,
+        id: &str,
+        responses: Map<String, Value>,
+    ) -> Result<bool, TaskError> {
+        Ok(self.store.respond(id, responses).await?)
+    }
+
+    /// Reads the task every [`poll_interval`](TaskOptions::poll_interval)
+    /// until it has ended, and returns it; `None` when the store has no such
+    /// task.
+    pub async fn wait(&self, id: &str) -> Result<Option<Task>, TaskError> {
+        loop {
+            match self.get(id).await? {
+                Some(task) if !task.is_terminal() => {
+                    let interval = Duration::from_millis(task.poll_interval_ms.max(1));
+                    tokio::time::sleep(interval).await;
+                }
+                other => return Ok(other),
+            }
+        }
+    }
+}
+
+/// Why a task could not be started or read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TaskError {
+    /// The store failed.
+    Store(TaskStoreError),
+    /// As many tasks as [`TaskOptions::max_running`] run already.
+    TooMany {
+        /// The limit.
+        limit: usize,
+    },
+}
+
+impl std::fmt::Display for TaskError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TaskError::Store(error) => error.fmt(f),
+            TaskError::TooMany { limit } => {
+                write!(f, "{limit} tasks run already; try again when one ends")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TaskError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TaskError::Store(error) => Some(error),
+            TaskError::TooMany { .. } => None,
+        }
+    }
+}
+
+impl From<TaskStoreError> for TaskError {
+    fn from(error: TaskStoreError) -> Self {
+        TaskError::Store(error)
+    }
+}

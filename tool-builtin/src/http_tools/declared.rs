@@ -132,12 +132,10 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
             target: parsed.origin().ascii_serialization(),
             location: name_at,
         }),
-        Err(message) => loaded
-            .problems
-            .push(tool_manifest::ManifestProblem {
-                location: Some(entry.location),
-                message: format!("HTTP tool \"{name}\": {message}"),
-            }),
+        Err(message) => loaded.problems.push(tool_manifest::ManifestProblem {
+            location: Some(entry.location),
+            message: format!("HTTP tool \"{name}\": {message}"),
+        }),
     }
 }
 

@@ -405,7 +405,12 @@ mod tests {
 
     #[test]
     fn a_limit_below_the_marker_leaves_the_marker() {
-        let out = shorten(ResultLimit::Bytes(3), &ByteEstimate, "abcdefghijklmnop", note);
+        let out = shorten(
+            ResultLimit::Bytes(3),
+            &ByteEstimate,
+            "abcdefghijklmnop",
+            note,
+        );
         assert_eq!(out, "[16 cut]");
     }
 

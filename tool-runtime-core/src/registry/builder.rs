@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::assemble::strict_problems;
-use super::global::Registration;
+use super::select::Registration;
 use super::select::{IntoCatalog, Linked, Selected};
 use super::{Registry, RegistryError, RegistryProblem};
 use crate::context::ToolContext;

@@ -1,28 +1,12 @@
-//! The global registry: the link-time registration `#[tool]` emits for
-//! each tool, and [`Registry::global`], built on first use from every tool
-//! linked into the program.
+//! The global registry, [`Registry::global`], built on first use from every
+//! tool linked into the program.
 
 use std::sync::OnceLock;
 
 use super::Registry;
 use super::error::{RegistryError, RegistryProblem};
+use super::select::{Linked, Registration};
 use crate::spec::tool_spec::ToolSpec;
-use crate::tool::Tool;
-
-/// The link-time registration `#[tool]` emits for each tool.
-#[doc(hidden)]
-pub struct Registration {
-    pub(super) tool: &'static dyn Tool,
-}
-
-impl Registration {
-    #[doc(hidden)]
-    pub const fn new(tool: &'static dyn Tool) -> Self {
-        Self { tool }
-    }
-}
-
-inventory::collect!(Registration);
 
 static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
 
@@ -30,7 +14,7 @@ static GLOBAL: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
 /// configuration cannot be resolved from defaults and the environment.
 fn build_global() -> Result<Registry, RegistryError> {
     Registry::builder()
-        .linked(super::Linked::all())
+        .linked(Linked::all())
         .leave_out_unconfigured(true)
         .build()
 }

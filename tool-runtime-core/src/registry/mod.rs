@@ -42,12 +42,12 @@ mod versions;
 
 pub use builder::RegistryBuilder;
 pub use error::{RegistryError, RegistryProblem};
-pub use global::{GlobalReport, Registration};
+pub use global::GlobalReport;
 #[cfg(feature = "live")]
 pub use live::LiveRegistry;
 use report::Withheld;
 pub use report::{Availability, ToolReport};
-pub use select::{IntoCatalog, Linked};
+pub use select::{IntoCatalog, Linked, Registration};
 pub use versions::deprecation_prefix;
 
 use crate::context::ToolContext;

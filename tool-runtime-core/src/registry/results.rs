@@ -16,7 +16,9 @@ use crate::invoke::policy::Settings;
 use crate::invoke::store::ResultStore;
 use crate::spec::content::Content;
 use crate::spec::error::{ToolError, ToolErrorKind};
-use crate::spec::limit::{Counter, MissingResult, ResultHandle, ResultLimit, TokenCounter, grouped};
+use crate::spec::limit::{
+    Counter, MissingResult, ResultHandle, ResultLimit, TokenCounter, grouped,
+};
 use crate::spec::result::ToolResult;
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolFuture};

@@ -1,14 +1,29 @@
 //! Which tools a [`RegistryBuilder`](super::RegistryBuilder) takes besides
 //! those given by value: [`Linked`], the selector of the `#[tool]`s linked
-//! into the program, and [`IntoCatalog`], what a catalogue of tools offered
+//! into the program (each of which `#[tool]` registers at link time with a
+//! `Registration`), and [`IntoCatalog`], what a catalogue of tools offered
 //! by name is made from.
 
 use std::sync::Arc;
 
 use super::Registry;
-use super::global::Registration;
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolRef};
+
+/// The link-time registration `#[tool]` emits for each tool.
+#[doc(hidden)]
+pub struct Registration {
+    pub(super) tool: &'static dyn Tool,
+}
+
+impl Registration {
+    #[doc(hidden)]
+    pub const fn new(tool: &'static dyn Tool) -> Self {
+        Self { tool }
+    }
+}
+
+inventory::collect!(Registration);
 
 /// Which `#[tool]`s linked into the program
 /// [`RegistryBuilder::linked`](super::RegistryBuilder::linked) adds:
