@@ -1,7 +1,7 @@
 //! Tool calls as tasks: started now, read later, from any holder of the
 //! same store.
 //!
-//! [`Tasks::start`] runs a call of a [`Registry`](tool_runtime_core::Registry)'s
+//! [`Tasks::start`] runs a call of a [`Registry`]'s
 //! tool on a Tokio task of its own and hands back a [`Task`] at once: its
 //! id, its [`TaskStatus`] and the call's
 //! [`ToolCallRecord`](tool_runtime_core::ToolCallRecord) (progress, trace,
