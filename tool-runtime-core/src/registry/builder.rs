@@ -22,7 +22,9 @@ use crate::tool::ToolRef;
 
 /// Builds a [`Registry`] from chosen tools.
 ///
-/// ```
+/// <!-- standalone_crate: merged with the other doctests, this one would link their tools too. -->
+///
+/// ```rust,standalone_crate
 /// use tool_runtime::{tool, Linked, Registry};
 ///
 /// /// Says hello.

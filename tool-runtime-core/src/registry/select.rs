@@ -31,7 +31,9 @@ inventory::collect!(Registration);
 /// those [`named`](Self::named), those of some [`crates`](Self::crates), or
 /// those [`matching`](Self::matching) a test of their spec.
 ///
-/// ```
+/// <!-- standalone_crate: merged with the other doctests, this one would link their tools too. -->
+///
+/// ```rust,standalone_crate
 /// use tool_runtime::{tool, Linked, Registry};
 ///
 /// /// Says hello.
