@@ -627,15 +627,31 @@ async fn a_call_past_its_time_limit_fails_and_the_server_stays() {
         )
         .await
         .unwrap_err();
-    assert!(started.elapsed() < Duration::from_secs(3));
+    // Well before the tool's own 5 s: the limit ended the call.
+    assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(error.kind(), McpClientErrorKind::TimedOut);
     assert_eq!(
         error.to_string(),
         "MCP server `python`: `slow_count` did not answer within 800ms"
     );
-    let output = client
-        .call("add", json!({"a": 1, "b": 2}), &ToolContext::new())
-        .await;
+    // The server still answers. The same 800 ms limit holds this call, and a
+    // loaded machine may keep the Python server past it, so a call that
+    // times out is made again: one that fails otherwise, or never
+    // answers, fails the test.
+    let mut output = None;
+    for _ in 0..10 {
+        match client
+            .call("add", json!({"a": 1, "b": 2}), &ToolContext::new())
+            .await
+        {
+            Err(error) if error.kind() == McpClientErrorKind::TimedOut => continue,
+            other => {
+                output = Some(other);
+                break;
+            }
+        }
+    }
+    let output = output.expect("the server answers `add` within ten tries");
     assert_eq!(text(output.unwrap()), "1 + 2 = 3");
     // It answered the ping after the time-out: not restarted.
     tokio::time::sleep(Duration::from_millis(300)).await;
