@@ -13,7 +13,9 @@ use bench::{INVALID_ARGS, VALID_ARGS, complete, expected_output, floor, tool_use
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use tool_runtime::providers::{self, Provider};
-use tool_runtime::{Linked, Registry, Tool, ToolContext, ToolOutput, ToolResult, ToolUse};
+use tool_runtime::{
+    Registry, Tool, ToolContext, ToolOutput, ToolResult, ToolUse, registry::Linked,
+};
 
 fn text_of(result: &ToolResult) -> Result<String, String> {
     if result.is_error() {

@@ -8,7 +8,7 @@
 //! and benchmark (`tests/tests/search.rs`, `bench/src/bin/tool_search.rs`).
 
 use serde_json::{Map, Value, json};
-use tool_runtime::{Tool, ToolContext, ToolFuture, ToolSpec};
+use tool_runtime::{Tool, ToolContext, ToolSpec, spec::ToolFuture};
 
 /// How many tools [`tools`] makes.
 pub const COUNT: usize = 1000;

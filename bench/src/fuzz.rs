@@ -17,7 +17,7 @@ use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
-use tool_runtime::{Linked, Registry, ToolContext, ToolErrorKind, ToolUse};
+use tool_runtime::{Registry, ToolContext, ToolUse, registry::Linked, spec::ToolErrorKind};
 
 /// What a run found.
 #[derive(Debug, Default, Clone)]

@@ -47,8 +47,8 @@ pub async fn lookup_body(word: String, delay_us: u64) -> String {
 /// [`search`] as a tool defined at run time: the same input schema, its
 /// arguments validated against it with `jsonschema`, then read from the
 /// JSON value by the closure.
-pub fn search_dynamic() -> tool_runtime::DynamicTool {
-    tool_runtime::DynamicTool::builder(
+pub fn search_dynamic() -> tool_runtime::dynamic::DynamicTool {
+    tool_runtime::dynamic::DynamicTool::builder(
         "search_dynamic",
         "Searches the catalogue.",
         SearchTool::SPEC.input_schema().clone(),

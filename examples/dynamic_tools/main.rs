@@ -8,7 +8,9 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_runtime::{DynamicTool, LiveRegistry, Registry, ToolContext, ToolError, ToolUse};
+use tool_runtime::{
+    Registry, ToolContext, ToolError, ToolUse, dynamic::DynamicTool, registry::LiveRegistry,
+};
 
 /// One tool as the file describes it: the reply is a template whose
 /// `{field}`s are filled from the arguments.

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use tool_runtime::{LogLevel, Progress, ToolError, tool};
+use tool_runtime::{ToolError, events::LogLevel, events::Progress, tool};
 
 /// What the analysis of one section found.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

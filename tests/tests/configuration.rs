@@ -4,7 +4,10 @@ use examples::search::{SearchConfig, SearchTool};
 use serde_json::json;
 use tool_manifest::{Location, Manifest};
 use tool_runtime::config::{self, Config};
-use tool_runtime::{Linked, Registry, RegistryProblem, ToolContext, ToolErrorKind, ToolUse, tool};
+use tool_runtime::{
+    Registry, ToolContext, ToolUse, registry::Linked, registry::RegistryProblem,
+    spec::ToolErrorKind, tool,
+};
 
 const BAD_FILE: &str = include_str!("../../examples/search/bad-tools.yaml");
 

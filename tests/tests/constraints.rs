@@ -1,7 +1,7 @@
 //! Argument constraints: `range`, `length`, `pattern`, `one_of`, `validate`.
 
 use serde_json::json;
-use tool_runtime::{ArgErrorKind, Registry, Tool, ToolContext, ToolUse, tool};
+use tool_runtime::{Registry, Tool, ToolContext, ToolUse, spec::ArgErrorKind, tool};
 
 fn even(n: &u32) -> Result<(), String> {
     if n.is_multiple_of(2) {

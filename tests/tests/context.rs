@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use serde_json::{Value, json};
 use tool_runtime::{
-    CallStatus, CancellationToken, Elicit, Extension, FromToolContext, Progress, Registry, State,
-    ToolContext, ToolError, ToolErrorKind, ToolUse, tool,
+    FromToolContext, Registry, State, ToolContext, ToolError, ToolUse, context::CancellationToken,
+    context::Elicit, context::Extension, events::CallStatus, events::Progress, spec::ToolErrorKind,
+    tool,
 };
 
 /// Reports what the context says about the call.
@@ -324,8 +325,8 @@ mod client_requests {
 
     use super::*;
     use tool_runtime::{
-        ClientFuture, ClientRequests, Elicitation, ElicitationRequest, SamplingRequest,
-        SamplingResponse,
+        context::ClientFuture, context::ClientRequests, context::Elicitation,
+        context::ElicitationRequest, context::SamplingRequest, context::SamplingResponse,
     };
 
     /// A client that answers every request from a script and keeps what it

@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::{Value, json};
 use tool_runtime::providers::Provider;
 use tool_runtime::{
-    ArgErrorKind, DynamicTool, DynamicToolError, Linked, LiveRegistry, Registry, RegistryProblem,
-    Tool, ToolContext, ToolError, ToolErrorKind, ToolUse, tool,
+    Registry, Tool, ToolContext, ToolError, ToolUse, dynamic::DynamicTool,
+    dynamic::DynamicToolError, registry::Linked, registry::LiveRegistry, registry::RegistryProblem,
+    spec::ArgErrorKind, spec::ToolErrorKind, tool,
 };
 
 fn order_schema() -> Value {
@@ -366,9 +367,9 @@ fn every_provider_renders_a_run_time_tool() {
     )
     .title("Order")
     .output_schema(json!({"type": "object", "properties": {"id": {"type": "string"}}}))
-    .annotations(tool_runtime::ToolAnnotations {
+    .annotations(tool_runtime::spec::ToolAnnotations {
         read_only: Some(false),
-        ..tool_runtime::ToolAnnotations::NONE
+        ..tool_runtime::spec::ToolAnnotations::NONE
     })
     .handler(|_, _| Ok::<_, ToolError>(json!({"id": "o-1"})))
     .build()

@@ -8,7 +8,9 @@ use serde_json::{Value, json};
 use tool_mcp::headers::{check_headers, header_params};
 use tool_mcp::server::McpServer;
 use tool_runtime::providers::Provider;
-use tool_runtime::{DynamicTool, Registry, ToolContext, ToolError, ToolUse, tool, toolset};
+use tool_runtime::{
+    Registry, ToolContext, ToolError, ToolUse, dynamic::DynamicTool, tool, toolset,
+};
 
 /// Runs a SQL query in a region.
 #[tool]
@@ -130,8 +132,9 @@ fn the_mcp_listing_keeps_the_keyword_and_providers_that_refuse_it_lose_it() {
         }
     }
     // The strict tool stays strict: the keyword is dropped, not a violation.
-    let strict = tool_runtime::strict::strict_input_schema(&StrictLookupTool::SPEC).unwrap();
-    assert!(tool_runtime::strict::is_strict(&strict));
+    let strict =
+        tool_runtime::schema::strict::strict_input_schema(&StrictLookupTool::SPEC).unwrap();
+    assert!(tool_runtime::schema::strict::is_strict(&strict));
     let chat = registry.render(Provider::OpenAiChat).to_string();
     assert!(chat.contains(r#""strict":true"#), "{chat}");
 }

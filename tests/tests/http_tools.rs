@@ -14,7 +14,7 @@ use tool_builtin::http_tools::{self, LoadOptions, Loaded};
 use tool_manifest::Manifest;
 use tool_runtime::providers::{self, Provider};
 use tool_runtime::schema::STANDARD_FORMATS;
-use tool_runtime::{Registry, Tool, ToolContext, ToolResult, ToolUse, strict};
+use tool_runtime::{Registry, Tool, ToolContext, ToolResult, ToolUse, schema::strict};
 
 // The example tools (`convert_length`), for the command-line test.
 use examples as _;

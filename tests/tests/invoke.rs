@@ -8,8 +8,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_runtime::{
-    ArgError, ArgErrorKind, Content, Registry, Tool, ToolContext, ToolError, ToolErrorKind,
-    ToolResult, ToolStatus, ToolUse, tool,
+    Content, Registry, Tool, ToolContext, ToolError, ToolResult, ToolUse, spec::ArgError,
+    spec::ArgErrorKind, spec::ToolErrorKind, spec::ToolStatus, tool,
 };
 
 /// Panics while running synchronously.
@@ -636,8 +636,12 @@ impl Tool for Echo {
         &PingTool::SPEC
     }
 
-    fn call<'a>(&'a self, input: &'a Value, _ctx: &'a ToolContext) -> tool_runtime::ToolFuture<'a> {
-        tool_runtime::ToolFuture::ready(Ok(tool_runtime::ToolOutput::Value(input.clone())))
+    fn call<'a>(
+        &'a self,
+        input: &'a Value,
+        _ctx: &'a ToolContext,
+    ) -> tool_runtime::spec::ToolFuture<'a> {
+        tool_runtime::spec::ToolFuture::ready(Ok(tool_runtime::ToolOutput::Value(input.clone())))
     }
 }
 
@@ -650,9 +654,15 @@ impl Tool for Whoami {
         &PingTool::SPEC
     }
 
-    fn call<'a>(&'a self, _input: &'a Value, ctx: &'a ToolContext) -> tool_runtime::ToolFuture<'a> {
+    fn call<'a>(
+        &'a self,
+        _input: &'a Value,
+        ctx: &'a ToolContext,
+    ) -> tool_runtime::spec::ToolFuture<'a> {
         let id = ctx.tool_use_id().unwrap_or("none").to_owned();
-        tool_runtime::ToolFuture::ready(Ok(tool_runtime::ToolOutput::Value(Value::String(id))))
+        tool_runtime::spec::ToolFuture::ready(Ok(tool_runtime::ToolOutput::Value(Value::String(
+            id,
+        ))))
     }
 }
 

@@ -10,8 +10,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 use tool_runtime::{
-    Approval, Approver, CallStatus, ErrorDetail, Registry, State, ToolContext, ToolError,
-    ToolErrorKind, ToolSpec, ToolUse, tool,
+    Registry, State, ToolContext, ToolError, ToolSpec, ToolUse, context::Approval,
+    context::Approver, events::CallStatus, registry::ErrorDetail, spec::ToolErrorKind, tool,
 };
 
 /// Records that a tool ran.
@@ -1196,7 +1196,7 @@ fn arguments_nested_past_the_limit_are_refused_on_a_small_stack() {
     let registry = Registry::builder().tool(TakeAnyTool).build().unwrap();
     let fits = Value::Object(serde_json::Map::from_iter([(
         "value".to_owned(),
-        nested(tool_runtime::MAX_ARGUMENT_DEPTH - 2),
+        nested(tool_runtime::spec::MAX_ARGUMENT_DEPTH - 2),
     )]));
     let fine = registry
         .invoke(ToolUse::new("ok", "take_any", fits), &ToolContext::new())
@@ -1215,7 +1215,7 @@ fn arguments_nested_past_the_limit_are_refused_on_a_small_stack() {
 #[tokio::test]
 async fn deep_arguments_are_refused_once_through_the_registry_and_directly() {
     use tool_runtime::Tool;
-    let deep = || json!({"value": nested(tool_runtime::MAX_ARGUMENT_DEPTH + 1)});
+    let deep = || json!({"value": nested(tool_runtime::spec::MAX_ARGUMENT_DEPTH + 1)});
     let message = "invalid arguments for take_any: the arguments nest deeper than 128 levels \
                    of objects and arrays";
     let ctx = ToolContext::new();
@@ -1238,7 +1238,7 @@ async fn deep_arguments_are_refused_once_through_the_registry_and_directly() {
     let through = registry.call_json("take_any", deep(), &ctx).await;
     assert_eq!(through.unwrap_err().to_string(), message);
     // Just inside the limit runs on every path.
-    let fits = json!({"value": nested(tool_runtime::MAX_ARGUMENT_DEPTH - 2)});
+    let fits = json!({"value": nested(tool_runtime::spec::MAX_ARGUMENT_DEPTH - 2)});
     let invoked = registry
         .invoke(ToolUse::new("2", "take_any", fits.clone()), &ctx)
         .await;

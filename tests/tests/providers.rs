@@ -15,7 +15,7 @@ use examples::{
 };
 use serde_json::{Value, json};
 use tool_runtime::providers::{self, Provider, gemini, mcp, xml};
-use tool_runtime::{Linked, Registry, ToolContext, ToolResult, ToolUse, strict};
+use tool_runtime::{Registry, ToolContext, ToolResult, ToolUse, registry::Linked, schema::strict};
 
 fn registry() -> Registry {
     Registry::builder()
@@ -1504,7 +1504,9 @@ fn every_rendering_of_every_tool_is_one_every_client_accepts() {
 /// A result with text, an image, audio, an embedded PDF, an embedded text
 /// resource and a resource link.
 fn media_result() -> (ToolUse, ToolResult) {
-    use tool_runtime::{Audio, Content, Image, Resource, ResourceLink};
+    use tool_runtime::{
+        Content, content::Audio, content::Image, content::Resource, content::ResourceLink,
+    };
     let content = vec![
         Content::text("Here is the chart:"),
         Image::png([1u8, 2, 3]).into(),

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use examples::{ConvertLengthTool, WeatherForecastTool};
 use serde_json::json;
 use tool_runtime::{
-    Linked, Registry, RegistryProblem, SourceLocation, Tool, ToolContext, ToolUse, tool,
+    Registry, Tool, ToolContext, ToolUse, registry::Linked, registry::RegistryProblem,
+    spec::SourceLocation, tool,
 };
 
 // Link the example tools into this binary.
@@ -422,7 +423,7 @@ async fn a_registry_whose_results_can_be_cut_offers_read_result_unless_told_not_
     // A registry-wide limit too.
     let registry_wide = Registry::builder()
         .tool(ConvertLengthTool)
-        .result_limit(tool_runtime::ResultLimit::Bytes(4096))
+        .result_limit(tool_runtime::limits::ResultLimit::Bytes(4096))
         .build()
         .unwrap();
     assert!(registry_wide.get("read_result").is_some());

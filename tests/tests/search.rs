@@ -9,7 +9,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_runtime::providers::{Offer, Provider, render_offered_tools};
 use tool_runtime::search::{SearchTool, ToolIndex, found_names};
-use tool_runtime::{DynamicTool, Registry, ToolContext, ToolErrorKind, ToolSpec, ToolUse};
+use tool_runtime::{
+    Registry, ToolContext, ToolSpec, ToolUse, dynamic::DynamicTool, spec::ToolErrorKind,
+};
 
 fn fixture(name: &str) -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -331,7 +333,7 @@ fn an_index_and_a_search_tool_can_be_made_from_any_specs() {
 
 #[test]
 fn a_live_registry_searches_the_tools_it_has_now() {
-    let live = tool_runtime::LiveRegistry::new(small_registry());
+    let live = tool_runtime::registry::LiveRegistry::new(small_registry());
     let refund = DynamicTool::builder(
         "refund_payment",
         "Refunds a card payment.",

@@ -9,8 +9,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_runtime::{
-    Content, FromToolContext, Registry, Tool, ToolContext, ToolError, ToolErrorKind, ToolResult,
-    ToolStatus, ToolUse, tool,
+    Content, FromToolContext, Registry, Tool, ToolContext, ToolError, ToolResult, ToolUse,
+    spec::ToolErrorKind, spec::ToolStatus, tool,
 };
 
 // ---------------------------------------------------------------------------

@@ -8,8 +8,8 @@
 use examples::{AccountBalanceTool, ConvertLengthTool, ScheduleMeetingTool, WeatherForecastTool};
 use serde_json::{Value, json};
 use tool_runtime::{
-    Content, Registry, RegistryProblem, ToolContext, ToolErrorKind, ToolResult, ToolSpec,
-    ToolStatus, ToolUse,
+    Content, Registry, ToolContext, ToolResult, ToolSpec, ToolUse, registry::RegistryProblem,
+    spec::ToolErrorKind, spec::ToolStatus,
 };
 
 /// The parts of a spec a model is shown.

@@ -12,8 +12,8 @@ use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 use tool_runtime::{
-    CallStatus, Progress, Registry, State, Stream, ToolContext, ToolErrorKind, ToolEvent, ToolUse,
-    tool,
+    Registry, State, ToolContext, ToolEvent, ToolUse, events::CallStatus, events::Progress,
+    events::Stream, spec::ToolErrorKind, tool,
 };
 
 /// How many items the streaming tools have produced so far.
@@ -359,7 +359,7 @@ async fn a_record_holds_the_whole_call_and_serialises_to_json() {
     assert_eq!(json["error_kind"], Value::Null);
     // Tagged like the events, and read back whole.
     assert_eq!(json["type"], "record");
-    let back: tool_runtime::ToolCallRecord = serde_json::from_value(json).unwrap();
+    let back: tool_runtime::events::ToolCallRecord = serde_json::from_value(json).unwrap();
     assert_eq!(back, record);
     let event = serde_json::to_value(ToolEvent::Result(result)).unwrap();
     assert_eq!(event["type"], "result");

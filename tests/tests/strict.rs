@@ -7,7 +7,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_runtime::providers::{self, Provider};
-use tool_runtime::{Registry, RegistryProblem, ToolContext, ToolUse, strict, tool};
+use tool_runtime::{
+    Registry, ToolContext, ToolUse, registry::RegistryProblem, schema::strict, tool,
+};
 
 /// An order's state.
 #[derive(Debug, Deserialize, JsonSchema)]

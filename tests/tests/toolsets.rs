@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::Mutex;
 
 use serde_json::json;
-use tool_runtime::{Linked, Registry, Tool, ToolContext, ToolError, ToolUse, toolset};
+use tool_runtime::{Registry, Tool, ToolContext, ToolError, ToolUse, registry::Linked, toolset};
 
 /// A tiny key-value store whose methods are tools.
 #[derive(Default)]

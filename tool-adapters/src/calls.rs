@@ -4,7 +4,9 @@
 
 use serde_json::{Map, Value};
 use tool_runtime::providers::Provider;
-use tool_runtime::{ArgError, ArgErrorKind, Registry, ToolContext, ToolError, ToolResult, ToolUse};
+use tool_runtime::{
+    Registry, ToolContext, ToolError, ToolResult, ToolUse, spec::ArgError, spec::ArgErrorKind,
+};
 
 /// One tool call as a client gave it, ready to run or already answered.
 #[derive(Debug, Clone)]

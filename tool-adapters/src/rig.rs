@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rig_core::message::ToolName;
 use rig_core::tool::{DynamicTool, ToolErrorKind as RigErrorKind, ToolExecutionError, ToolOutput};
-use tool_runtime::{Content, Registry, ToolContext, ToolErrorKind, ToolResult, ToolUse};
+use tool_runtime::{Content, Registry, ToolContext, ToolResult, ToolUse, spec::ToolErrorKind};
 
 use crate::calls;
 

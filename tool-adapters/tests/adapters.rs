@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use standin::weather::{WeatherTool, completion};
 use standin::{StandIn, Step, mentions};
 use tool_runtime::providers::Provider;
-use tool_runtime::{Registry, ToolContext, strict, tool};
+use tool_runtime::{Registry, ToolContext, schema::strict, tool};
 
 /// Always breaks.
 #[tool]

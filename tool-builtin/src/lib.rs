@@ -17,7 +17,7 @@
 //! name from the catalogue, where a registry file can name them too:
 //!
 //! ```
-//! use tool_runtime::{Linked, Registry, ToolContext, ToolUse};
+//! use tool_runtime::{registry::Linked, Registry, ToolContext, ToolUse};
 //! use serde_json::json;
 //!
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {

@@ -8,7 +8,7 @@ use futures_util::StreamExt;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Map, Value};
 use tool_runtime::providers::describe_value;
-use tool_runtime::{ToolContext, ToolErrorKind, ToolEvent, ToolResult, ToolUse};
+use tool_runtime::{ToolContext, ToolEvent, ToolResult, ToolUse, spec::ToolErrorKind};
 
 use crate::command::CallArgs;
 use crate::output::{pretty, print_out, terminal};
@@ -140,7 +140,7 @@ pub(crate) async fn call(tools: &Tools, args: CallArgs) -> ExitCode {
 #[cfg(feature = "code-mode")]
 fn code_mode(tools: &Tools) -> Result<Option<Tools>, ExitCode> {
     use tool_builtin::code_mode::CodeModeOffer;
-    use tool_runtime::{LiveRegistry, Registry};
+    use tool_runtime::{Registry, registry::LiveRegistry};
     if tools.code_mode.is_none() {
         return Ok(None);
     }

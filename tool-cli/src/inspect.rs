@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use serde_json::{Map, Value, json};
 use tool_runtime::providers;
 use tool_runtime::schema::compat::{self, Compatibility, ToolSchemas};
-use tool_runtime::{Provider, ToolReport};
+use tool_runtime::{Provider, registry::ToolReport};
 
 use crate::Tools;
 use crate::output::{

@@ -69,7 +69,7 @@
 //!
 //! ```no_run
 //! use std::process::ExitCode;
-//! use tool_runtime::{Linked, Registry};
+//! use tool_runtime::{registry::Linked, Registry};
 //!
 //! fn main() -> ExitCode {
 //!     // Every linked #[tool], plus the built-in tools.
@@ -161,8 +161,8 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
 use tool_manifest::{Manifest, ManifestError};
-use tool_runtime::names;
-use tool_runtime::{Registry, RegistryProblem, ToolSpec};
+use tool_runtime::__private::names;
+use tool_runtime::{Registry, ToolSpec, registry::RegistryProblem};
 
 use crate::command::{Cli, Command};
 
@@ -518,8 +518,11 @@ impl Tools {
             )));
         }
         // The name is quoted back escaped and cut short.
-        let mut message = format!("unknown tool \"{}\"", tool_runtime::quote::name(name));
-        let close = (name.len() <= tool_runtime::quote::MAX_NAME)
+        let mut message = format!(
+            "unknown tool \"{}\"",
+            tool_runtime::__private::quote::name(name)
+        );
+        let close = (name.len() <= tool_runtime::__private::quote::MAX_NAME)
             .then(|| names::closest(name, registry.names()))
             .flatten();
         if let Some(close) = close {

@@ -88,7 +88,7 @@ pub(crate) fn parameter_list(spec: &ToolSpec) -> String {
     let names: Vec<String> = parameters(spec)
         .into_iter()
         .map(|(name, required, _)| {
-            let name = tool_runtime::quote::name(&name);
+            let name = tool_runtime::__private::quote::name(&name);
             if required { name } else { format!("{name}?") }
         })
         .collect();
@@ -151,7 +151,7 @@ pub(crate) fn table(rows: &[Vec<String>]) -> String {
 pub(crate) fn terminal(text: &str, max: usize) -> String {
     let escape_line = |line: &str| {
         line.split('\t')
-            .map(tool_runtime::quote::escape)
+            .map(tool_runtime::__private::quote::escape)
             .collect::<Vec<_>>()
             .join("\t")
     };

@@ -30,7 +30,7 @@ use tool_mcp::client::{
     ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits, McpProtocol,
     McpServerConfig, McpServers,
 };
-use tool_runtime::{DynamicTool, LiveRegistry, Registry, Tool};
+use tool_runtime::{Registry, Tool, dynamic::DynamicTool, registry::LiveRegistry};
 
 /// The keys an MCP server's entry may have, besides `prefix` (which the
 /// manifest takes out) and the settings.

@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use tool_mcp::server::McpServer;
-use tool_runtime::LiveRegistry;
+use tool_runtime::registry::LiveRegistry;
 
 use crate::Tools;
 use crate::command::ServeArgs;
@@ -153,7 +153,7 @@ async fn serve_http(
         "serving MCP over {mode}streamable HTTP at http://{bound}{}",
         tool_mcp::server::MCP_PATH
     );
-    let shutdown = tool_runtime::CancellationToken::new();
+    let shutdown = tool_runtime::context::CancellationToken::new();
     match server.serve_http_with(listener, options, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

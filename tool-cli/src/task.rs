@@ -25,7 +25,7 @@ pub(crate) async fn task(command: TaskCommand) -> ExitCode {
     let Some(task) = known else {
         eprintln!(
             "error: no task \"{}\" in {url} (never made, or forgotten after its time to live)",
-            tool_runtime::quote::name(id)
+            tool_runtime::__private::quote::name(id)
         );
         return ExitCode::from(EXIT_TOOL_ERROR);
     };

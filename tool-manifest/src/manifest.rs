@@ -223,14 +223,14 @@ fn unknown_sections<'a>(
         if known().any(|known| known == key.as_str()) || key.as_str() == "$schema" {
             continue;
         }
-        let suggestion = tool_runtime_core::names::closest(key.as_str(), known())
+        let suggestion = tool_runtime_core::__private::names::closest(key.as_str(), known())
             .map(|s| format!("did you mean \"{s}\"? "))
             .unwrap_or_default();
         problems.push(problem(
             key.span().start(),
             format!(
                 "unknown key \"{}\"; {suggestion}the file has {} (and optionally `$schema`)",
-                tool_runtime_core::quote::name(key.as_str()),
+                tool_runtime_core::__private::quote::name(key.as_str()),
                 described(sections),
             ),
         ));

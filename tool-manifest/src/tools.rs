@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use marked_yaml::Node;
 use marked_yaml::types::MarkedMappingNode;
 use serde_json::{Value, json};
-use tool_runtime_core::{Linked, RegistryBuilder, RegistryProblem, Requirements};
+use tool_runtime_core::{
+    RegistryBuilder, registry::Linked, registry::RegistryProblem, spec::Requirements,
+};
 
 use crate::document::{Location, Locations, location, to_json};
 use crate::problem::{ManifestProblem, problem};
@@ -91,10 +93,12 @@ fn read_entry(
     for (key, _) in mapping.iter() {
         let more = transform::KEYS;
         if !KEYS.contains(&key.as_str()) && !more.contains(&key.as_str()) {
-            let suggestion =
-                tool_runtime_core::names::closest(key.as_str(), KEYS.into_iter().chain(more))
-                    .map(|s| format!("did you mean \"{s}\"? "))
-                    .unwrap_or_default();
+            let suggestion = tool_runtime_core::__private::names::closest(
+                key.as_str(),
+                KEYS.into_iter().chain(more),
+            )
+            .map(|s| format!("did you mean \"{s}\"? "))
+            .unwrap_or_default();
             problems.push(problem(
                 key.span().start(),
                 format!(

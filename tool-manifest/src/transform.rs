@@ -18,7 +18,8 @@ use marked_yaml::Node;
 use marked_yaml::types::MarkedMappingNode;
 use serde_json::{Value, json};
 use tool_runtime_core::{
-    ArgTransform, GivenValue, RegistryBuilder, RegistryProblem, TransformError,
+    RegistryBuilder, registry::RegistryProblem, transform::ArgTransform, transform::GivenValue,
+    transform::TransformError,
 };
 
 use crate::document::{Location, Locations, location, to_json};
@@ -164,15 +165,16 @@ fn read_arg(
                 };
             }
             other => {
-                let suggestion = tool_runtime_core::names::closest(other, ARG_KEYS.into_iter())
-                    .map(|s| format!("did you mean \"{s}\"? "))
-                    .unwrap_or_default();
+                let suggestion =
+                    tool_runtime_core::__private::names::closest(other, ARG_KEYS.into_iter())
+                        .map(|s| format!("did you mean \"{s}\"? "))
+                        .unwrap_or_default();
                 problems.push(problem(
                     key.span().start(),
                     format!(
                         "unknown key \"{}\"; {suggestion}an argument has `rename`, \
                          `description`, `default` and `hide`",
-                        tool_runtime_core::quote::name(other)
+                        tool_runtime_core::__private::quote::name(other)
                     ),
                 ));
             }
@@ -236,7 +238,7 @@ pub(crate) fn locate(transform: &FileTransform, at: Location, error: &TransformE
             .iter()
             .find_map(|arg| {
                 let (new, at) = arg.rename.as_ref()?;
-                (tool_runtime_core::quote::name(new) == *name).then_some(*at)
+                (tool_runtime_core::__private::quote::name(new) == *name).then_some(*at)
             })
             .unwrap_or(at),
         // A mistake of another kind: at the entry.

@@ -5,7 +5,10 @@
 //! `ContentBlock` read (through its JSON) for the client.
 
 use serde_json::Value;
-use tool_runtime::{Audio, Content, Image, Resource, ResourceContents, ResourceLink};
+use tool_runtime::{
+    Content, content::Audio, content::Image, content::Resource, content::ResourceContents,
+    content::ResourceLink,
+};
 
 /// A block a remote tool returned, as the runtime's content (see
 /// [`from_json`]).

@@ -37,7 +37,7 @@
 //! assert_eq!(tools[0]["name"], "add");
 //! assert_eq!(tools[0]["inputSchema"]["required"], serde_json::json!(["a", "b"]));
 //! assert_eq!(tools[0]["annotations"]["readOnlyHint"], true);
-//! # Ok::<(), tool_runtime::RegistryError>(())
+//! # Ok::<(), tool_runtime::registry::RegistryError>(())
 //! ```
 //!
 //! A whole server, for an MCP client to start as a subprocess (it speaks
@@ -64,7 +64,7 @@
 //! # #[cfg(feature = "http")]
 //! # async fn serve() -> std::io::Result<()> {
 //! use tool_mcp::server::McpServer;
-//! use tool_runtime::{CancellationToken, Registry};
+//! use tool_runtime::{context::CancellationToken, Registry};
 //!
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //! let shutdown = CancellationToken::new(); // cancel it to stop serving
@@ -91,14 +91,14 @@
 //! calls its tools from Rust. Results become
 //! [`ToolOutput`](tool_runtime::ToolOutput)s, `isError` an error result with
 //! the server's text, the server's progress notifications the call's
-//! [`Progress`](tool_runtime::Progress), and cancelling the call's
+//! [`Progress`](tool_runtime::events::Progress), and cancelling the call's
 //! [`ToolContext`](tool_runtime::ToolContext) sends
 //! `notifications/cancelled`. A server that exits is restarted with backoff;
 //! each call has a time limit; every error names the server.
 //! [`McpClient::tools`](client::McpClient::tools) makes the server's tools
-//! registry tools ([`DynamicTool`](tool_runtime::DynamicTool)s, prefixed or
+//! registry tools ([`DynamicTool`](tool_runtime::dynamic::DynamicTool)s, prefixed or
 //! renamed), and [`McpClient::sync_into`](client::McpClient::sync_into)
-//! keeps a [`LiveRegistry`](tool_runtime::LiveRegistry) in step with the
+//! keeps a [`LiveRegistry`](tool_runtime::registry::LiveRegistry) in step with the
 //! server's tool list; served by an [`McpServer`](server::McpServer), that
 //! makes a proxy for several servers' tools.
 //!

@@ -18,8 +18,8 @@ use tool_mcp::client::{
     ImportOptions, McpClient, McpClientErrorKind, McpClientOptions, McpLimits, McpServerConfig,
 };
 use tool_runtime::{
-    CancellationToken, Content, LiveRegistry, Registry, State, ToolContext, ToolError,
-    ToolErrorKind, ToolEvent, ToolOutput, ToolResult, ToolUse, tool,
+    Content, Registry, State, ToolContext, ToolError, ToolEvent, ToolOutput, ToolResult, ToolUse,
+    context::CancellationToken, registry::LiveRegistry, spec::ToolErrorKind, tool,
 };
 
 // ---------------------------------------------------------------- set-up
@@ -813,7 +813,7 @@ async fn a_live_registry_follows_the_servers_tool_list() {
     let live = LiveRegistry::new(Registry::builder().build().unwrap());
     // A local tool with the name one of the server's tools will take: it
     // stays, and the server's is left out.
-    let local = tool_runtime::DynamicTool::builder(
+    let local = tool_runtime::dynamic::DynamicTool::builder(
         "py_divide",
         "A local tool.",
         json!({"type": "object", "properties": {}}),

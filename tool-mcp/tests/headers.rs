@@ -12,7 +12,9 @@ use tool_mcp::headers::{
     is_token, value_text,
 };
 use tool_mcp::server::McpServer;
-use tool_runtime::{DynamicTool, Registry, ToolContext, ToolError, ToolSpec, tool, toolset};
+use tool_runtime::{
+    Registry, ToolContext, ToolError, ToolSpec, dynamic::DynamicTool, tool, toolset,
+};
 
 // The declaration's rules.
 

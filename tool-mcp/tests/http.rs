@@ -14,7 +14,8 @@ use tokio::net::TcpStream;
 use tokio::sync::Notify;
 use tool_mcp::server::{HttpOptions, McpServer};
 use tool_runtime::{
-    CancellationToken, LiveRegistry, Progress, Registry, ToolContext, ToolError, tool,
+    Registry, ToolContext, ToolError, context::CancellationToken, events::Progress,
+    registry::LiveRegistry, tool,
 };
 
 /// Adds two numbers.
@@ -59,14 +60,14 @@ async fn hold(progress: Progress) -> &'static str {
 #[tool]
 async fn ask(ctx: &ToolContext) -> Result<String, ToolError> {
     let sampled = ctx.sample("Capital of France?").await?;
-    let answer: tool_runtime::Elicitation<Value> = ctx
+    let answer: tool_runtime::context::Elicitation<Value> = ctx
         .elicit_with_schema(
             "Your name?",
             json!({"type": "object", "properties": {"name": {"type": "string"}}}),
         )
         .await?;
     let name = match answer {
-        tool_runtime::Elicitation::Accepted(content) => content["name"].to_string(),
+        tool_runtime::context::Elicitation::Accepted(content) => content["name"].to_string(),
         other => format!("{other:?}"),
     };
     Ok(format!("{} / {name}", sampled.text().unwrap_or_default()))

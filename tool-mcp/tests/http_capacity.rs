@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpSocket, TcpStream};
 use tool_mcp::server::{HttpOptions, McpServer};
-use tool_runtime::{CancellationToken, Progress, Registry, tool};
+use tool_runtime::{Registry, context::CancellationToken, events::Progress, tool};
 
 /// Adds two numbers.
 #[tool]

@@ -10,7 +10,7 @@ use tokio::io::{
 };
 use tokio::sync::Notify;
 use tool_mcp::server::McpServer;
-use tool_runtime::{Progress, Registry, ToolContext, ToolError, tool};
+use tool_runtime::{Registry, ToolContext, ToolError, events::Progress, tool};
 
 #[path = "server/request_state.rs"]
 mod request_state;
@@ -245,7 +245,10 @@ async fn an_unknown_tool_is_a_json_rpc_invalid_params_error() {
     let (answer, _) = client.call(9, json!({"name": long, "arguments": {}})).await;
     let tool = answer["error"]["data"]["tool"].as_str().unwrap();
     assert!(tool.starts_with("x\\u{1b}[2Jyyy"), "{tool}");
-    assert_eq!(tool.chars().count(), tool_runtime::quote::MAX_NAME + 1 + 5);
+    assert_eq!(
+        tool.chars().count(),
+        tool_runtime::__private::quote::MAX_NAME + 1 + 5
+    );
     let message = answer["error"]["message"].as_str().unwrap();
     assert!(
         message.len() < 4096 && !message.contains('\u{1b}'),
@@ -412,8 +415,8 @@ async fn a_cancelled_request_stops_the_tool_and_gets_no_answer() {
 }
 
 /// A tool made at run time, answering with `answer`.
-fn dynamic(name: &str, answer: &'static str) -> tool_runtime::DynamicTool {
-    tool_runtime::DynamicTool::builder(
+fn dynamic(name: &str, answer: &'static str) -> tool_runtime::dynamic::DynamicTool {
+    tool_runtime::dynamic::DynamicTool::builder(
         name.to_owned(),
         "Answers with a fixed text.",
         json!({"type": "object", "properties": {}}),
@@ -425,7 +428,7 @@ fn dynamic(name: &str, answer: &'static str) -> tool_runtime::DynamicTool {
 
 #[tokio::test]
 async fn a_change_to_a_live_registry_is_announced_and_listed() {
-    let live = tool_runtime::LiveRegistry::new(registry());
+    let live = tool_runtime::registry::LiveRegistry::new(registry());
     let (mut client, init) = Client::start(McpServer::new(live.clone())).await;
     assert_eq!(
         init["result"]["capabilities"]["tools"]["listChanged"],
@@ -474,7 +477,7 @@ async fn a_change_to_a_live_registry_is_announced_and_listed() {
 
 #[tokio::test]
 async fn calls_running_through_a_change_finish_with_their_tool() {
-    let live = tool_runtime::LiveRegistry::new(registry());
+    let live = tool_runtime::registry::LiveRegistry::new(registry());
     live.insert(dynamic("slow", "first")).unwrap();
     let (mut client, _) = Client::start(McpServer::new(live.clone())).await;
     // A tool that waits, replaced and removed while its calls wait.
@@ -482,7 +485,7 @@ async fn calls_running_through_a_change_finish_with_their_tool() {
     let entered = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
     let waiting = std::sync::Arc::clone(&gate);
     let entering = std::sync::Arc::clone(&entered);
-    let slow = tool_runtime::DynamicTool::builder(
+    let slow = tool_runtime::dynamic::DynamicTool::builder(
         "slow",
         "Waits for the gate, then answers.",
         json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
@@ -556,7 +559,7 @@ async fn http_connections_are_served_with_tcp_nodelay() {
     use tokio::io::AsyncReadExt;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    let shutdown = tool_runtime::CancellationToken::new();
+    let shutdown = tool_runtime::context::CancellationToken::new();
     let server = tokio::spawn(McpServer::new(registry()).serve_http(listener, shutdown.clone()));
     let mut client = tokio::net::TcpStream::connect(address).await.unwrap();
     client
@@ -707,9 +710,9 @@ async fn json_that_is_no_json_rpc_message_is_an_invalid_request() {
 /// Logs at three levels, then answers.
 #[tool]
 fn chatty(ctx: &ToolContext) -> &'static str {
-    ctx.log(tool_runtime::LogLevel::Debug, "looking around");
-    ctx.log(tool_runtime::LogLevel::Info, "found 3 things");
-    ctx.log(tool_runtime::LogLevel::Warning, "one looks odd");
+    ctx.log(tool_runtime::events::LogLevel::Debug, "looking around");
+    ctx.log(tool_runtime::events::LogLevel::Info, "found 3 things");
+    ctx.log(tool_runtime::events::LogLevel::Warning, "one looks odd");
     "done"
 }
 
@@ -896,7 +899,7 @@ fn dechunk(mut body: &str) -> String {
 #[tokio::test]
 async fn stateless_instances_answer_one_clients_requests_in_turn() {
     use tool_mcp::server::HttpOptions;
-    let shutdown = tool_runtime::CancellationToken::new();
+    let shutdown = tool_runtime::context::CancellationToken::new();
     let mut instances = Vec::new();
     let mut servers = Vec::new();
     for _ in 0..2 {
@@ -1068,7 +1071,7 @@ async fn a_call_with_more_in_its_meta_is_answered_the_same() {
 #[cfg(feature = "http")]
 #[tokio::test]
 async fn http_calls_of_a_session_are_answered_as_json_or_as_a_stream_when_more_comes_first() {
-    let shutdown = tool_runtime::CancellationToken::new();
+    let shutdown = tool_runtime::context::CancellationToken::new();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let server = tokio::spawn(McpServer::new(registry()).serve_http(listener, shutdown.clone()));
@@ -1301,7 +1304,7 @@ async fn requests_before_initialize_must_say_their_revision_and_the_stateless_on
 #[tool]
 async fn ask(ctx: &ToolContext) -> Result<String, ToolError> {
     let sampled = ctx.sample("Capital of France?").await?;
-    let name: tool_runtime::Elicitation<Value> = ctx
+    let name: tool_runtime::context::Elicitation<Value> = ctx
         .elicit_with_schema(
             "Your name?",
             json!({"type": "object", "properties": {"name": {"type": "string"}}}),
@@ -1582,7 +1585,7 @@ async fn a_stateless_call_logs_only_when_and_as_its_meta_asks() {
 
 #[tokio::test]
 async fn subscriptions_listen_acknowledges_then_brings_tool_changes_tagged_with_its_id() {
-    let live = tool_runtime::LiveRegistry::new(registry());
+    let live = tool_runtime::registry::LiveRegistry::new(registry());
     let mut client = Client::open(McpServer::new(live.clone()));
     client
         .send(
@@ -1690,12 +1693,12 @@ async fn greet_user(ctx: &ToolContext, punctuation: String) -> Result<String, To
     let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
     let (name, greeting) = tokio::join!(
         ctx.elicit_request(
-            tool_runtime::ElicitationRequest::new("Your name?", schema).named("user_name")
+            tool_runtime::context::ElicitationRequest::new("Your name?", schema).named("user_name")
         ),
-        ctx.sample(tool_runtime::SamplingRequest::new("A greeting?").max_tokens(20)),
+        ctx.sample(tool_runtime::context::SamplingRequest::new("A greeting?").max_tokens(20)),
     );
     let name = match name? {
-        tool_runtime::Elicitation::Accepted(content) => {
+        tool_runtime::context::Elicitation::Accepted(content) => {
             content["name"].as_str().unwrap_or("?").to_owned()
         }
         other => other.action().to_owned(),
@@ -2169,7 +2172,7 @@ fn crash() -> &'static str {
 /// the task for `tasks/update`.
 #[tool(task)]
 async fn survey(ctx: &ToolContext) -> Result<String, ToolError> {
-    use tool_runtime::{Elicitation, ElicitationRequest};
+    use tool_runtime::{context::Elicitation, context::ElicitationRequest};
     let question = |name: &str| {
         ElicitationRequest::new(
             format!("{name}?"),
@@ -2197,7 +2200,7 @@ async fn survey(ctx: &ToolContext) -> Result<String, ToolError> {
 /// Asks for a name first, then works on as a task.
 #[tool(task = "after_input")]
 async fn onboard(ctx: &ToolContext) -> Result<String, ToolError> {
-    use tool_runtime::{Elicitation, ElicitationRequest};
+    use tool_runtime::{context::Elicitation, context::ElicitationRequest};
     let request = ElicitationRequest::new(
         "Your name?",
         json!({"type": "object", "properties": {"name": {"type": "string"}}}),

@@ -17,6 +17,6 @@
 //!
 //! Later sources override earlier ones field by field.
 
-pub use crate::context::shared::Config;
+pub use crate::context::shared::{Config, ToolConfiguration};
 pub use crate::registry::config::{env_prefix, from_env, merge};
 pub use crate::spec::config::{ConfigSpec, ConfigValue};

@@ -5,7 +5,8 @@
 //!
 //! Depend on `tool-runtime`, not on this crate: it re-exports everything
 //! here under the same paths (`tool_runtime::Registry` is
-//! `tool_runtime_core::Registry`) and adds what needs a procedural macro:
+//! `tool_runtime_core::Registry`, `tool_runtime::context::Approver` is
+//! `tool_runtime_core::context::Approver`) and adds what needs a procedural macro:
 //! `#[tool]`, `#[toolset]`, `stream!` and `try_stream!`. Keeping the macros
 //! out of this crate lets it build while they are still building. What the
 //! code `#[tool]` generates calls is this crate's hidden `__private` module,
@@ -17,7 +18,7 @@
 //! ```
 //! use serde_json::json;
 //! use tool_runtime_core::providers::render_result;
-//! use tool_runtime_core::{strict, Provider, ToolResult, ToolUse};
+//! use tool_runtime_core::{schema::strict, Provider, ToolResult, ToolUse};
 //!
 //! // OpenAI strict mode: every property required, no other properties.
 //! let schema = json!({
@@ -44,16 +45,23 @@
 #![warn(missing_docs)]
 
 pub mod config;
-mod context;
-mod events;
-mod invoke;
-pub mod names;
+pub mod content;
+pub mod context;
+#[cfg(feature = "dynamic")]
+pub mod dynamic;
+pub mod events;
+pub mod format;
+pub mod limits;
 pub mod providers;
-pub mod quote;
-mod registry;
+pub mod registry;
 pub mod schema;
 pub mod search;
-mod spec;
+pub mod spec;
+pub mod transform;
+
+mod invoke;
+mod names;
+mod quote;
 mod stream;
 mod tool;
 mod trace;
@@ -61,53 +69,10 @@ mod trace;
 #[doc(hidden)]
 pub mod __private;
 
-pub use context::approval::{Approval, ApprovalRequest, Approver};
-pub use context::client::{
-    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, Root, SamplingMessage,
-    SamplingRequest, SamplingResponse,
-};
-pub use context::elicit::Elicit;
-pub use context::shared::{
-    AppState, CallExtension, Extension, Shared, Source, State, ToolConfiguration,
-};
-pub use context::{FromToolContext, ToolContext};
-pub use events::record::{CallStatus, ToolCallRecord};
-pub use events::{LogLevel, Progress, ToolCallStream, ToolEvent, TraceEntry};
-/// The trait a streaming tool's return type implements
-/// (`fn f(..) -> impl Stream<Item = T>`).
-pub use futures_core::Stream;
-pub use invoke::policy::ErrorDetail;
-pub use providers::{Provider, ProviderError};
-#[cfg(feature = "live")]
-pub use registry::LiveRegistry;
-pub use registry::{
-    Availability, GlobalReport, IntoCatalog, Linked, Registry, RegistryBuilder, RegistryError,
-    RegistryProblem, ToolReport, deprecation_prefix,
-};
-#[doc(inline)]
-pub use schema::strict;
-pub use spec::args::MAX_ARGUMENT_DEPTH;
-pub use spec::constraints;
-pub use spec::content::{
-    Audio, Content, Image, InvalidBase64, Resource, ResourceContents, ResourceLink,
-};
-pub use spec::error::{ArgError, ArgErrorKind, ToolError, ToolErrorKind};
-pub use spec::limit::{
-    BadResultLimit, ByteEstimate, MissingResult, ResultHandle, ResultLimit, TokenCounter,
-};
-pub use spec::requires::{Feature, Missing, Requirements};
-pub use spec::result::{ToolOutput, ToolResult, ToolStatus, ToolUse};
-pub use spec::tool_spec::format::{CallBody, DescriptionFormat, Formatter, ToolFormat};
-pub use spec::tool_spec::{
-    ParamSpec, SchemaSource, SourceLocation, TaskSupport, ToolAnnotations, ToolSpec,
-};
-#[doc(no_inline)]
-pub use strict::StrictViolation;
-/// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
-pub use tokio_util::sync::CancellationToken;
-#[cfg(feature = "dynamic")]
-pub use tool::dynamic::{DynamicTool, DynamicToolBuilder, DynamicToolError};
-pub use tool::transform::{
-    ArgTransform, GivenValue, ToolTransform, TransformError, TransformedTool,
-};
-pub use tool::{Tool, ToolFuture, Toolset};
+pub use content::Content;
+pub use context::{FromToolContext, State, ToolContext};
+pub use events::{ToolCallStream, ToolEvent};
+pub use providers::Provider;
+pub use registry::{Registry, RegistryBuilder};
+pub use spec::{ToolError, ToolOutput, ToolResult, ToolSpec, ToolUse};
+pub use tool::{Tool, Toolset};

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 /// The names a registry lets through: exact names, and `prefix*` patterns.
 ///
 /// ```
-/// use tool_runtime::names::Allowlist;
+/// use tool_runtime::__private::names::Allowlist;
 ///
 /// let allow = Allowlist::new(["calculator", "file_*"]);
 /// assert!(allow.allows("calculator"));
@@ -71,7 +71,7 @@ impl Allowlist {
 /// [`Registry::names`](crate::Registry::names).
 ///
 /// ```
-/// use tool_runtime::names::closest;
+/// use tool_runtime::__private::names::closest;
 ///
 /// let names = ["city", "days", "unit"];
 /// assert_eq!(closest("cty", names.into_iter()), Some("city"));

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use tool_runtime::quote;
+//! use tool_runtime::__private::quote;
 //!
 //! assert_eq!(quote::name("calc\u{1b}[31m"), "calc\\u{1b}[31m");
 //! assert_eq!(quote::name(&"n".repeat(100)).chars().count(), quote::MAX_NAME + 1);

@@ -74,17 +74,17 @@
 //! - Results: [`ToolResult`] serialises to the Bedrock Converse / Strands
 //!   `toolResult` shape.
 //! - Injected parameters: [`ToolContext`] and the [`FromToolContext`] trait.
-//! - Application state and typed values: [`State`], [`Extension`].
-//! - Progress, streaming and records: [`Progress`], [`Registry::stream`]
-//!   ([`ToolEvent`]s), [`Registry::invoke_recorded`] ([`ToolCallRecord`]);
+//! - Application state and typed values: [`State`], [`Extension`](context::Extension).
+//! - Progress, streaming and records: [`Progress`](events::Progress), [`Registry::stream`]
+//!   ([`ToolEvent`]s), [`Registry::invoke_recorded`] ([`ToolCallRecord`](events::ToolCallRecord));
 //!   limits and policies: [`RegistryBuilder::default_timeout`],
-//!   [`Registry::invoke_all`], [`Approver`], [`ErrorDetail`]. The guide is
+//!   [`Registry::invoke_all`], [`Approver`](context::Approver), [`ErrorDetail`](registry::ErrorDetail). The guide is
 //!   `docs/context-and-streaming.md`.
 //! - Providers: [`Registry::render`] gives the tool definitions for OpenAI,
 //!   Anthropic, Bedrock, Gemini, MCP or an XML prompt ([`Provider`]);
 //!   [`providers::parse_tool_calls`] reads calls from their responses and
 //!   [`Registry::render_result`] answers them; OpenAI strict mode is in
-//!   [`strict`]. The guide is `docs/providers.md`.
+//!   [`strict`](schema::strict). The guide is `docs/providers.md`.
 //! - Tools that share state: `#[toolset]` on an impl block and
 //!   [`RegistryBuilder::toolset`]; configured tools: `#[tool(config = T)]`,
 //!   [`config::Config`] and [`RegistryBuilder::configure`]. The guide is
@@ -128,8 +128,8 @@
 //! - What each tool's definition costs in a model's context, counted with
 //!   OpenAI's `o200k_base` tokenizer, and a tool set checked against a
 //!   budget, are the `tool-tokens` crate's (`tool_tokens::report`;
-//!   `toolbox schema --tokens`). A [`ResultLimit::Tokens`] counts with the
-//!   registry's [`TokenCounter`] ([`RegistryBuilder::token_counter`]): a
+//!   `toolbox schema --tokens`). A [`ResultLimit::Tokens`](limits::ResultLimit::Tokens) counts with the
+//!   registry's [`TokenCounter`](limits::TokenCounter) ([`RegistryBuilder::token_counter`]): a
 //!   text's bytes / 4 by default, `tool_tokens::O200kBase` for real tokens.
 //! - No feature: tool search and deferred loading (above), and
 //!   `schema::compat`, what changed between two tool sets, breaking or
@@ -145,7 +145,7 @@
 //!   `duration_ms` once it ends), tools' progress, trace and log messages
 //!   are `tracing` events too, and what the model is not shown (an error's
 //!   [detail](ToolError::with_detail), a panic's message under
-//!   [`ErrorDetail::Redacted`]) is logged as an event. Without it the
+//!   [`ErrorDetail::Redacted`](registry::ErrorDetail::Redacted)) is logged as an event. Without it the
 //!   runtime emits nothing to `tracing` (tools' [`ToolEvent`]s still reach
 //!   whoever streams the call). `tool-mcp` and `tool-cli` turn it on.
 
@@ -184,15 +184,15 @@ pub use tool_runtime_macros::{__stream, __try_stream};
 /// | `timeout = "5s"` | how long one call may run |
 /// | `blocking` | run a sync tool on a blocking thread |
 /// | `needs_approval` | ask the registry's approval hook before each call |
-/// | `task`, `task = "required"` | calls may (or must) run as tasks ([`TaskSupport`]) |
+/// | `task`, `task = "required"` | calls may (or must) run as tasks ([`TaskSupport`](spec::TaskSupport)) |
 /// | `alias = "..."` | another name the tool answers to (repeatable) |
 /// | `config = Type` | the configuration type, injected as [`config::Config<T>`] |
 /// | `version = "2.0.0"` | the tool's semantic version |
 /// | `deprecated`, `deprecated = "..."` | the tool is deprecated, and what to use instead (Rust's `#[deprecated]` counts too) |
-/// | `requires(env = "..", program = "..", feature = "..")` | what the tool needs before a registry offers it ([`Requirements`]) |
+/// | `requires(env = "..", program = "..", feature = "..")` | what the tool needs before a registry offers it ([`Requirements`](spec::Requirements)) |
 /// | `sequential` | calls before it finish first, calls after it wait |
-/// | `result_limit = "64KB"` | the most of a result the model sees ([`ResultLimit`]) |
-/// | `format = PATH` | a value whose type implements [`ToolFormat`] |
+/// | `result_limit = "64KB"` | the most of a result the model sees ([`ResultLimit`](limits::ResultLimit)) |
+/// | `format = PATH` | a value whose type implements [`ToolFormat`](format::ToolFormat) |
 /// | `transform = path` | a `fn(Value) -> Value` (or `-> Result<Value, E>`) that rewrites the JSON arguments first |
 /// | `crate = path` | the path of this crate, for re-exporters |
 ///

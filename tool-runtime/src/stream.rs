@@ -2,11 +2,11 @@
 //! stream itself is `tool-runtime-core`'s; the macros are here, beside the
 //! procedural macro that rewrites their bodies.
 
-/// Writes a [`Stream`](crate::Stream) like a generator: `yield` each item, `.await` in
+/// Writes a [`Stream`](crate::events::Stream) like a generator: `yield` each item, `.await` in
 /// between.
 ///
 /// ```
-/// use tool_runtime::Stream;
+/// use tool_runtime::events::Stream;
 ///
 /// fn countdown(from: u32) -> impl Stream<Item = u32> {
 ///     tool_runtime::stream! {
@@ -43,7 +43,7 @@ macro_rules! stream {
 /// `From`) is yielded as the last item, `Err(error)`.
 ///
 /// ```
-/// use tool_runtime::Stream;
+/// use tool_runtime::events::Stream;
 ///
 /// fn numbers(lines: &'static [&'static str]) -> impl Stream<Item = Result<u32, std::num::ParseIntError>> {
 ///     tool_runtime::try_stream! {
@@ -77,7 +77,7 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::task::Waker;
     use tool_runtime_core::__private::stream_next as next;
-    use tool_runtime_core::Stream;
+    use tool_runtime_core::events::Stream;
 
     /// Polls `stream` to its end with a no-op waker, which is enough for
     /// bodies that only await their own yields and `ready` futures.

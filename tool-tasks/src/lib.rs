@@ -4,7 +4,7 @@
 //! [`Tasks::start`] runs a call of a [`Registry`]'s
 //! tool on a Tokio task of its own and hands back a [`Task`] at once: its
 //! id, its [`TaskStatus`] and the call's
-//! [`ToolCallRecord`](tool_runtime_core::ToolCallRecord) (progress, trace,
+//! [`ToolCallRecord`](tool_runtime_core::events::ToolCallRecord) (progress, trace,
 //! result). [`Tasks`] reads it back by id ([`get`](Tasks::get),
 //! [`wait`](Tasks::wait)) and cancels it ([`cancel`](Tasks::cancel)).
 //! Where tasks live is a [`TaskStore`]: [`MemoryTaskStore`] in this process
@@ -39,7 +39,7 @@
 //! ```
 //!
 //! Whether a tool's calls may run as tasks is the tool's declaration, in
-//! the core: [`TaskSupport`](tool_runtime_core::TaskSupport)
+//! the core: [`TaskSupport`](tool_runtime_core::spec::TaskSupport)
 //! (`#[tool(task)]`). A server that speaks MCP's tasks extension (tool-mcp's
 //! `McpServer::with_tasks`) reads it; [`Tasks::start`] itself starts any
 //! tool.
@@ -94,7 +94,7 @@ use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
-use tool_runtime_core::{ClientRequests, Registry, ToolContext, ToolUse};
+use tool_runtime_core::{Registry, ToolContext, ToolUse, context::ClientRequests};
 
 use crate::task::unix_millis;
 
@@ -202,7 +202,7 @@ impl Tasks {
     /// [`TaskError::Store`].
     ///
     /// Any tool may run as a task here: whether a tool allows it
-    /// ([`TaskSupport`](tool_runtime_core::TaskSupport)) is for a server to
+    /// ([`TaskSupport`](tool_runtime_core::spec::TaskSupport)) is for a server to
     /// read, as tool-mcp's does. The crate guide has an example.
     pub async fn start(
         &self,

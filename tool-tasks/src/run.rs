@@ -13,7 +13,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use futures_core::Stream;
 use tokio_util::sync::CancellationToken;
 use tool_runtime_core::{
-    ClientRequests, Registry, ToolCallRecord, ToolCallStream, ToolContext, ToolEvent, ToolUse,
+    Registry, ToolCallStream, ToolContext, ToolEvent, ToolUse, context::ClientRequests,
+    events::ToolCallRecord,
 };
 
 use crate::input::TaskInput;

@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use tool_runtime_core::{CallStatus, ToolCallRecord, ToolErrorKind, ToolResult};
+use tool_runtime_core::{
+    ToolResult, events::CallStatus, events::ToolCallRecord, spec::ToolErrorKind,
+};
 
 /// Where a task is in its life, as MCP's tasks extension names it.
 ///

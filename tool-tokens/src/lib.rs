@@ -7,11 +7,11 @@
 //! - [`O200kBase`]: the same count as a registry's
 //!   [`TokenCounter`], for result limits
 //!   in tokens (`#[tool(result_limit = "2000 tokens")]`,
-//!   [`ResultLimit::Tokens`](tool_runtime_core::ResultLimit::Tokens)). A
+//!   [`ResultLimit::Tokens`](tool_runtime_core::limits::ResultLimit::Tokens)). A
 //!   registry counts those as its builder's
 //!   [`token_counter`](tool_runtime_core::RegistryBuilder::token_counter)
 //!   says, and without one estimates a text of `n` bytes at `n / 4`
-//!   tokens ([`ByteEstimate`](tool_runtime_core::ByteEstimate)).
+//!   tokens ([`ByteEstimate`](tool_runtime_core::limits::ByteEstimate)).
 //! - [`report`] and [`check_budget`]: every definition a registry offers
 //!   is sent with every request, so a registry that grows past a few dozen
 //!   tools pays for all of them on each turn. [`report`] counts each
@@ -24,7 +24,7 @@
 //! bill.
 //!
 //! ```
-//! use tool_runtime::{Provider, Registry, ResultLimit, tool};
+//! use tool_runtime::{Provider, Registry, limits::ResultLimit, tool};
 //!
 //! /// Adds two numbers.
 //! #[tool]
@@ -51,7 +51,7 @@
 //! assert!(tool_tokens::check_budget(&registry, Provider::OpenAiChat, 10_000).is_ok());
 //! let over = tool_tokens::check_budget(&registry, Provider::OpenAiChat, 5).unwrap_err();
 //! assert!(over.to_string().contains("over the budget of 5"));
-//! # Ok::<(), tool_runtime::RegistryError>(())
+//! # Ok::<(), tool_runtime::registry::RegistryError>(())
 //! ```
 
 #![warn(missing_docs)]
@@ -60,7 +60,7 @@ mod report;
 
 pub use report::{OverBudget, TokenReport, check_budget, report};
 
-use tool_runtime_core::TokenCounter;
+use tool_runtime_core::limits::TokenCounter;
 
 /// The tokens `text` takes in `o200k_base`.
 pub fn count(text: &str) -> usize {
@@ -71,7 +71,7 @@ pub fn count(text: &str) -> usize {
 
 /// OpenAI's `o200k_base` encoding as a registry's
 /// [`TokenCounter`]: result limits in tokens
-/// ([`ResultLimit::Tokens`](tool_runtime_core::ResultLimit::Tokens)) count
+/// ([`ResultLimit::Tokens`](tool_runtime_core::limits::ResultLimit::Tokens)) count
 /// real tokens, as [`count`] does, rather than estimate them from bytes.
 ///
 /// ```
@@ -80,7 +80,7 @@ pub fn count(text: &str) -> usize {
 /// let registry = Registry::builder()
 ///     .token_counter(tool_tokens::O200kBase)
 ///     .build()?;
-/// # Ok::<(), tool_runtime::RegistryError>(())
+/// # Ok::<(), tool_runtime::registry::RegistryError>(())
 /// ```
 ///
 /// The encoding's vocabulary is read once, on the first count, and shared

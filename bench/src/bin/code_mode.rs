@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tool_builtin::code_mode::CodeMode;
-use tool_runtime::{Linked, Provider, Registry, ToolContext, ToolUse};
+use tool_runtime::{Provider, Registry, ToolContext, ToolUse, registry::Linked};
 use tool_tokens as tokens;
 
 // The example tools register themselves when their crate is linked.

@@ -21,8 +21,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tool_mcp::server::McpServer;
 use tool_runtime::{
-    Audio, Content, DynamicTool, Elicitation, ElicitationRequest, Image, LiveRegistry, LogLevel,
-    Registry, Resource, SamplingRequest, ToolContext, ToolError, tool,
+    Content, Registry, ToolContext, ToolError, content::Audio, content::Image, content::Resource,
+    context::Elicitation, context::ElicitationRequest, context::SamplingRequest,
+    dynamic::DynamicTool, events::LogLevel, registry::LiveRegistry, tool,
 };
 use tool_tasks::Tasks;
 
@@ -645,7 +646,7 @@ async fn main() -> std::io::Result<()> {
             let listener = tokio::net::TcpListener::bind(address).await?;
             eprintln!("conformance-server: http://{}/mcp", listener.local_addr()?);
             server
-                .serve_http(listener, tool_runtime::CancellationToken::new())
+                .serve_http(listener, tool_runtime::context::CancellationToken::new())
                 .await
         }
         _ => {

@@ -20,7 +20,7 @@
 
 use std::process::ExitCode;
 
-use tool_runtime::{Linked, Registry};
+use tool_runtime::{Registry, registry::Linked};
 
 // The example tools register themselves when their crate is linked.
 use examples as _;

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tool_runtime::providers::{self, Provider};
 use tool_runtime::{
-    ArgTransform, CallBody, DescriptionFormat, Formatter, Registry, Tool, ToolContext, ToolFormat,
-    ToolFuture, ToolSpec, ToolTransform, ToolUse, tool,
+    Registry, Tool, ToolContext, ToolSpec, ToolUse, format::CallBody, format::DescriptionFormat,
+    format::Formatter, format::ToolFormat, spec::ToolFuture, tool, transform::ArgTransform,
+    transform::ToolTransform,
 };
 
 /// A tool with a formatter of its own on another tool's spec: what
@@ -342,7 +343,7 @@ async fn a_hand_written_tool_with_an_output_schema_sends_structured_content() {
         "required": ["total"]});
     let tool = |name: &'static str, with_value| {
         let mut spec = ToolSpec::new(name, "Counts.", json!({"type": "object"}));
-        spec.output_schema = tool_runtime::SchemaSource::given(schema.clone());
+        spec.output_schema = tool_runtime::spec::SchemaSource::given(schema.clone());
         OwnText { spec, with_value }
     };
     let registry = Registry::builder()
@@ -384,7 +385,7 @@ fn the_text_rendering_offers_what_the_xml_rendering_offers() {
 }
 
 /// `write_file` re-exposed as `save_note`, its `content` renamed `body`.
-fn save_note(path: Option<&str>) -> tool_runtime::TransformedTool {
+fn save_note(path: Option<&str>) -> tool_runtime::transform::TransformedTool {
     let mut transform = ToolTransform::new(Formatted::new(WriteFileTool, WriteFileFormat))
         .name("save_note")
         .description("Saves a note.")

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 use tool_runtime::providers::Provider;
 use tool_runtime::{
-    Registry, ResultHandle, ResultLimit, Tool, ToolContext, ToolSpec, ToolUse, tool,
+    Registry, Tool, ToolContext, ToolSpec, ToolUse, limits::ResultHandle, limits::ResultLimit, tool,
 };
 
 use super::formatting::{Formatted, Row, check_schema};
@@ -223,7 +223,11 @@ impl Tool for Renamed {
         &self.spec
     }
 
-    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> tool_runtime::ToolFuture<'a> {
+    fn call<'a>(
+        &'a self,
+        input: &'a Value,
+        ctx: &'a ToolContext,
+    ) -> tool_runtime::spec::ToolFuture<'a> {
         DumpLogTool.call(input, ctx)
     }
 }
@@ -347,7 +351,7 @@ async fn a_structured_result_over_the_limit_is_refused_not_cut() {
 #[tokio::test]
 async fn formatted_text_over_the_limit_is_cut_beside_its_value() {
     struct Long;
-    impl tool_runtime::ToolFormat for Long {
+    impl tool_runtime::format::ToolFormat for Long {
         fn format_result(&self, _spec: &ToolSpec, value: &Value) -> Option<String> {
             Some(format!("{value}\n").repeat(40_000))
         }
@@ -587,12 +591,12 @@ async fn a_limit_smaller_than_a_page_note_still_reads_a_character_at_a_time() {
 #[tokio::test]
 async fn a_tool_made_at_run_time_takes_a_limit_and_a_formatter() {
     struct Shout;
-    impl tool_runtime::ToolFormat for Shout {
+    impl tool_runtime::format::ToolFormat for Shout {
         fn format_result(&self, _spec: &ToolSpec, value: &Value) -> Option<String> {
             Some(value.as_str()?.to_uppercase())
         }
     }
-    let tool = tool_runtime::DynamicTool::builder(
+    let tool = tool_runtime::dynamic::DynamicTool::builder(
         "echo_many",
         "Repeats a word.",
         json!({"type": "object", "properties": {"word": {"type": "string"}}}),

@@ -8,8 +8,8 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 use tool_runtime::providers::Provider;
 use tool_runtime::{
-    ArgErrorKind, DescriptionFormat, Registry, ResultLimit, Tool, ToolContext, ToolFormat,
-    ToolSpec, ToolUse, tool, toolset,
+    Registry, Tool, ToolContext, ToolSpec, ToolUse, format::DescriptionFormat, format::ToolFormat,
+    limits::ResultLimit, spec::ArgErrorKind, tool, toolset,
 };
 
 /// Converts a length, in its second version.
@@ -405,7 +405,10 @@ async fn the_function_transform_rewrites_the_arguments() {
         .call_str(r#"{"len": -100, "unit": "m"}"#, &ToolContext::new())
         .await
         .unwrap_err();
-    assert_eq!(error.kind(), tool_runtime::ToolErrorKind::InvalidArguments);
+    assert_eq!(
+        error.kind(),
+        tool_runtime::spec::ToolErrorKind::InvalidArguments
+    );
     assert_eq!(
         error.message(),
         "invalid arguments for legacy: length_m: must be at least 0, got -1.0"

@@ -10,8 +10,8 @@ use serde_json::json;
 use tool_manifest::Manifest;
 use tool_runtime::providers::Provider;
 use tool_runtime::{
-    Availability, DynamicTool, Feature, Missing, Registry, Requirements, Tool, ToolContext,
-    ToolErrorKind, ToolUse,
+    Registry, Tool, ToolContext, ToolUse, dynamic::DynamicTool, registry::Availability,
+    spec::Feature, spec::Missing, spec::Requirements, spec::ToolErrorKind,
 };
 
 /// A variable no environment sets.

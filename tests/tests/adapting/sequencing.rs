@@ -8,7 +8,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{Barrier, Semaphore};
 use tool_mcp::server::McpServer;
-use tool_runtime::{DynamicTool, Registry, ToolAnnotations, ToolContext, ToolError, ToolUse};
+use tool_runtime::{
+    Registry, ToolContext, ToolError, ToolUse, dynamic::DynamicTool, spec::ToolAnnotations,
+};
 
 /// What the tools did, in order: `"a start"`, `"a end"`, ...
 type Log = Arc<Mutex<Vec<String>>>;
@@ -19,7 +21,7 @@ fn recorder(
     name: &'static str,
     log: &Log,
     gate: Option<Arc<Barrier>>,
-) -> tool_runtime::DynamicToolBuilder {
+) -> tool_runtime::dynamic::DynamicToolBuilder {
     let log = Arc::clone(log);
     DynamicTool::builder(
         name,

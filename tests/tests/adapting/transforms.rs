@@ -11,8 +11,9 @@ use tool_manifest::Manifest;
 use tool_mcp::server::McpServer;
 use tool_runtime::providers::Provider;
 use tool_runtime::{
-    ArgErrorKind, ArgTransform, DynamicTool, GivenValue, Registry, Tool, ToolContext, ToolError,
-    ToolErrorKind, ToolTransform, ToolUse, TransformError, tool,
+    Registry, Tool, ToolContext, ToolError, ToolUse, dynamic::DynamicTool, spec::ArgErrorKind,
+    spec::ToolErrorKind, tool, transform::ArgTransform, transform::GivenValue,
+    transform::ToolTransform, transform::TransformError,
 };
 
 /// Looks orders up.
@@ -30,7 +31,7 @@ fn order_lookup(
 }
 
 /// Looks orders up as a customer service agent calls it.
-fn find_order() -> tool_runtime::TransformedTool {
+fn find_order() -> tool_runtime::transform::TransformedTool {
     ToolTransform::new(OrderLookupTool)
         .name("find_order")
         .description("Finds a customer's order by what they say about it.")

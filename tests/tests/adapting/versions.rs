@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use tool_manifest::{Location, Manifest};
 use tool_runtime::providers::{Provider, mcp};
 use tool_runtime::{
-    DynamicTool, Registry, RegistryProblem, Tool, ToolContext, ToolErrorKind, ToolUse,
+    Registry, Tool, ToolContext, ToolUse, dynamic::DynamicTool, registry::RegistryProblem,
+    spec::ToolErrorKind,
 };
 
 /// `convert_length` at `version`, answering with its version; deprecated

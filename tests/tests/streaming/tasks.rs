@@ -389,7 +389,7 @@ async fn asks(ctx: &ToolContext) -> Result<String, ToolError> {
         .elicit_with_schema("A word?", json!({"type": "object"}))
         .await?;
     match answer {
-        tool_runtime::Elicitation::Accepted(word) => Ok(format!("got {}", word["word"])),
+        tool_runtime::context::Elicitation::Accepted(word) => Ok(format!("got {}", word["word"])),
         other => Ok(format!("{other:?}")),
     }
 }
@@ -398,18 +398,21 @@ async fn asks(ctx: &ToolContext) -> Result<String, ToolError> {
 /// a key, its answer the accepted content.
 struct Parked(tool_tasks::TaskInput);
 
-impl tool_runtime::ClientRequests for Parked {
+impl tool_runtime::context::ClientRequests for Parked {
     fn sample(
         &self,
-        _request: tool_runtime::SamplingRequest,
-    ) -> tool_runtime::ClientFuture<'_, tool_runtime::SamplingResponse> {
+        _request: tool_runtime::context::SamplingRequest,
+    ) -> tool_runtime::context::ClientFuture<'_, tool_runtime::context::SamplingResponse> {
         Box::pin(async { Err(ToolError::new("no sampling here")) })
     }
 
     fn elicit(
         &self,
-        request: tool_runtime::ElicitationRequest,
-    ) -> tool_runtime::ClientFuture<'_, tool_runtime::Elicitation<serde_json::Value>> {
+        request: tool_runtime::context::ElicitationRequest,
+    ) -> tool_runtime::context::ClientFuture<
+        '_,
+        tool_runtime::context::Elicitation<serde_json::Value>,
+    > {
         Box::pin(async move {
             let key = self.0.key(None, "elicitation");
             let answer = self
@@ -417,7 +420,7 @@ impl tool_runtime::ClientRequests for Parked {
                 .ask(&key, json!({"message": request.message}))
                 .await
                 .map_err(|error| ToolError::new(error.to_string()))?;
-            Ok(tool_runtime::Elicitation::Accepted(answer))
+            Ok(tool_runtime::context::Elicitation::Accepted(answer))
         })
     }
 }
@@ -431,7 +434,7 @@ async fn asked(tasks: Tasks) {
             &registry,
             ToolUse::new("", "asks", json!({})),
             &ToolContext::new(),
-            |input| Some(Arc::new(Parked(input)) as Arc<dyn tool_runtime::ClientRequests>),
+            |input| Some(Arc::new(Parked(input)) as Arc<dyn tool_runtime::context::ClientRequests>),
         )
         .await
         .unwrap();

@@ -4,7 +4,7 @@
 #![deny(warnings)]
 
 use serde_json::Value;
-use tool_runtime::{ToolFormat, tool, toolset};
+use tool_runtime::{format::ToolFormat, tool, toolset};
 
 struct Terse;
 

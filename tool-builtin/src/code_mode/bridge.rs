@@ -40,7 +40,8 @@ use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinSet;
 use tool_runtime::search::ToolIndex;
 use tool_runtime::{
-    Content, Registry, ToolCallRecord, ToolContext, ToolError, ToolErrorKind, ToolResult, ToolUse,
+    Content, Registry, ToolContext, ToolError, ToolResult, ToolUse, events::ToolCallRecord,
+    spec::ToolErrorKind,
 };
 use tracing::Instrument;
 
@@ -293,7 +294,7 @@ impl Calls<'_> {
                 if !self.inner.by_name.contains_key(&tool) {
                     let message = format!(
                         "no tool named \"{}\" is offered to this script",
-                        tool_runtime::quote::name(&tool)
+                        tool_runtime::__private::quote::name(&tool)
                     );
                     self.reply(&id, failure(&message, ToolErrorKind::UnknownTool.as_str()));
                     return;

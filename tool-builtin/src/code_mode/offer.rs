@@ -5,7 +5,7 @@ use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tool_runtime::{Registry, RegistryBuilder, RegistryError};
+use tool_runtime::{Registry, RegistryBuilder, registry::RegistryError};
 
 use super::{CodeMode, CodeModeError, CodeModeOptions};
 

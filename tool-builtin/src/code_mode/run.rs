@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use tool_runtime::CallStatus;
+use tool_runtime::events::CallStatus;
 
 /// What a `code_mode` run returns.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -40,7 +40,7 @@ pub struct ScriptCall {
     /// call's number in the script (`"call-1.3"`).
     pub id: String,
     /// The `code_mode` call's tool use id, when it has one: the call's
-    /// record's [`parent`](tool_runtime::ToolCallRecord::parent).
+    /// record's [`parent`](tool_runtime::events::ToolCallRecord::parent).
     pub parent: Option<String>,
     /// The tool's name.
     pub tool: String,

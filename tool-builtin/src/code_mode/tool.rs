@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tool_runtime::search::ToolIndex;
 use tool_runtime::{
-    Registry, SchemaSource, Tool, ToolContext, ToolError, ToolErrorKind, ToolFuture, ToolOutput,
-    ToolSpec,
+    Registry, Tool, ToolContext, ToolError, ToolOutput, ToolSpec, spec::SchemaSource,
+    spec::ToolErrorKind, spec::ToolFuture,
 };
 
 use super::CodeModeOptions;
@@ -115,7 +115,7 @@ fn script(input: &Value, max_bytes: u64) -> Result<String, ToolError> {
     if let Some(other) = object.keys().find(|key| *key != "script") {
         return Err(invalid(format!(
             "unknown argument \"{}\"; code_mode takes only \"script\"",
-            tool_runtime::quote::name(other)
+            tool_runtime::__private::quote::name(other)
         )));
     }
     let Some(script) = object.get("script").and_then(Value::as_str) else {

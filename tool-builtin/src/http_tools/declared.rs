@@ -34,7 +34,10 @@ pub(super) fn load(context: &Context<'_>, entry: &HttpToolEntry, loaded: &mut Lo
     let mut problems = Problems {
         manifest: context.manifest,
         pointer: entry.pointer.clone(),
-        prefix: format!("HTTP tool \"{}\": ", tool_runtime::quote::name(&entry.name)),
+        prefix: format!(
+            "HTTP tool \"{}\": ",
+            tool_runtime::__private::quote::name(&entry.name)
+        ),
         at: entry.location,
         list: Vec::new(),
     };
@@ -267,10 +270,12 @@ fn check_placeholders(
         for param in template.params() {
             used.insert(param.to_owned());
             if !declared.iter().any(|d| d.name == param) {
-                let suggestion =
-                    tool_runtime::names::closest(param, declared.iter().map(|d| d.name.as_str()))
-                        .map(|s| format!("did you mean {{{s}}}? "))
-                        .unwrap_or_default();
+                let suggestion = tool_runtime::__private::names::closest(
+                    param,
+                    declared.iter().map(|d| d.name.as_str()),
+                )
+                .map(|s| format!("did you mean {{{s}}}? "))
+                .unwrap_or_default();
                 let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
                 let list = if names.is_empty() {
                     "no parameters are declared".to_owned()
@@ -478,7 +483,7 @@ fn short_parameter(spec: &Value, key: &str, problems: &mut Problems<'_>) -> (Val
     ];
     for field in fields.keys() {
         if !known.contains(&field.as_str()) {
-            let suggestion = tool_runtime::names::closest(field, known.into_iter())
+            let suggestion = tool_runtime::__private::names::closest(field, known.into_iter())
                 .map(|s| format!("did you mean `{s}`? "))
                 .unwrap_or_default();
             problems.at_key(

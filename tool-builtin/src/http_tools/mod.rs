@@ -71,7 +71,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 use tool_manifest::{Location, Manifest, ManifestError, ManifestProblem};
 use tool_runtime::{
-    DynamicTool, Registry, RegistryBuilder, Tool, ToolAnnotations, ToolContext, ToolError, strict,
+    Registry, RegistryBuilder, Tool, ToolContext, ToolError, dynamic::DynamicTool, schema::strict,
+    spec::ToolAnnotations,
 };
 use ureq::http;
 
@@ -365,14 +366,15 @@ impl Problems<'_> {
         };
         for key in object.keys() {
             if !known.contains(&key.as_str()) {
-                let suggestion = tool_runtime::names::closest(key, known.iter().copied())
-                    .map(|s| format!("did you mean `{s}`? "))
-                    .unwrap_or_default();
+                let suggestion =
+                    tool_runtime::__private::names::closest(key, known.iter().copied())
+                        .map(|s| format!("did you mean `{s}`? "))
+                        .unwrap_or_default();
                 self.at_key(
                     &tool_manifest::pointer_token(key),
                     format!(
                         "unknown key `{}`; {suggestion}{what}",
-                        tool_runtime::quote::name(key)
+                        tool_runtime::__private::quote::name(key)
                     ),
                 );
             }

@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tool_builtin::code_mode::CodeMode;
-use tool_runtime::{Approval, Approver, Registry, ToolContext, ToolError, ToolUse, tool};
+use tool_runtime::{
+    Registry, ToolContext, ToolError, ToolUse, context::Approval, context::Approver, tool,
+};
 
 fn have_python() -> bool {
     crate::have_python("code_mode")
@@ -67,7 +69,7 @@ async fn slow_greeting(name: String) -> String {
 
 /// Counts to `n`.
 #[tool(register = false)]
-fn count_to(n: u32) -> impl tool_runtime::Stream<Item = u32> {
+fn count_to(n: u32) -> impl tool_runtime::events::Stream<Item = u32> {
     tool_runtime::stream! {
         for i in 1..=n {
             tokio::task::yield_now().await;
@@ -581,7 +583,7 @@ async fn cancelling_the_call_stops_the_script() {
         .build()
         .unwrap();
     let outer = Registry::builder().tool(tool).build().unwrap();
-    let token = tool_runtime::CancellationToken::new();
+    let token = tool_runtime::context::CancellationToken::new();
     let ctx = ToolContext::new().with_cancellation(token.clone());
     let started = std::time::Instant::now();
     let call = outer.invoke(
@@ -598,7 +600,7 @@ async fn cancelling_the_call_stops_the_script() {
     let (result, ()) = tokio::join!(call, cancel);
     assert_eq!(
         result.error_kind,
-        Some(tool_runtime::ToolErrorKind::Cancelled)
+        Some(tool_runtime::spec::ToolErrorKind::Cancelled)
     );
     assert!(started.elapsed() < Duration::from_secs(10));
     let pid: i32 = std::fs::read_to_string(&pid_file).unwrap().parse().unwrap();

@@ -1,5 +1,5 @@
 use serde_json::json;
-use tool_runtime::{Linked, Registry};
+use tool_runtime::{Registry, registry::Linked};
 
 use crate::{call, refused, registry};
 

@@ -1,7 +1,7 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
-use tool_runtime::{Linked, Registry};
+use tool_runtime::{Registry, registry::Linked};
 
 use crate::{call, refused};
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use tool_runtime::{Linked, Registry};
+use tool_runtime::{Registry, registry::Linked};
 
 use crate::{call, refused, registry};
 
@@ -413,7 +413,7 @@ async fn a_strict_call_round_trips_to_the_same_request() {
     let tools = strict.render(tool_runtime::Provider::OpenAiChat);
     let function = &tools[0]["function"];
     assert_eq!(function["strict"], true);
-    assert!(tool_runtime::strict::check(&function["parameters"]).is_empty());
+    assert!(tool_runtime::schema::strict::check(&function["parameters"]).is_empty());
     assert_eq!(
         function["parameters"]["properties"]["headers"]["type"],
         json!(["array", "null"])

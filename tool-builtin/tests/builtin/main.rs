@@ -9,7 +9,7 @@ mod http;
 mod python;
 
 use serde_json::Value;
-use tool_runtime::{Linked, Registry, ToolContext, ToolUse};
+use tool_runtime::{Registry, ToolContext, ToolUse, registry::Linked};
 
 /// A registry with one built-in tool, configured with `config` (the
 /// environment is ignored, so `TOOL_*` variables cannot change the tests).

@@ -16,7 +16,7 @@ use rmcp::service::{Peer, RoleClient, RunningService};
 use tokio::io::AsyncBufReadExt;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
-use tool_runtime::{CancellationToken, Progress};
+use tool_runtime::{context::CancellationToken, events::Progress};
 
 use super::McpClientOptions;
 use super::config::McpServerConfig;

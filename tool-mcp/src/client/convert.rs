@@ -3,7 +3,9 @@
 
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::Value;
-use tool_runtime::{Content, ToolAnnotations, ToolErrorKind, ToolOutput, ToolResult, ToolStatus};
+use tool_runtime::{
+    Content, ToolOutput, ToolResult, spec::ToolAnnotations, spec::ToolErrorKind, spec::ToolStatus,
+};
 
 /// One tool a server lists (`tools/list`), in plain types.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,9 +106,9 @@ const WRAPPED: &str = tool_runtime::providers::mcp::WRAPPED_RESULT_KEY;
 ///
 /// - A successful result with `structuredContent` is that value (JSON).
 /// - Otherwise the content blocks, in order, each as the runtime's own kind:
-///   text, [`Image`](tool_runtime::Image), [`Audio`](tool_runtime::Audio),
-///   [`Resource`](tool_runtime::Resource) and
-///   [`ResourceLink`](tool_runtime::ResourceLink); media whose data is not
+///   text, [`Image`](tool_runtime::content::Image), [`Audio`](tool_runtime::content::Audio),
+///   [`Resource`](tool_runtime::content::Resource) and
+///   [`ResourceLink`](tool_runtime::content::ResourceLink); media whose data is not
 ///   valid base64, and anything else, as its JSON.
 /// - `isError: true` is an error result with the same content (the remote's
 ///   text), of kind [`Failed`](ToolErrorKind::Failed).

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use tool_runtime::{ToolError, ToolErrorKind};
+use tool_runtime::{ToolError, spec::ToolErrorKind};
 
 /// What kind of failure an [`McpClientError`] describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -105,7 +105,7 @@ pub(crate) fn untrusted(text: &str, max: usize) -> String {
         .map_or(text, |(at, _)| &text[..at]);
     let more = cut.len() < text.len();
     cut = cut.trim_end();
-    let mut shown = tool_runtime::quote::escape(cut);
+    let mut shown = tool_runtime::__private::quote::escape(cut);
     if more {
         shown.push('…');
     }

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
-use tool_runtime::quote;
-use tool_runtime::{DynamicTool, Tool, ToolContext};
+use tool_runtime::__private::quote;
+use tool_runtime::{Tool, ToolContext, dynamic::DynamicTool};
 
 use super::convert::{unwrap_result, wrapped_result_schema};
 use super::error::untrusted;
@@ -20,7 +20,7 @@ use super::{McpClient, McpTool};
 #[non_exhaustive]
 pub struct LeftOut {
     /// The tool's name on the server, as the server gave it: escape it
-    /// ([`tool_runtime::quote::name`]) to show it.
+    /// ([`tool_runtime::__private::quote::name`]) to show it.
     pub tool: String,
     /// Why, naming the limit or the other tools (their names escaped).
     pub reason: String,

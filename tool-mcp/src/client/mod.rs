@@ -36,9 +36,9 @@
 //!   [`McpClient::cancel_task`] cancels it.
 //! - Every error names the server: ``MCP server `everything`: ...``.
 //! - Into a registry: [`McpClient::tools`] makes the tools
-//!   [`DynamicTool`](tool_runtime::DynamicTool)s (named by
+//!   [`DynamicTool`](tool_runtime::dynamic::DynamicTool)s (named by
 //!   [`ImportOptions`]: a prefix, renames, aliases, an allowlist), and
-//!   [`McpClient::sync_into`] keeps a [`LiveRegistry`](tool_runtime::LiveRegistry)
+//!   [`McpClient::sync_into`] keeps a [`LiveRegistry`](tool_runtime::registry::LiveRegistry)
 //!   in step with the server's tool list.
 //! - From a registry file: [`McpServers`] reads its `mcp_servers` section
 //!   ([`McpServerEntry`]s, each at its line and column), for
@@ -85,7 +85,7 @@ use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
 use tokio::sync::watch;
 use tokio::time::Instant;
-use tool_runtime::{CancellationToken, ToolContext, ToolOutput, ToolResult, ToolUse};
+use tool_runtime::{ToolContext, ToolOutput, ToolResult, ToolUse, context::CancellationToken};
 
 pub use config::McpServerConfig;
 pub use convert::McpTool;
@@ -376,7 +376,7 @@ impl McpClient {
     ///   size; a resource link as a line with its URI; an embedded text
     ///   resource as its URI and text; other blocks as JSON.
     /// - `isError: true` is an error [`ToolResult`] with the server's text
-    ///   (kind [`Failed`](tool_runtime::ToolErrorKind::Failed)).
+    ///   (kind [`Failed`](tool_runtime::spec::ToolErrorKind::Failed)).
     ///
     /// Progress the server reports reaches `ctx`'s progress reporting (a
     /// fraction when the server gives a total, a trace entry otherwise).
@@ -410,7 +410,7 @@ impl McpClient {
                 deadline,
             )
             .await;
-        let tool = tool_runtime::quote::name(tool);
+        let tool = tool_runtime::__private::quote::name(tool);
         match end {
             CallEnd::Result(result) => Ok(convert::to_output(result)),
             CallEnd::Limit(message) => Err(self.error(
@@ -478,8 +478,8 @@ impl McpClient {
                 McpClientErrorKind::Protocol,
                 format!(
                     "the arguments of `{}` must be a JSON object, not {}",
-                    tool_runtime::quote::name(tool),
-                    tool_runtime::quote::value(&other)
+                    tool_runtime::__private::quote::name(tool),
+                    tool_runtime::__private::quote::value(&other)
                 ),
             )),
         }

@@ -105,7 +105,7 @@ fn read_server(
             Some(at),
             format!(
                 "MCP server \"{}\": a server's name is 1 to 64 letters, digits, `_` or `-`",
-                tool_runtime::quote::name(name)
+                tool_runtime::__private::quote::name(name)
             ),
         );
         return None;

@@ -16,7 +16,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RoleClient};
 use tokio::sync::Notify;
-use tool_runtime::Progress;
+use tool_runtime::events::Progress;
 
 use super::error::untrusted;
 use super::import::LeftOut;

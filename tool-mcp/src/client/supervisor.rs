@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 use tokio::time::Instant;
-use tool_runtime::CancellationToken;
+use tool_runtime::context::CancellationToken;
 
 use super::McpClientOptions;
 use super::config::McpServerConfig;

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use tokio::task::JoinHandle;
-use tool_runtime::{LiveRegistry, RegistryError, Tool};
+use tool_runtime::{Tool, registry::LiveRegistry, registry::RegistryError};
 
 use super::{ImportOptions, McpClient};
 
@@ -27,7 +27,7 @@ impl McpClient {
     ///
     /// ```no_run
     /// use tool_mcp::client::{ImportOptions, McpClient, McpServerConfig};
-    /// use tool_runtime::{LiveRegistry, Registry};
+    /// use tool_runtime::{registry::LiveRegistry, Registry};
     ///
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
     /// let live = LiveRegistry::new(Registry::builder().build()?);

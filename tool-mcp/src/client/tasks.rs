@@ -233,7 +233,7 @@ impl McpClient {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let what = format!(
             "the call to `{}` as a task",
-            tool_runtime::quote::name(tool)
+            tool_runtime::__private::quote::name(tool)
         );
         match self.task_request(&live, request, deadline, &what).await? {
             ServerResult::CreateTaskResult(created) => Ok(McpTaskCall::Task(Box::new(

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{Value, json};
-use tool_runtime::{ToolSpec, quote};
+use tool_runtime::{__private::quote, ToolSpec};
 
 use super::values::{InvalidValue, decode_value, trim};
 use super::{HEADER_MISMATCH, HEADER_PREFIX, MAX_SAFE_INTEGER, for_each};

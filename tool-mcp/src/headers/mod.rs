@@ -6,7 +6,7 @@
 //! A tool declares one with `#[tool(header)]` or `#[tool(header =
 //! "Region")]`, or with MCP's `x-mcp-header` keyword in a `DynamicTool`'s
 //! schema; `tool-runtime` keeps the declaration as data
-//! ([`ParamSpec::header`](tool_runtime::ParamSpec::header) and the keyword
+//! ([`ParamSpec::header`](tool_runtime::spec::ParamSpec::header) and the keyword
 //! in the rendered schema). This module is what MCP makes of it, for both
 //! sides of the transport:
 //!
@@ -99,9 +99,9 @@ pub use rules::{HeaderParam, HeaderProblem, Path, for_each, header_params, is_to
 pub use values::{InvalidValue, decode_value, encode_value, value_text};
 
 /// The keyword that marks a header parameter:
-/// [`ParamSpec::HEADER_KEYWORD`](tool_runtime::ParamSpec::HEADER_KEYWORD),
+/// [`ParamSpec::HEADER_KEYWORD`](tool_runtime::spec::ParamSpec::HEADER_KEYWORD),
 /// `x-mcp-header`.
-pub const KEYWORD: &str = tool_runtime::ParamSpec::HEADER_KEYWORD;
+pub const KEYWORD: &str = tool_runtime::spec::ParamSpec::HEADER_KEYWORD;
 
 /// The prefix of a header parameter's HTTP header: `Mcp-Param-Region` for
 /// `x-mcp-header: "Region"`.

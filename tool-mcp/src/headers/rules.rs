@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use tool_runtime::quote;
+use tool_runtime::__private::quote;
 
 use super::KEYWORD;
 

@@ -29,7 +29,7 @@
 //!   (`isError: true`) the model can read and correct; a tool the registry
 //!   does not have (or does not allow) is a JSON-RPC error `-32602`, as the
 //!   specification says.
-//! - Progress the tool reports ([`Progress`](tool_runtime::Progress))
+//! - Progress the tool reports ([`Progress`](tool_runtime::events::Progress))
 //!   reaches the client as `notifications/progress` when the request
 //!   carried a `progressToken` in its `_meta`: `progress` is the fraction
 //!   done, `total` is `1`, `message` the tool's message. MCP requires
@@ -47,7 +47,7 @@
 //!   back as an `input_required` result and the client's retry runs the
 //!   tool again with the answers (`docs/mcp.md` states the contract).
 //! - MCP's tasks extension, with [`with_tasks`](McpServer::with_tasks): a
-//!   call of a tool that allows tasks ([`TaskSupport`](tool_runtime::TaskSupport)),
+//!   call of a tool that allows tasks ([`TaskSupport`](tool_runtime::spec::TaskSupport)),
 //!   from a client that declares the extension, is answered at once with
 //!   its task, read with `tasks/get`, given input with `tasks/update` and
 //!   cancelled with `tasks/cancel` (`docs/mcp.md`, "Tasks").
@@ -102,8 +102,8 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tool_runtime::providers;
 use tool_runtime::{
-    CancellationToken, LiveRegistry, LogLevel, Registry, ToolContext, ToolErrorKind, ToolEvent,
-    ToolResult, ToolSpec, ToolUse,
+    Registry, ToolContext, ToolEvent, ToolResult, ToolSpec, ToolUse, context::CancellationToken,
+    events::LogLevel, registry::LiveRegistry, spec::ToolErrorKind,
 };
 
 use listing::Listed;
@@ -434,7 +434,7 @@ impl McpServer {
     pub async fn serve_http(
         self,
         listener: tokio::net::TcpListener,
-        shutdown: tool_runtime::CancellationToken,
+        shutdown: tool_runtime::context::CancellationToken,
     ) -> io::Result<()> {
         self.serve_http_with(listener, HttpOptions::default(), shutdown)
             .await
@@ -450,7 +450,7 @@ impl McpServer {
         self,
         listener: tokio::net::TcpListener,
         options: HttpOptions,
-        shutdown: tool_runtime::CancellationToken,
+        shutdown: tool_runtime::context::CancellationToken,
     ) -> io::Result<()> {
         http::serve(self, listener, options, shutdown).await
     }
@@ -497,7 +497,7 @@ impl McpServer {
         let registry = self.registry.snapshot();
         let name = tool_use.name.clone();
         if let Some(reason) = self.listed().refusal(&name) {
-            let tool = tool_runtime::quote::name(&name);
+            let tool = tool_runtime::__private::quote::name(&name);
             return Err(CallError::UnknownTool {
                 message: format!("the tool `{tool}` is not served over MCP: {reason}"),
                 tool,
@@ -539,7 +539,7 @@ impl McpServer {
                 None => {
                     return Err(CallError::NoResult(format!(
                         "the call to {} ended without a result",
-                        tool_runtime::quote::name(&name)
+                        tool_runtime::__private::quote::name(&name)
                     )));
                 }
             }
@@ -556,7 +556,7 @@ impl McpServer {
             // short, as the message quotes it.
             return Err(CallError::UnknownTool {
                 message: result.text_content(),
-                tool: tool_runtime::quote::name(&name),
+                tool: tool_runtime::__private::quote::name(&name),
             });
         }
         Ok(Called {

@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value, json};
-use tool_runtime::{CancellationToken, ToolError, ToolErrorKind};
+use tool_runtime::{ToolError, context::CancellationToken, spec::ToolErrorKind};
 
 use super::output::Outbox;
 use super::peer;
@@ -109,7 +109,7 @@ impl<O: Outbox> Session<O> {
 /// The answers the retry `call` carries (its `inputResponses` to the
 /// requests its `requestState` holds, checked as a round's are), by
 /// request key: for a tool that becomes a task once it has its input
-/// ([`TaskSupport::AfterInput`](tool_runtime::TaskSupport::AfterInput)),
+/// ([`TaskSupport::AfterInput`](tool_runtime::spec::TaskSupport::AfterInput)),
 /// whose task starts with them.
 pub(super) fn answers_of(
     server: &McpServer,

@@ -16,8 +16,9 @@ use std::future::Future;
 
 use serde_json::{Map, Value, json};
 use tool_runtime::{
-    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, Root, SamplingRequest,
-    SamplingResponse, ToolError, ToolErrorKind, providers,
+    ToolError, context::ClientFuture, context::ClientRequests, context::Elicitation,
+    context::ElicitationRequest, context::Role, context::Root, context::SamplingRequest,
+    context::SamplingResponse, providers, spec::ToolErrorKind,
 };
 
 /// One of a tool's requests to its client, in MCP's shape.

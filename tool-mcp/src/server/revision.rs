@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use tool_runtime::LogLevel;
+use tool_runtime::events::LogLevel;
 
 use super::McpServer;
 use super::wire::{RpcError, cut};

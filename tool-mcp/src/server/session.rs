@@ -42,7 +42,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
-use tool_runtime::{CancellationToken, LogLevel, ToolContext, ToolUse};
+use tool_runtime::{ToolContext, ToolUse, context::CancellationToken, events::LogLevel};
 
 use super::output::Outbox;
 use super::revision::{self, Caching, Era, RequestMeta};

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use tool_runtime::CancellationToken;
+use tool_runtime::context::CancellationToken;
 
 use super::output::Outbox;
 use super::revision::{self, META_SERVER_INFO};

@@ -7,7 +7,7 @@
 //! in its `_meta`'s client capabilities (`extensions`), or, in a session of
 //! an earlier revision, in the capabilities the client gave `initialize`.
 //! A tool says whether its calls may run as tasks
-//! ([`TaskSupport`](tool_runtime::TaskSupport)):
+//! ([`TaskSupport`](tool_runtime::spec::TaskSupport)):
 //!
 //! | the tool | the request declares the extension | it does not |
 //! | --- | --- | --- |
@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use tool_runtime::{ClientRequests, TaskSupport, ToolError};
+use tool_runtime::{ToolError, context::ClientRequests, spec::TaskSupport};
 use tool_tasks::{Task, TaskError, TaskInput, TaskStatus, TaskStoreError, Tasks};
 
 use super::output::Outbox;
@@ -142,7 +142,7 @@ impl McpServer {
                     INTERNAL_ERROR,
                     format!(
                         "the tool {} runs only as a task, and this server serves no tasks",
-                        tool_runtime::quote::name(name)
+                        tool_runtime::__private::quote::name(name)
                     ),
                 ))
             }

@@ -9,7 +9,9 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 use tool_mcp::server::McpServer;
-use tool_runtime::{Elicitation, ElicitationRequest, Registry, ToolContext, ToolError, tool};
+use tool_runtime::{
+    Registry, ToolContext, ToolError, context::Elicitation, context::ElicitationRequest, tool,
+};
 
 use super::{Client, modern, task_server, with_tasks};
 

@@ -41,7 +41,7 @@ use super::transform::{TransformFn, Transformed};
 use super::{PARAM_DEFAULTS, schema};
 use crate::spec::args::{self, ArgSeed};
 use crate::spec::config::{self, ConfigValue};
-use crate::{ArgError, ParamSpec, ToolError, ToolOutput, ToolResult};
+use crate::{ToolError, ToolOutput, ToolResult, spec::ArgError, spec::ParamSpec};
 
 /// Names the type `T` for the methods below; zero-sized.
 pub struct Kind<T>(PhantomData<T>);
@@ -100,10 +100,10 @@ macro_rules! content_output {
 content_output!(
     crate::Content,
     Vec<crate::Content>,
-    crate::Image,
-    crate::Audio,
-    crate::Resource,
-    crate::ResourceLink
+    crate::content::Image,
+    crate::content::Audio,
+    crate::content::Resource,
+    crate::content::ResourceLink
 );
 
 /// Text becomes a JSON string without going through the serialiser.

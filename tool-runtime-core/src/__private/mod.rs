@@ -64,7 +64,20 @@ pub use transform::{
     assert_transformable, decode_str_transformed, decode_transformed, transform_value,
 };
 
-pub use crate::registry::Registration;
+pub use crate::registry::select::Registration;
+pub use crate::registry::versions::deprecation_prefix;
+
+/// Tool names: what makes one valid, and how one is normalised. For the
+/// family's crates, not for users.
+pub mod names {
+    pub use crate::names::*;
+}
+
+/// Input quoted back in messages, escaped and bounded. For the family's
+/// crates, not for users.
+pub mod quote {
+    pub use crate::quote::*;
+}
 pub use crate::spec::args::{
     ArgSeed, CheckError, Checked, Input, ToolArgs, decode, decode_checked, decode_str,
     decode_str_checked, default_arg, next_arg, required_arg,
@@ -76,8 +89,9 @@ pub use crate::spec::requires::{Feature, Requirements};
 pub use crate::spec::tool_spec::format::Formatter;
 pub use crate::stream::{GeneratorStream, channel as stream_channel, next as stream_next};
 pub use crate::{
-    ArgError, FromToolContext, ParamSpec, SchemaSource, SourceLocation, TaskSupport, Tool,
-    ToolAnnotations, ToolContext, ToolError, ToolFuture, ToolOutput, ToolResult, ToolSpec, Toolset,
+    FromToolContext, Tool, ToolContext, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset,
+    spec::ArgError, spec::ParamSpec, spec::SchemaSource, spec::SourceLocation, spec::TaskSupport,
+    spec::ToolAnnotations, spec::ToolFuture,
 };
 
 /// A spec with every option unset. Each generated `SPEC` takes the options

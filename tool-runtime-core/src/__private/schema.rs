@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::ParamSpec;
 use crate::schema::typed;
+use crate::spec::ParamSpec;
 
 /// A per-tool cache for a schema.
 pub type SchemaCell = OnceLock<Value>;

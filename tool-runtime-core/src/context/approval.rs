@@ -22,7 +22,7 @@ pub enum Approval {
     /// Run the tool.
     Approve,
     /// Do not run it; the reason is what the model reads, in an error
-    /// result of kind [`NotApproved`](crate::ToolErrorKind::NotApproved).
+    /// result of kind [`NotApproved`](crate::spec::ToolErrorKind::NotApproved).
     Reject(String),
 }
 
@@ -73,7 +73,7 @@ type ApproveFn = dyn Fn(ApprovalRequest) -> BoxFuture<'static, Approval> + Send 
 /// silently.
 ///
 /// ```
-/// use tool_runtime::{tool, Approval, Approver, Registry, ToolContext, ToolErrorKind, ToolUse};
+/// use tool_runtime::{tool, context::Approval, context::Approver, Registry, ToolContext, spec::ToolErrorKind, ToolUse};
 /// use serde_json::json;
 ///
 /// /// Deletes a file.

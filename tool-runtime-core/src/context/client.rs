@@ -2,17 +2,17 @@
 //! (sampling) or typed input from its user (elicitation).
 //!
 //! A tool asks through its context ([`ToolContext::sample`],
-//! [`ToolContext::elicit_with_schema`], and `tool_runtime::Elicit`'s
+//! [`ToolContext::elicit_with_schema`], and `tool_runtime::context::Elicit`'s
 //! `elicit` for a Rust type); whoever serves the call answers through a
 //! [`ClientRequests`] it put in the context. The MCP server of `tool-mcp`
 //! does, sending `sampling/createMessage` and `elicitation/create` to a
 //! client that declared those capabilities. Anywhere else, and with a
 //! client that cannot answer, the tool gets a
-//! [`ClientUnavailable`](crate::ToolErrorKind::ClientUnavailable) error it
+//! [`ClientUnavailable`](crate::spec::ToolErrorKind::ClientUnavailable) error it
 //! can pass on with `?`, which the model reads as the call's error result.
 //!
 //! ```
-//! use tool_runtime::{Elicit, Elicitation, ToolContext, ToolError, tool};
+//! use tool_runtime::{context::Elicit, context::Elicitation, ToolContext, ToolError, tool};
 //!
 //! #[derive(serde::Deserialize, schemars::JsonSchema)]
 //! struct Confirm {
@@ -41,7 +41,7 @@
 //! }
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
-//! # use tool_runtime::{Registry, ToolErrorKind, ToolUse};
+//! # use tool_runtime::{Registry, spec::ToolErrorKind, ToolUse};
 //! let registry = Registry::builder().tool(SummariseTool).build().unwrap();
 //! // Called outside MCP: there is no client to ask.
 //! let call = ToolUse::new("1", "summarise", serde_json::json!({"text": "..."}));

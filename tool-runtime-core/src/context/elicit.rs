@@ -10,14 +10,14 @@ use crate::schema::typed::output_schema;
 use crate::spec::error::ToolError;
 
 /// Asks the calling client's user for input of a Rust type: a method of
-/// [`ToolContext`], in scope with `use tool_runtime::Elicit`.
+/// [`ToolContext`], in scope with `use tool_runtime::context::Elicit`.
 ///
 /// The schema asked for is `T`'s, built as every tool schema is; the
 /// context's own [`elicit_with_schema`](ToolContext::elicit_with_schema)
 /// takes a schema as JSON.
 ///
 /// ```
-/// use tool_runtime::{tool, Elicit, Elicitation, ToolContext, ToolError};
+/// use tool_runtime::{tool, context::Elicit, context::Elicitation, ToolContext, ToolError};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Size {
@@ -47,7 +47,7 @@ pub trait Elicit: sealed::Sealed {
     /// `T` (an error names the field that does not fit),
     /// [`Declined`](Elicitation::Declined) or
     /// [`Cancelled`](Elicitation::Cancelled). A
-    /// [`ClientUnavailable`](crate::ToolErrorKind::ClientUnavailable) error
+    /// [`ClientUnavailable`](crate::spec::ToolErrorKind::ClientUnavailable) error
     /// when there is no such client.
     fn elicit<T>(
         &self,

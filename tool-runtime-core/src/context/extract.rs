@@ -1,6 +1,6 @@
 //! Values a tool receives by type, like axum extractors: [`State`](crate::State),
-//! [`Extension`](crate::Extension) (both [`Shared`](crate::Shared) values, in
-//! `shared.rs`, with `Config`), [`Progress`](crate::Progress), the
+//! [`Extension`](crate::context::Extension) (both [`Shared`](crate::context::Shared) values, in
+//! `shared.rs`, with `Config`), [`Progress`](crate::events::Progress), the
 //! [`ToolContext`](crate::ToolContext) itself and its
 //! [`CancellationToken`].
 //!
@@ -21,7 +21,7 @@
 //!
 //! ```
 //! use std::sync::atomic::{AtomicU64, Ordering};
-//! use tool_runtime::{tool, Extension, Registry, State, ToolContext, ToolUse};
+//! use tool_runtime::{tool, context::Extension, Registry, State, ToolContext, ToolUse};
 //! use serde_json::json;
 //!
 //! /// Application state, shared by every call.

@@ -6,8 +6,8 @@
 //! token, an approver) and, inside a registry call, what belongs to that
 //! call (the tool use, its deadline, where its progress reports go). The
 //! injectable types built on it: one extractor for shared values in
-//! `shared.rs` ([`Shared`](crate::Shared), named [`State`],
-//! [`Extension`](crate::Extension) and `Config` by where a call finds
+//! `shared.rs` ([`Shared`], named [`State`],
+//! [`Extension`] and `Config` by where a call finds
 //! them), and the others in `extract.rs` ([`Progress`], the cancellation
 //! token, `Option`).
 
@@ -16,6 +16,16 @@ pub(crate) mod client;
 pub(crate) mod elicit;
 pub(crate) mod extract;
 pub(crate) mod shared;
+
+pub use approval::{Approval, ApprovalRequest, Approver};
+pub use client::{
+    ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, Root, SamplingMessage,
+    SamplingRequest, SamplingResponse,
+};
+pub use elicit::Elicit;
+pub use shared::{AppState, CallExtension, Extension, Shared, Source, State};
+/// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
+pub use tokio_util::sync::CancellationToken;
 
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
@@ -27,13 +37,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
+use tokio_util::sync::WaitForCancellationFuture;
 
 use crate::events::{CallSink, Progress};
 use crate::spec::error::ToolError;
 use crate::spec::result::ToolOutput;
-use approval::Approver;
-use shared::State;
 
 /// Values keyed by their type.
 pub(crate) type TypeMap = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
@@ -81,7 +89,7 @@ pub(crate) type TypeMap = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
 /// ```
 #[derive(Default)]
 pub struct ToolContext {
-    shared: Arc<Shared>,
+    shared: Arc<Given>,
     call: Option<CallInfo>,
     /// The caller's token inside a registry call (the parent of the call's
     /// own, see `own`); this context's token otherwise.
@@ -120,13 +128,13 @@ impl Clone for ToolContext {
 }
 
 #[derive(Default)]
-struct Shared {
+struct Given {
     state: Map<String, Value>,
     extensions: TypeMap,
     app_state: TypeMap,
 }
 
-impl Clone for Shared {
+impl Clone for Given {
     fn clone(&self) -> Self {
         Self {
             state: self.state.clone(),
@@ -402,7 +410,7 @@ impl ToolContext {
     /// Logs a message at `level`; see [`Progress::log`].
     ///
     /// ```
-    /// use tool_runtime::{tool, LogLevel, ToolContext};
+    /// use tool_runtime::{tool, events::LogLevel, ToolContext};
     ///
     /// /// Cleans the cache.
     /// #[tool]
@@ -457,7 +465,7 @@ impl ToolContext {
     /// The same context with `client` answering the tools' requests to the
     /// client that made the call ([`sample`](Self::sample),
     /// [`elicit_with_schema`](Self::elicit_with_schema)). A server sets this; see the
-    /// [`ClientRequests`](crate::ClientRequests) trait.
+    /// [`ClientRequests`] trait.
     pub fn with_client(mut self, client: Arc<dyn client::ClientRequests>) -> Self {
         self.client = Some(client);
         self
@@ -470,9 +478,9 @@ impl ToolContext {
 
     /// Asks the calling client's model for a completion
     /// (`sampling/createMessage` over MCP): a prompt, or a
-    /// [`SamplingRequest`](crate::SamplingRequest) with more.
+    /// [`SamplingRequest`] with more.
     ///
-    /// A [`ClientUnavailable`](crate::ToolErrorKind::ClientUnavailable)
+    /// A [`ClientUnavailable`](crate::spec::ToolErrorKind::ClientUnavailable)
     /// error when there is no such client (the call did not come through MCP,
     /// or the client lacks the `sampling` capability).
     pub async fn sample(
@@ -491,11 +499,11 @@ impl ToolContext {
     ///
     /// MCP allows the schema to be an object of strings, numbers,
     /// integers, booleans and enumerations. The answer is
-    /// [`Accepted`](crate::Elicitation::Accepted) with the user's input,
-    /// [`Declined`](crate::Elicitation::Declined) or
-    /// [`Cancelled`](crate::Elicitation::Cancelled). A
-    /// [`ClientUnavailable`](crate::ToolErrorKind::ClientUnavailable)
-    /// error when there is no such client. `tool_runtime::Elicit` asks for
+    /// [`Accepted`](crate::context::Elicitation::Accepted) with the user's input,
+    /// [`Declined`](crate::context::Elicitation::Declined) or
+    /// [`Cancelled`](crate::context::Elicitation::Cancelled). A
+    /// [`ClientUnavailable`](crate::spec::ToolErrorKind::ClientUnavailable)
+    /// error when there is no such client. `tool_runtime::context::Elicit` asks for
     /// a Rust type instead, with the type's schema, and reads the answer
     /// as that type.
     pub async fn elicit_with_schema(
@@ -523,7 +531,7 @@ impl ToolContext {
     /// Asks the calling client for its roots (`roots/list` over MCP): the
     /// directories and files it lets the server work in.
     ///
-    /// A [`ClientUnavailable`](crate::ToolErrorKind::ClientUnavailable)
+    /// A [`ClientUnavailable`](crate::spec::ToolErrorKind::ClientUnavailable)
     /// error when there is no such client (the call did not come through
     /// MCP, or the client lacks the `roots` capability).
     pub async fn roots(&self) -> Result<Vec<client::Root>, ToolError> {
@@ -620,7 +628,7 @@ impl fmt::Debug for ToolContext {
 ///
 /// `#[tool]` injects parameters of the runtime's injectable types by name
 /// (`ToolContext`, `Progress`, and the wrapper types [`State<T>`],
-/// [`Extension<T>`](crate::Extension), `Config<T>`) and any other type
+/// [`Extension<T>`](crate::context::Extension), `Config<T>`) and any other type
 /// whose parameter is marked `#[tool(inject)]`. Supporting a new type is
 /// one implementation of this trait; the macro calls it generically.
 ///
@@ -628,7 +636,7 @@ impl fmt::Debug for ToolContext {
 /// missing is reported to the model instead of panicking.
 ///
 /// ```
-/// use tool_runtime::{tool, FromToolContext, ToolContext, ToolError, ToolErrorKind};
+/// use tool_runtime::{tool, FromToolContext, ToolContext, ToolError, spec::ToolErrorKind};
 ///
 /// /// The caller's locale, from the invocation state.
 /// struct Locale(String);

@@ -4,6 +4,11 @@
 
 pub(crate) mod record;
 
+/// The trait a streaming tool's return type implements
+/// (`fn f(..) -> impl Stream<Item = T>`).
+pub use futures_core::Stream;
+pub use record::{CallStatus, ToolCallRecord};
+
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -11,14 +16,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll};
 
-use futures_core::Stream;
 use futures_core::stream::FusedStream;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-use crate::events::record::{ToolCallRecord, unix_millis};
+use crate::events::record::unix_millis;
 use crate::spec::error::{ToolError, ToolErrorKind};
 use crate::spec::result::{ToolOutput, ToolResult};
 
@@ -198,7 +202,7 @@ impl CallSink {
 /// after the call has ended, reports are dropped.
 ///
 /// ```
-/// use tool_runtime::{tool, Progress};
+/// use tool_runtime::{tool, events::Progress};
 ///
 /// /// Counts the words of a text, one paragraph at a time.
 /// #[tool]
@@ -377,7 +381,7 @@ impl ToolCallStream {
     }
 
     /// Cancels this call only: the tool stops at its next await point and
-    /// the stream ends with a [`Cancelled`](crate::ToolErrorKind::Cancelled)
+    /// the stream ends with a [`Cancelled`](crate::spec::ToolErrorKind::Cancelled)
     /// error result.
     pub fn cancel(&self) {
         self.cancel.cancel();

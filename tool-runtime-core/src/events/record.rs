@@ -126,7 +126,7 @@ pub struct ToolCallRecord {
     /// [`ToolResult`] leaves out).
     pub error_kind: Option<ToolErrorKind>,
     /// When the model was given less than the full result (it was over its
-    /// [`ResultLimit`](crate::ResultLimit)), the handle the full result is
+    /// [`ResultLimit`](crate::limits::ResultLimit)), the handle the full result is
     /// kept under: read it back with
     /// [`Registry::full_result`](crate::Registry::full_result). Left out of
     /// the serialised record when `None`.

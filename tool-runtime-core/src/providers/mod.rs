@@ -15,7 +15,7 @@
 //!
 //! Each provider's module has the functions behind the table, with the
 //! details of its shapes: [`openai`], [`anthropic`], [`bedrock`],
-//! [`gemini`], [`mcp`], [`xml`]. Strict mode is in [`crate::strict`]. A
+//! [`gemini`], [`mcp`], [`xml`]. Strict mode is in [`crate::schema::strict`]. A
 //! prompt that lists tools in prose takes [`text`]'s rendering, which is
 //! no provider's.
 //!
@@ -216,7 +216,7 @@ impl fmt::Display for ProviderError {
 impl std::error::Error for ProviderError {}
 
 /// The description a JSON rendering gives the tool with `spec`: what its
-/// formatter writes for [`DescriptionFormat::Json`](crate::DescriptionFormat::Json),
+/// formatter writes for [`DescriptionFormat::Json`](crate::format::DescriptionFormat::Json),
 /// else the spec's own.
 pub(crate) fn description(spec: &ToolSpec) -> std::borrow::Cow<'_, str> {
     let format = crate::spec::tool_spec::format::DescriptionFormat::Json;
@@ -395,7 +395,7 @@ pub(crate) fn render_offered_tools_with<'a>(
 ///
 /// [`Provider::Xml`] always gives an error here, whatever `body` is: a
 /// plain-text answer's `<tool_call>` elements are read with the tools'
-/// specs, since a tool with a [formatter](crate::ToolFormat) reads calls
+/// specs, since a tool with a [formatter](crate::format::ToolFormat) reads calls
 /// written in a form of its own, which no reading without its spec
 /// understands. [`Registry::parse_xml_calls`](crate::Registry::parse_xml_calls)
 /// reads them with the registry's tools (or [`xml::parse_tool_calls`], with

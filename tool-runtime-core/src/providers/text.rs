@@ -14,7 +14,7 @@
 //! declaration order, the schema first simplified as for Gemini; an
 //! object's fields are listed under it, indented, and an array's elements
 //! are named by their type (`array of string`). A tool whose formatter
-//! writes its own text ([`ToolFormat::describe`](crate::ToolFormat::describe)
+//! writes its own text ([`ToolFormat::describe`](crate::format::ToolFormat::describe)
 //! for [`DescriptionFormat::Text`]) has that
 //! text in place of its entry, as written. Entries are separated by a
 //! blank line. Nothing is escaped: the text goes into a prompt as it is.

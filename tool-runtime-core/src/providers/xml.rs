@@ -33,8 +33,8 @@
 //! U+FFFD.
 //!
 //! A tool whose formatter writes its own XML definition
-//! ([`ToolFormat::describe`](crate::ToolFormat::describe) for
-//! [`DescriptionFormat::Xml`](crate::DescriptionFormat::Xml)) has that text
+//! ([`ToolFormat::describe`](crate::format::ToolFormat::describe) for
+//! [`DescriptionFormat::Xml`](crate::format::DescriptionFormat::Xml)) has that text
 //! in place of its `<tool>` element, as written.
 //!
 //! A model calls a tool by writing a `<tool_call>` element in its answer,
@@ -47,7 +47,7 @@
 //! `name` is the tool's name (or an alias), `id` an optional id for the
 //! result; the body is the arguments' JSON object (empty for none), unless
 //! the tool's formatter reads calls in a form of its own
-//! ([`ToolFormat::parse_call`](crate::ToolFormat::parse_call)).
+//! ([`ToolFormat::parse_call`](crate::format::ToolFormat::parse_call)).
 
 use std::fmt::Write as _;
 

@@ -25,7 +25,7 @@ use crate::tool::ToolRef;
 /// <!-- standalone_crate: merged with the other doctests, this one would link their tools too. -->
 ///
 /// ```rust,standalone_crate
-/// use tool_runtime::{tool, Linked, Registry};
+/// use tool_runtime::{tool, registry::Linked, Registry};
 ///
 /// /// Says hello.
 /// #[tool]
@@ -113,7 +113,7 @@ impl RegistryBuilder {
     /// configuration this builder resolves again.
     ///
     /// ```
-    /// use tool_runtime::{tool, Linked, Registry, Tool};
+    /// use tool_runtime::{tool, registry::Linked, Registry, Tool};
     ///
     /// /// Waves.
     /// #[tool(register = false)]
@@ -162,7 +162,7 @@ impl RegistryBuilder {
     }
 
     /// Turns these features on: a tool that requires one
-    /// ([`Requirements::feature`](crate::Requirements::feature),
+    /// ([`Requirements::feature`](crate::spec::Requirements::feature),
     /// `#[tool(requires(feature = ".."))]`) and was not built with it is
     /// offered all the same. Called more than once, the features add up.
     pub fn features<I, S>(mut self, features: I) -> Self
@@ -307,7 +307,7 @@ impl RegistryBuilder {
     }
 
     /// Adds the tool named `from` re-exposed as `transform` makes it from
-    /// a [`ToolTransform`](crate::ToolTransform) of it: under another name,
+    /// a [`ToolTransform`](crate::transform::ToolTransform) of it: under another name,
     /// with its arguments renamed, hidden or given new defaults. `from` is
     /// looked up at [`build`](Self::build) among the tools added, the
     /// [`catalog`](Self::catalog) and the linked `#[tool]`s (it is not added
@@ -316,7 +316,7 @@ impl RegistryBuilder {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::{tool, ArgTransform, Registry};
+    /// use tool_runtime::{tool, transform::ArgTransform, Registry};
     ///
     /// /// Searches the web.
     /// #[tool(register = false)]
@@ -337,7 +337,10 @@ impl RegistryBuilder {
     pub fn transformed(
         mut self,
         from: impl Into<String>,
-        transform: impl Fn(crate::ToolTransform) -> crate::ToolTransform + Send + Sync + 'static,
+        transform: impl Fn(crate::transform::ToolTransform) -> crate::transform::ToolTransform
+        + Send
+        + Sync
+        + 'static,
     ) -> Self {
         self.transforms.push(super::transforms::Pending {
             from: from.into(),
@@ -370,7 +373,7 @@ impl RegistryBuilder {
     ///
     /// A tool whose schema cannot be expressed strictly is then an error at
     /// [`build`](Self::build):
-    /// [`RegistryProblem::NotStrict`](crate::RegistryProblem::NotStrict)
+    /// [`RegistryProblem::NotStrict`](crate::registry::RegistryProblem::NotStrict)
     /// names it and lists every violation.
     pub fn strict(mut self, strict: bool) -> Self {
         self.strict = strict;
@@ -614,7 +617,7 @@ impl RegistryBuilder {
 
     /// The time limit of a call to a tool without a timeout of its own
     /// (`#[tool(timeout = "...")]` wins over this). A call past its limit
-    /// is stopped and ends with a [`TimedOut`](crate::ToolErrorKind::TimedOut)
+    /// is stopped and ends with a [`TimedOut`](crate::spec::ToolErrorKind::TimedOut)
     /// error result; its record ends `incomplete`.
     ///
     /// Time limits use Tokio's timer: calls with one must run inside a
@@ -633,7 +636,7 @@ impl RegistryBuilder {
     }
 
     /// Whether every tool annotated destructive
-    /// ([`ToolAnnotations::destructive`](crate::ToolAnnotations::destructive))
+    /// ([`ToolAnnotations::destructive`](crate::spec::ToolAnnotations::destructive))
     /// is sequential, as a tool marked `#[tool(sequential)]` is: a barrier
     /// among the calls of one [`Registry::invoke_all`] (and of one MCP
     /// session), run alone once the calls before it have finished. Off by
@@ -663,11 +666,11 @@ impl RegistryBuilder {
 
     /// Offers and runs a tool only in the contexts where `enabled` returns
     /// true. [`Registry::specs_for`] leaves the others out, and a call to
-    /// one ends with a [`Disabled`](crate::ToolErrorKind::Disabled) error result
+    /// one ends with a [`Disabled`](crate::spec::ToolErrorKind::Disabled) error result
     /// without running it. [`Registry::specs`] still lists every tool.
     ///
     /// ```
-    /// use tool_runtime::{tool, Registry, ToolContext, ToolErrorKind, ToolUse};
+    /// use tool_runtime::{tool, Registry, ToolContext, spec::ToolErrorKind, ToolUse};
     /// use serde_json::json;
     ///
     /// /// Reads the audit log.
@@ -707,17 +710,17 @@ impl RegistryBuilder {
     /// The most of a result the model sees, for every tool without a limit
     /// of its own (which wins); none by default. Text over it is cut in the
     /// middle, a structured result refused; the full result is kept (see
-    /// [`ResultLimit`](crate::ResultLimit), [`Registry::full_result`]).
+    /// [`ResultLimit`](crate::limits::ResultLimit), [`Registry::full_result`]).
     pub fn result_limit(mut self, limit: crate::spec::limit::ResultLimit) -> Self {
         self.settings.result_limit = Some(limit);
         self
     }
 
-    /// How a [`ResultLimit::Tokens`](crate::ResultLimit::Tokens), the
+    /// How a [`ResultLimit::Tokens`](crate::limits::ResultLimit::Tokens), the
     /// registry's or a tool's, counts tokens: a
-    /// [`TokenCounter`](crate::TokenCounter) such as `tool_tokens::O200kBase`
+    /// [`TokenCounter`](crate::limits::TokenCounter) such as `tool_tokens::O200kBase`
     /// or a closure `|text: &str| -> usize`. By default
-    /// [`ByteEstimate`](crate::ByteEstimate), `n` bytes for `n / 4` tokens.
+    /// [`ByteEstimate`](crate::limits::ByteEstimate), `n` bytes for `n / 4` tokens.
     pub fn token_counter(mut self, counter: impl crate::spec::limit::TokenCounter) -> Self {
         self.settings.token_counter = crate::spec::limit::Counter::new(counter);
         self
@@ -762,7 +765,7 @@ impl RegistryBuilder {
 
 /// A tool the registry renders strict whose strict arguments differ in shape
 /// from its ordinary ones (free-form maps, values of any type): they are
-/// turned back with [`from_strict_arguments`](crate::strict::from_strict_arguments)
+/// turned back with [`from_strict_arguments`](crate::schema::strict::from_strict_arguments)
 /// before the tool decodes them.
 pub(super) struct StrictArguments(pub(super) ToolRef);
 
@@ -775,20 +778,20 @@ impl Tool for StrictArguments {
         self.0.takes_context()
     }
 
-    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> crate::spec::ToolFuture<'a> {
         let input =
             crate::schema::strict::from_strict_arguments(self.spec().input_schema(), input.clone());
-        crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
+        crate::spec::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
     }
 
-    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::ToolFuture<'a> {
+    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::spec::ToolFuture<'a> {
         match crate::spec::args::parse_text(self.spec(), input) {
             Ok(value) => {
                 let input =
                     crate::schema::strict::from_strict_arguments(self.spec().input_schema(), value);
-                crate::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
+                crate::spec::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
             }
-            Err(error) => crate::ToolFuture::ready(Err(error)),
+            Err(error) => crate::spec::ToolFuture::ready(Err(error)),
         }
     }
 }

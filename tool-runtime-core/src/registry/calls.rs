@@ -31,9 +31,9 @@ impl Registry {
     /// The registry's limits and policies apply: the tool's time limit,
     /// cancellation through the context's token, the
     /// [`enabled_when`](crate::RegistryBuilder::enabled_when) predicate, approval
-    /// for tools that need it, and [`ErrorDetail`](crate::ErrorDetail).
+    /// for tools that need it, and [`ErrorDetail`](crate::registry::ErrorDetail).
     /// Each ends the call with an error result of its own
-    /// [kind](crate::ToolErrorKind). Every call runs in a `tool_call`
+    /// [kind](crate::spec::ToolErrorKind). Every call runs in a `tool_call`
     /// tracing span (fields `tool`, `tool_use_id`, `status`, `duration_ms`).
     /// To watch a call as it runs, use [`stream`](Self::stream); for its
     /// record, [`invoke_recorded`](Self::invoke_recorded).
@@ -72,7 +72,7 @@ impl Registry {
     ///
     /// /// Counts to three, slowly.
     /// #[tool]
-    /// fn count() -> impl tool_runtime::Stream<Item = u32> {
+    /// fn count() -> impl tool_runtime::events::Stream<Item = u32> {
     ///     tool_runtime::stream! {
     ///         for i in 1..=3 {
     ///             tokio::task::yield_now().await;

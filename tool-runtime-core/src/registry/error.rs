@@ -49,7 +49,7 @@ pub enum RegistryProblem {
         /// The tool.
         tool: String,
         /// Every problem, each naming its field.
-        problems: Vec<crate::ArgError>,
+        problems: Vec<crate::spec::ArgError>,
         /// Whether no configuration was given at all.
         missing: bool,
     },
@@ -91,14 +91,14 @@ pub enum RegistryProblem {
     },
     /// A tool could not be re-exposed as [`RegistryBuilder::transformed`](crate::RegistryBuilder::transformed)
     /// (or a registry file's entry with `from`) asks: see
-    /// [`ToolTransform::build`](crate::ToolTransform::build).
+    /// [`ToolTransform::build`](crate::transform::ToolTransform::build).
     Transform {
         /// The name of the tool to make.
         tool: String,
         /// The name of the tool it re-exposes.
         from: String,
         /// Why it cannot be made.
-        error: crate::TransformError,
+        error: crate::transform::TransformError,
     },
     /// A tool was asked for by a name no linked tool has.
     UnknownName {

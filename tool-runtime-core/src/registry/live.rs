@@ -40,7 +40,7 @@ use crate::tool::{Tool, ToolRef};
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_runtime::{tool, LiveRegistry, Registry, ToolContext, ToolUse};
+/// use tool_runtime::{tool, registry::LiveRegistry, Registry, ToolContext, ToolUse};
 ///
 /// /// Says hi.
 /// #[tool]

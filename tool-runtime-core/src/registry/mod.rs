@@ -36,9 +36,9 @@ mod live;
 mod render;
 mod report;
 mod results;
-mod select;
+pub(crate) mod select;
 mod transforms;
-mod versions;
+pub(crate) mod versions;
 
 pub use builder::RegistryBuilder;
 pub use error::{RegistryError, RegistryProblem};
@@ -47,8 +47,9 @@ pub use global::GlobalReport;
 pub use live::LiveRegistry;
 use report::Withheld;
 pub use report::{Availability, ToolReport};
-pub use select::{IntoCatalog, Linked, Registration};
-pub use versions::deprecation_prefix;
+
+pub use crate::invoke::policy::ErrorDetail;
+pub use select::{IntoCatalog, Linked};
 
 use crate::context::ToolContext;
 use crate::invoke::policy::Settings;
@@ -144,7 +145,7 @@ impl Registry {
     }
 
     /// The tool named `name` as a handle of its own, which outlives the
-    /// registry: to re-expose it with [`ToolTransform::shared`](crate::ToolTransform::shared),
+    /// registry: to re-expose it with [`ToolTransform::shared`](crate::transform::ToolTransform::shared),
     /// or to add it to another registry with [`RegistryBuilder::shared`].
     pub fn get_shared(&self, name: &str) -> Option<Arc<dyn Tool>> {
         self.index.get(name).map(|&i| self.tools[i].to_shared())

@@ -111,7 +111,10 @@ impl Registry {
     /// The tool calls written as `<tool_call>` elements in a plain-text
     /// answer (see [`providers::xml::parse_tool_calls`](crate::providers::xml::parse_tool_calls)),
     /// each tool with a formatter of its own reading the calls of it.
-    pub fn parse_xml_calls(&self, text: &str) -> Result<Vec<ToolUse>, crate::ProviderError> {
+    pub fn parse_xml_calls(
+        &self,
+        text: &str,
+    ) -> Result<Vec<ToolUse>, crate::providers::ProviderError> {
         crate::providers::xml::parse_tool_calls(text, self.specs())
     }
 

@@ -127,7 +127,7 @@ impl Registry {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::{Availability, DynamicTool, Registry, Requirements};
+    /// use tool_runtime::{registry::Availability, dynamic::DynamicTool, Registry, spec::Requirements};
     ///
     /// let search = DynamicTool::builder("web_search", "Searches the web.", json!({"type": "object"}))
     ///     .requires(Requirements::new().env("TOOL_RUNTIME_DOC_NO_SUCH_KEY"))

@@ -36,7 +36,7 @@ impl Registry {
     /// the tool made it (and its formatter wrote it).
     ///
     /// The handle is in the cut result ([`ToolResult::full_result`]), in
-    /// the call's record ([`ToolCallRecord::full_result`](crate::ToolCallRecord::full_result))
+    /// the call's record ([`ToolCallRecord::full_result`](crate::events::ToolCallRecord::full_result))
     /// and in the marker the model reads. A registry keeps the 64 most
     /// recent full results by default, 64 MiB at most, the oldest dropped
     /// first ([`RegistryBuilder::kept_results`](crate::RegistryBuilder::kept_results));
@@ -56,7 +56,7 @@ impl Registry {
     /// How the registry counts tokens for a [`ResultLimit::Tokens`]: the
     /// counter given to
     /// [`RegistryBuilder::token_counter`](crate::RegistryBuilder::token_counter),
-    /// else [`ByteEstimate`](crate::ByteEstimate).
+    /// else [`ByteEstimate`](crate::limits::ByteEstimate).
     pub fn token_counter(&self) -> &dyn TokenCounter {
         &self.settings.token_counter
     }

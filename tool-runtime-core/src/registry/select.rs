@@ -34,7 +34,7 @@ inventory::collect!(Registration);
 /// <!-- standalone_crate: merged with the other doctests, this one would link their tools too. -->
 ///
 /// ```rust,standalone_crate
-/// use tool_runtime::{tool, Linked, Registry};
+/// use tool_runtime::{tool, registry::Linked, Registry};
 ///
 /// /// Says hello.
 /// #[tool]

@@ -175,7 +175,7 @@ impl Registry {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::{DynamicTool, Registry};
+    /// use tool_runtime::{dynamic::DynamicTool, Registry};
     ///
     /// let version = |v: &'static str| {
     ///     DynamicTool::builder("convert_length", "Converts a length.", json!({"type": "object"}))

@@ -42,7 +42,7 @@ use serde_json::{Map, Value};
 
 pub mod compat;
 mod lint;
-// Public as `tool_runtime::strict`, where its documentation is.
+// Public as `tool_runtime::schema::strict`, where its documentation is.
 #[doc(hidden)]
 pub mod strict;
 pub(crate) mod typed;

@@ -9,7 +9,7 @@
 //! not (docs/providers.md has the table).
 //!
 //! ```
-//! use tool_runtime::{Content, Image, Registry, ToolUse, tool};
+//! use tool_runtime::{Content, content::Image, Registry, ToolUse, tool};
 //!
 //! /// Draw a one-pixel image.
 //! #[tool]

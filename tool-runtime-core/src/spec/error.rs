@@ -40,7 +40,7 @@ pub enum ToolErrorKind {
     Retry,
     /// Something went wrong inside the tool that is not the model's
     /// business ([`ToolError::internal`]); how much of it the model reads is
-    /// a registry setting ([`ErrorDetail`](crate::ErrorDetail)).
+    /// a registry setting ([`ErrorDetail`](crate::registry::ErrorDetail)).
     Internal,
     /// The tool asked the calling client for something (a completion, the
     /// user's input) and no client could answer: the call did not come
@@ -86,7 +86,7 @@ impl fmt::Display for ToolErrorKind {
 /// for the model: say what went wrong and what to do instead.
 ///
 /// ```
-/// use tool_runtime::{ToolError, ToolErrorKind};
+/// use tool_runtime::{ToolError, spec::ToolErrorKind};
 ///
 /// fn parse(text: &str) -> Result<u32, ToolError> {
 ///     let n: u32 = text.parse()?; // ParseIntError converts
@@ -126,7 +126,7 @@ impl ToolError {
     /// [`ToolErrorKind::Retry`], so an agent loop can count retries.
     ///
     /// ```
-    /// use tool_runtime::{ToolError, ToolErrorKind};
+    /// use tool_runtime::{ToolError, spec::ToolErrorKind};
     ///
     /// let err = ToolError::retry("no customer has id 42; list customers first");
     /// assert_eq!(err.kind(), ToolErrorKind::Retry);
@@ -138,11 +138,11 @@ impl ToolError {
     /// A failure inside the tool that is not the model's business: a lost
     /// connection, a broken invariant. The text is logged through `tracing`;
     /// the model reads it only when the registry's
-    /// [`ErrorDetail`](crate::ErrorDetail) is `Full` (the default), and
+    /// [`ErrorDetail`](crate::registry::ErrorDetail) is `Full` (the default), and
     /// otherwise only that the tool failed with an internal error.
     ///
     /// ```
-    /// use tool_runtime::{ToolError, ToolErrorKind};
+    /// use tool_runtime::{ToolError, spec::ToolErrorKind};
     ///
     /// let err = ToolError::internal("connection to db-3 reset");
     /// assert_eq!(err.kind(), ToolErrorKind::Internal);
@@ -308,7 +308,7 @@ impl fmt::Display for ArgError {
 
 /// Why one parameter's value failed to decode: where and what serde said.
 /// A parameter's spec checks a value with it
-/// ([`ParamSpec::check_fn`](crate::ParamSpec::check_fn)); argument decoding
+/// ([`ParamSpec::check_fn`](crate::spec::ParamSpec::check_fn)); argument decoding
 /// words it as an [`ArgError`].
 #[doc(hidden)]
 #[derive(Debug, Clone)]

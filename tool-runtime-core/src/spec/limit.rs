@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// What is measured is the text the model reads: text blocks as they are,
 /// JSON blocks as compact JSON text, and a structured value kept beside a
-/// formatted text (see [`ToolFormat`](crate::ToolFormat)) as compact JSON
+/// formatted text (see [`ToolFormat`](crate::format::ToolFormat)) as compact JSON
 /// too, the larger of the two counting. Images, audio and resources are not
 /// counted.
 ///
@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 /// (×1024²), `"8000 tokens"`:
 ///
 /// ```
-/// use tool_runtime::ResultLimit;
+/// use tool_runtime::limits::ResultLimit;
 ///
 /// assert_eq!("64KB".parse(), Ok(ResultLimit::Bytes(65_536)));
 /// assert_eq!("8000 tokens".parse(), Ok(ResultLimit::Tokens(8_000)));
@@ -61,7 +61,7 @@ impl ResultLimit {
     /// Whether `text` is within the limit, its tokens counted by `counter`.
     ///
     /// ```
-    /// use tool_runtime::{ByteEstimate, ResultLimit};
+    /// use tool_runtime::{limits::ByteEstimate, limits::ResultLimit};
     ///
     /// let words = |text: &str| text.split_whitespace().count();
     /// let limit = ResultLimit::Tokens(4);
@@ -104,7 +104,7 @@ impl ResultLimit {
 /// `O200kBase` (OpenAI's `o200k_base` encoding), named in one line:
 ///
 /// ```
-/// use tool_runtime::{Registry, ResultLimit};
+/// use tool_runtime::{Registry, limits::ResultLimit};
 ///
 /// // Words, for a model billed by the word.
 /// let registry = Registry::builder()
@@ -112,7 +112,7 @@ impl ResultLimit {
 ///     .token_counter(|text: &str| text.split_whitespace().count())
 ///     .build()?;
 /// assert_eq!(registry.token_counter().count("three short words"), 3);
-/// # Ok::<(), tool_runtime::RegistryError>(())
+/// # Ok::<(), tool_runtime::registry::RegistryError>(())
 /// ```
 ///
 /// A counter is called on the text of each result larger in bytes than a
@@ -142,7 +142,7 @@ where
 /// (`tool-tokens`'s `O200kBase`).
 ///
 /// ```
-/// use tool_runtime::{ByteEstimate, TokenCounter};
+/// use tool_runtime::{limits::ByteEstimate, limits::TokenCounter};
 ///
 /// assert_eq!(ByteEstimate.count("hello world"), 3);
 /// ```
@@ -261,7 +261,7 @@ pub(crate) fn grouped(n: usize) -> String {
 /// of it (see [`ResultLimit`]): `r-` and 32 hex digits, hard to guess.
 ///
 /// [`ToolResult::full_result`](crate::ToolResult::full_result) and
-/// [`ToolCallRecord::full_result`](crate::ToolCallRecord::full_result)
+/// [`ToolCallRecord::full_result`](crate::events::ToolCallRecord::full_result)
 /// carry it; [`Registry::full_result`](crate::Registry::full_result) reads
 /// the full result back, and the registry's `read_result` tool
 /// ([`RegistryBuilder::read_result`](crate::RegistryBuilder::read_result))

@@ -50,7 +50,7 @@ impl Requirements {
     /// [`program`](Self::program) and [`feature`](Self::feature).
     ///
     /// ```
-    /// use tool_runtime::Requirements;
+    /// use tool_runtime::spec::Requirements;
     ///
     /// let needs = Requirements::new().env("GITHUB_TOKEN").program("git").feature("search");
     /// assert_eq!(needs.env[0], "GITHUB_TOKEN");

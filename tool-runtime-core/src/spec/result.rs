@@ -75,7 +75,7 @@ pub struct ToolResult {
     #[serde(skip)]
     pub error_kind: Option<ToolErrorKind>,
     /// The tool's value, kept beside text that stands for it: set when a
-    /// tool's [formatter](crate::ToolFormat::format_result) wrote the text
+    /// tool's [formatter](crate::format::ToolFormat::format_result) wrote the text
     /// the model reads. `None` when the content holds the value itself (its
     /// one JSON block). Serialised as `structuredContent` when set.
     #[serde(
@@ -88,7 +88,7 @@ pub struct ToolResult {
     /// and most results have none.
     pub structured_content: Option<Box<Value>>,
     /// When the model was given less than the full result (see
-    /// [`ResultLimit`](crate::ResultLimit)), the handle the full result is
+    /// [`ResultLimit`](crate::limits::ResultLimit)), the handle the full result is
     /// kept under. Not part of the serialised shape.
     #[serde(skip)]
     pub full_result: Option<crate::spec::limit::ResultHandle>,
@@ -262,7 +262,7 @@ impl From<Vec<Content>> for ToolOutput {
 /// Media and resources: a result holding that one block.
 macro_rules! one_block_output {
     ($($ty:ident),*) => {$(
-        #[doc = concat!("One [`", stringify!($ty), "`](crate::", stringify!($ty), "): a result holding it.")]
+        #[doc = concat!("One [`", stringify!($ty), "`](crate::content::", stringify!($ty), "): a result holding it.")]
         impl From<crate::spec::content::$ty> for ToolOutput {
             fn from(value: crate::spec::content::$ty) -> Self {
                 ToolOutput::from(Content::from(value))
@@ -285,7 +285,7 @@ impl ToolOutput {
     /// A value becomes the result's one block, text for a string and JSON
     /// otherwise: that block is the result's [value](ToolResult::value),
     /// which MCP's `structuredContent` is made from. On the agent path a
-    /// tool's [formatter](crate::ToolFormat::format_result) may then put
+    /// tool's [formatter](crate::format::ToolFormat::format_result) may then put
     /// its own text in the block's place; the value moves to
     /// [`structured_content`](ToolResult::structured_content), unchanged.
     #[inline]

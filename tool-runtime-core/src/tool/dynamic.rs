@@ -43,14 +43,14 @@ enum Handler {
 /// when the tool is built.
 ///
 /// A property of the schema may carry MCP's `x-mcp-header` keyword
-/// ([`ParamSpec::HEADER_KEYWORD`](crate::ParamSpec::HEADER_KEYWORD)), which
+/// ([`ParamSpec::HEADER_KEYWORD`](crate::spec::ParamSpec::HEADER_KEYWORD)), which
 /// makes it a header parameter for MCP clients over HTTP. To the tool it is
 /// an annotation like any other; `tool_mcp::headers` holds MCP's rules on
 /// it, and an MCP server does not serve a tool that breaks them.
 ///
 /// ```
 /// use serde_json::{json, Value};
-/// use tool_runtime::{DynamicTool, Registry, ToolContext, ToolError, ToolUse};
+/// use tool_runtime::{dynamic::DynamicTool, Registry, ToolContext, ToolError, ToolUse};
 ///
 /// let shout = DynamicTool::builder(
 ///     "shout",
@@ -118,7 +118,7 @@ impl DynamicTool {
 
     /// Every problem with `input`, worded as in an `InvalidArguments` error;
     /// empty when the arguments are valid.
-    pub fn check(&self, input: &Value) -> Vec<crate::ArgError> {
+    pub fn check(&self, input: &Value) -> Vec<crate::spec::ArgError> {
         let input = self.arguments(input);
         if self.validator.is_valid(&input) {
             return Vec::new();
@@ -250,28 +250,28 @@ impl DynamicToolBuilder {
     }
 
     /// Whether each call needs approval before it runs (see
-    /// [`Approver`](crate::Approver)).
+    /// [`Approver`](crate::context::Approver)).
     pub fn needs_approval(mut self, needs: bool) -> Self {
         self.spec.needs_approval = needs;
         self
     }
 
-    /// Whether calls may run as tasks (see [`TaskSupport`](crate::TaskSupport));
+    /// Whether calls may run as tasks (see [`TaskSupport`](crate::spec::TaskSupport));
     /// forbidden by default.
-    pub fn task_support(mut self, support: crate::TaskSupport) -> Self {
+    pub fn task_support(mut self, support: crate::spec::TaskSupport) -> Self {
         self.spec.task_support = support;
         self
     }
 
     /// The most of a result the model sees, over the registry's limit (see
-    /// [`ResultLimit`](crate::ResultLimit)); none by default.
+    /// [`ResultLimit`](crate::limits::ResultLimit)); none by default.
     pub fn result_limit(mut self, limit: crate::spec::limit::ResultLimit) -> Self {
         self.spec.result_limit = Some(limit);
         self
     }
 
     /// The tool's own formatting of its definition and results (see
-    /// [`ToolFormat`](crate::ToolFormat)); the defaults otherwise.
+    /// [`ToolFormat`](crate::format::ToolFormat)); the defaults otherwise.
     pub fn formatter(mut self, formatter: impl crate::spec::tool_spec::format::ToolFormat) -> Self {
         let formatter = std::sync::Arc::new(formatter);
         self.spec.formatter = Some(crate::spec::tool_spec::format::Formatter::Shared(formatter));
@@ -302,7 +302,7 @@ impl DynamicToolBuilder {
 
     /// Marks the tool deprecated, with why and what to use instead
     /// (`"use convert_length_v3"`): it stays callable, its description
-    /// starts with [`deprecation_prefix`](crate::deprecation_prefix), and
+    /// starts with [`deprecation_prefix`](crate::__private::deprecation_prefix), and
     /// each call warns.
     pub fn deprecated(mut self, note: impl Into<Cow<'static, str>>) -> Self {
         self.spec.deprecated = Some(note.into());

@@ -1,6 +1,6 @@
 //! The [`Tool`] trait every tool implements, and the future its calls return;
-//! [`DynamicTool`](crate::DynamicTool), a tool made at run time (feature `dynamic`);
-//! [`ToolTransform`](crate::ToolTransform), a tool re-exposed under other
+//! [`DynamicTool`](crate::dynamic::DynamicTool), a tool made at run time (feature `dynamic`);
+//! [`ToolTransform`](crate::transform::ToolTransform), a tool re-exposed under other
 //! names (`transform.rs`).
 
 #[cfg(feature = "dynamic")]
@@ -34,7 +34,7 @@ pub trait Tool: Send + Sync + 'static {
     /// Decodes `input`, runs the tool and returns what it produced.
     ///
     /// Invalid arguments are an `Err` of kind
-    /// [`InvalidArguments`](crate::ToolErrorKind::InvalidArguments) listing
+    /// [`InvalidArguments`](crate::spec::ToolErrorKind::InvalidArguments) listing
     /// every problem. A sync tool runs before this returns (the future is
     /// already complete); an async tool runs when the future is polled, on
     /// the caller's executor. Panics are not caught here:
@@ -67,7 +67,7 @@ pub trait Tool: Send + Sync + 'static {
     ///
     /// Empty text counts as an empty argument object; mistakes are
     /// reported as for `call`, and text that is not JSON is an
-    /// [`InvalidArguments`](crate::ToolErrorKind::InvalidArguments) error
+    /// [`InvalidArguments`](crate::spec::ToolErrorKind::InvalidArguments) error
     /// saying where it stops being JSON.
     ///
     /// The provided implementation parses the text into a
@@ -78,7 +78,7 @@ pub trait Tool: Send + Sync + 'static {
     /// tool.
     ///
     /// ```
-    /// use tool_runtime::{tool, Tool, ToolContext, ToolErrorKind};
+    /// use tool_runtime::{tool, Tool, ToolContext, spec::ToolErrorKind};
     /// use futures_util::FutureExt;
     ///
     /// /// Adds two numbers.

@@ -44,9 +44,10 @@ pub(super) fn auth(
                 .flatten()
                 .map(|(n, _)| n.as_str())
                 .collect();
-            let suggestion = tool_runtime::names::closest(scheme_name, names.iter().copied())
-                .map(|s| format!("did you mean `{s}`? "))
-                .unwrap_or_default();
+            let suggestion =
+                tool_runtime::__private::names::closest(scheme_name, names.iter().copied())
+                    .map(|s| format!("did you mean `{s}`? "))
+                    .unwrap_or_default();
             problems.at_key(
                 &key,
                 format!(

@@ -213,7 +213,7 @@ impl Filter {
                 .iter()
                 .map(String::as_str)
                 .chain(tags.iter().map(String::as_str));
-            let suggestion = tool_runtime::names::closest(entry, candidates)
+            let suggestion = tool_runtime::__private::names::closest(entry, candidates)
                 .map(|s| format!("; did you mean \"{s}\"?"))
                 .unwrap_or_default();
             problems.at_value(

@@ -139,7 +139,7 @@ impl Section for OpenApi {
                     Some(at),
                     format!(
                         "OpenAPI entry \"{}\": a name is 1 to 64 letters, digits, `_` or `-`",
-                        tool_runtime::quote::name(name)
+                        tool_runtime::__private::quote::name(name)
                     ),
                 );
                 continue;

@@ -6,7 +6,7 @@ use std::net::TcpListener;
 
 use serde_json::{Value, json};
 use tool_builtin::code_mode::{CodeMode, CodeModeTool};
-use tool_runtime::{Linked, Registry, ToolContext, ToolUse};
+use tool_runtime::{Registry, ToolContext, ToolUse, registry::Linked};
 
 const BUILTINS: [&str; 7] = [
     "calculator",

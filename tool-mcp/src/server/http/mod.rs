@@ -42,7 +42,7 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
-use tool_runtime::CancellationToken;
+use tool_runtime::context::CancellationToken;
 
 use super::McpServer;
 
@@ -61,7 +61,7 @@ pub const MCP_PATH: &str = "/mcp";
 /// use std::time::Duration;
 ///
 /// use tool_mcp::server::{HttpOptions, McpServer};
-/// use tool_runtime::{CancellationToken, Registry};
+/// use tool_runtime::{context::CancellationToken, Registry};
 ///
 /// # async fn run() -> std::io::Result<()> {
 /// // One of several instances behind a load balancer, which a web page

@@ -18,7 +18,7 @@ use std::time::Duration;
 use hyper::StatusCode;
 use hyper::header::{self, HeaderMap, HeaderValue};
 use serde_json::Map;
-use tool_runtime::CancellationToken;
+use tool_runtime::context::CancellationToken;
 
 use super::HttpOptions;
 use super::activity::{Connections, now_ms};

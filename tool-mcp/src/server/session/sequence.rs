@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock};
-use tool_runtime::CancellationToken;
+use tool_runtime::context::CancellationToken;
 
 /// A session's line of calls.
 #[derive(Default)]

@@ -49,7 +49,7 @@ pub fn arguments_differ(schema: &Value) -> bool {
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_runtime::strict;
+/// use tool_runtime::schema::strict;
 ///
 /// let schema = json!({
 ///     "type": "object",

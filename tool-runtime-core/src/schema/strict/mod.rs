@@ -51,12 +51,12 @@
 //! `propertyNames`, `dependentRequired`, `dependentSchemas`,
 //! `unevaluatedProperties`/`unevaluatedItems` and `contains`.
 //!
-//! [`check`] lists every rule a schema breaks as it is, so a hand-written
+//! [`check`](fn@check) lists every rule a schema breaks as it is, so a hand-written
 //! schema can be tested too:
 //!
 //! ```
 //! use serde_json::json;
-//! use tool_runtime::strict;
+//! use tool_runtime::schema::strict;
 //!
 //! let schema = json!({
 //!     "type": "object",
@@ -123,10 +123,10 @@ pub(crate) use violation::push_pointer;
 /// nullable: the runtime reads a `null` argument as an absent one, so the
 /// parameter's default (or `None`) applies. See the [module
 /// documentation](self) for every other change. The result passes
-/// [`check`].
+/// [`check`](fn@check).
 ///
 /// ```
-/// use tool_runtime::{strict, tool};
+/// use tool_runtime::{schema::strict, tool};
 /// use serde_json::json;
 ///
 /// /// Searches the catalogue.

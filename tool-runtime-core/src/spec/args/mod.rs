@@ -48,7 +48,7 @@ pub fn check<T: DeserializeOwned>(value: &Value) -> Result<(), CheckError> {
 
 /// How deeply arguments may nest: objects and arrays inside one another,
 /// the argument object itself counting as one. Deeper arguments are refused
-/// with an [`InvalidArguments`](crate::ToolErrorKind::InvalidArguments)
+/// with an [`InvalidArguments`](crate::spec::ToolErrorKind::InvalidArguments)
 /// error before anything decodes them. JSON text stops at the same depth
 /// (`serde_json`'s own limit); a `serde_json::Value` built in code could
 /// otherwise nest deep enough to overflow a thread's stack while it is

@@ -35,13 +35,13 @@ pub enum DescriptionFormat {
 ///   (each provider's, and MCP's `tools/list`).
 /// - [`format_result`](Self::format_result): the text of a successful
 ///   result, on the agent path ([`Registry::invoke`](crate::Registry::invoke)
-///   and the rest), before any [result limit](crate::ResultLimit).
+///   and the rest), before any [result limit](crate::limits::ResultLimit).
 /// - [`parse_call`](Self::parse_call): a call written in the tool's own
 ///   form in a plain-text response.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tool formatter",
     label = "`format = ..` names a value whose type implements `ToolFormat`",
-    note = "implement `tool_runtime::ToolFormat` for `{Self}` (`impl ToolFormat for {Self} {{}}` keeps every default), or name another value"
+    note = "implement `tool_runtime::format::ToolFormat` for `{Self}` (`impl ToolFormat for {Self} {{}}` keeps every default), or name another value"
 )]
 pub trait ToolFormat: Send + Sync + 'static {
     /// The tool's definition in `format`, in place of the one generated

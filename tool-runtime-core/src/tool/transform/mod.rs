@@ -28,7 +28,7 @@ use plan::Plan;
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_runtime::ArgTransform;
+/// use tool_runtime::transform::ArgTransform;
 ///
 /// let renamed = ArgTransform::new().rename("query").description("What to look for");
 /// let fixed = ArgTransform::hidden(json!(10));
@@ -120,7 +120,7 @@ impl ArgTransform {
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_runtime::{tool, ArgTransform, Registry, ToolContext, ToolTransform, ToolUse};
+/// use tool_runtime::{tool, transform::ArgTransform, Registry, ToolContext, transform::ToolTransform, ToolUse};
 ///
 /// /// Looks orders up.
 /// #[tool]
@@ -236,7 +236,7 @@ impl ToolTransform {
     /// the tool's input schema for a tool made at run time, with the
     /// `dynamic` feature).
     ///
-    /// A tool with a [formatter](crate::ToolFormat) keeps it: it writes
+    /// A tool with a [formatter](crate::format::ToolFormat) keeps it: it writes
     /// the definitions of the new spec (new name, description and
     /// schema), and a call it reads in the tool's own form is given the
     /// new argument names, its hidden arguments left out.
