@@ -54,12 +54,15 @@ $package = { path = "$root/$crate_dir", default-features = false, features = [$(
 EOF
 }
 
-# Builds the scratch crate into $1; prints "CPU-seconds crate crate ...".
+# Builds the scratch crate into $1, with a user's default profile (full
+# debug information, not this checkout's .cargo/config.toml); prints "CPU-seconds crate crate ...".
 build() {
   local target=$1 log
   log=$(mktemp)
   (cd "$scratch" && CARGO_TARGET_DIR=$target CARGO_INCREMENTAL=0 nice -n 19 \
-    /usr/bin/time -f 'cpu %U %S' cargo build -v 2>"$log") || { cat "$log" >&2; exit 1; }
+    /usr/bin/time -f 'cpu %U %S' cargo build -v \
+      --config 'profile.dev.debug=true' --config 'profile.dev.package."*".debug=true' \
+      2>"$log") || { cat "$log" >&2; exit 1; }
   local cpu
   cpu=$(awk '/^cpu /{printf "%.1f", $2 + $3}' "$log")
   local crates

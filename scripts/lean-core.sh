@@ -193,7 +193,10 @@ build() {
     rm -rf "$target"
     local TIMEFORMAT='%R %U %S' times
     # `time` reports on this block's stderr; cargo's own goes to ours (fd 3).
-    times=$({ time (cd "$OUT/$crate" && CARGO_TARGET_DIR="$target" cargo build --quiet --offline 2>&3); } 3>&2 2>&1) || return 1
+    # A user's default profile (full debug information), not this
+    # checkout's (.cargo/config.toml), which would apply under target/.
+    times=$({ time (cd "$OUT/$crate" && CARGO_TARGET_DIR="$target" cargo build --quiet --offline \
+        --config 'profile.dev.debug=true' --config 'profile.dev.package."*".debug=true' 2>&3); } 3>&2 2>&1) || return 1
     echo "$times" | awk '{ printf "%s %.2f\n", $1, $2 + $3 }'
 }
 
