@@ -107,7 +107,7 @@ impl Requirements {
             }
         }
         for name in self.programs.iter() {
-            if which::which(name.as_ref()).is_err() {
+            if !on_path(name.as_ref()) {
                 missing.push(Missing::Program(name.to_string()));
             }
         }
@@ -147,9 +147,83 @@ impl std::fmt::Display for Missing {
     }
 }
 
+/// Whether `name` is a program this process could run: a name with a path
+/// separator as that path, any other in each folder of the `PATH`, in order.
+/// An executable file on Unix (any of its execute bits set); on Windows a
+/// file with the name as given or with one of `PATHEXT`'s extensions.
+///
+/// Written here rather than taken from `which`, whose `libc` and build
+/// script would be most of what this check costs a user's clean build
+/// (docs/architecture.md gives the figures).
+fn on_path(name: &str) -> bool {
+    use std::path::{Path, PathBuf};
+    if name.is_empty() {
+        return false;
+    }
+    let candidates = |path: PathBuf| -> Vec<PathBuf> {
+        let mut all = vec![path.clone()];
+        if cfg!(windows) {
+            let extensions =
+                std::env::var("PATHEXT").unwrap_or_else(|_| ".COM;.EXE;.BAT;.CMD".into());
+            for extension in extensions.split(';').filter(|e| !e.is_empty()) {
+                let mut with = path.clone().into_os_string();
+                with.push(extension);
+                all.push(with.into());
+            }
+        }
+        all
+    };
+    let runnable = |path: &Path| -> bool {
+        let Ok(metadata) = std::fs::metadata(path) else {
+            return false;
+        };
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            metadata.is_file() && metadata.permissions().mode() & 0o111 != 0
+        }
+        #[cfg(not(unix))]
+        {
+            metadata.is_file()
+        }
+    };
+    if Path::new(name).components().count() > 1 || name.contains(std::path::MAIN_SEPARATOR) {
+        return candidates(PathBuf::from(name)).iter().any(|p| runnable(p));
+    }
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path)
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .any(|folder| candidates(folder.join(name)).iter().any(|p| runnable(p)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn programs_are_found_as_a_shell_would() {
+        // `sh` is on every Unix PATH; a file without execute bits is not a
+        // program, and a path is taken as it is.
+        #[cfg(unix)]
+        {
+            assert!(on_path("sh"));
+            assert!(on_path("/bin/sh"));
+            let dir = std::env::temp_dir().join(format!("requires-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let plain = dir.join("not-a-program");
+            std::fs::write(&plain, "#!/bin/sh\n").unwrap();
+            assert!(!on_path(plain.to_str().unwrap()));
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&plain, std::fs::Permissions::from_mode(0o755)).unwrap();
+            assert!(on_path(plain.to_str().unwrap()));
+            assert!(!on_path(dir.to_str().unwrap()), "a folder is not a program");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        assert!(!on_path("tool-runtime-no-such-program"));
+        assert!(!on_path(""));
+    }
 
     #[test]
     fn reports_what_is_missing_in_order() {
