@@ -299,6 +299,8 @@ function configuration(o, errors) {
     // auth method a client uses is checked against this list, and a static
     // client registered for client_secret_basic may still use _post.
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    // OAuth 2.1: the code flow only (no implicit), PKCE always.
+    responseTypes: ['code'],
     pkce: { required: () => true },
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -27,6 +27,51 @@
 // "error":"...","name":"..."} with exit status 1. A server that serves
 // without ever asking for a token fails at stage "auth": the script checks
 // the authorization, not only the calls.
+//
+// What the SDK (2.4.0: dist/index.mjs StreamableHTTPClientTransport._send,
+// dist/public-*.mjs auth/authInternal/discover*/fetchToken) requests, in
+// order, for a server URL S (say http://H/mcp):
+//  1. POST S, the first message (`initialize` in legacy mode, the
+//     `server/discover` probe in auto mode or pinned to 2026-07-28),
+//     without Authorization.
+//  2. On 401: reads WWW-Authenticate (scheme Bearer or DPoP; parameters
+//     resource_metadata and scope, quoted or not). The transport keeps the
+//     scope (a union over challenges) and runs auth().
+//  3. Protected resource metadata: GET resource_metadata when the challenge
+//     had one (no fallback); otherwise GET
+//     http://H/.well-known/oauth-protected-resource/mcp (path inserted,
+//     trailing slash of the path dropped, the query kept), then, if that
+//     answered 4xx (or 502) and the path is not "/", GET
+//     http://H/.well-known/oauth-protected-resource. Sent with
+//     MCP-Protocol-Version. No usable document: the authorization server
+//     is taken to be http://H/ itself.
+//  4. PRM `resource` must have S's origin and a path that S's path starts
+//     with; it is then sent verbatim as `resource` (not S). The
+//     authorization server is authorization_servers[0].
+//  5. Authorization server metadata, for an issuer I without a path: GET
+//     I/.well-known/oauth-authorization-server, then
+//     I/.well-known/openid-configuration; for I = https://A/p: GET
+//     https://A/.well-known/oauth-authorization-server/p, then
+//     https://A/.well-known/openid-configuration/p, then
+//     https://A/p/.well-known/openid-configuration. 4xx or 502: the next
+//     one; another 5xx: an error. The document's `issuer` must equal I (one
+//     trailing slash of I aside); with --issuer the credentials go to that
+//     issuer only (AuthorizationServerMismatchError otherwise).
+//  6. POST token_endpoint (plain http only on loopback hosts), form body
+//     grant_type=client_credentials, scope=SCOPE (the challenge's scope,
+//     else PRM scopes_supported joined by spaces, else --scope; left out if
+//     none), resource=PRM resource; client authentication
+//     client_secret_basic (Authorization: Basic) when the AS lists it or
+//     lists nothing, else client_secret_post. An invalid_client answer is
+//     tried once more.
+//  7. POST S again, the same message, with Authorization: Bearer TOKEN (and
+//     on every later request). A second 401 is an error ("Server returned
+//     401 after re-authentication").
+//  8. On 403 with error="insufficient_scope" (any later request): scope =
+//     the union of the scope asked before, the token's scope and the
+//     challenge's; steps 3, 5 and 6 again (with the 403's resource_metadata
+//     if it has one), then the request once more; a second 403 for the same
+//     request is an error (one step-up per request by default).
 
 import { join } from 'node:path';
 import { dirname } from 'node:path';
