@@ -298,19 +298,23 @@ impl Registry {
     /// no tool has.
     ///
     /// ```
-    /// use serde_json::json;
-    /// use tool_runtime::{dynamic::DynamicTool, Registry};
+    /// use tool_runtime::{Registry, tool};
     ///
-    /// let version = |v: &'static str| {
-    ///     DynamicTool::builder("convert_length", "Converts a length.", json!({"type": "object"}))
-    ///         .version(v)
-    ///         .handler(move |_, _| Ok(v))
-    ///         .build()
-    ///         .unwrap()
-    /// };
+    /// /// Converts a length.
+    /// #[tool(name = "convert_length", version = "1.0.0")]
+    /// fn convert_length_v1() -> &'static str {
+    ///     "1.0.0"
+    /// }
+    ///
+    /// /// Converts a length.
+    /// #[tool(name = "convert_length", version = "2.0.0")]
+    /// fn convert_length_v2() -> &'static str {
+    ///     "2.0.0"
+    /// }
+    ///
     /// let registry = Registry::builder()
-    ///     .tool(version("2.0.0"))
-    ///     .tool(version("1.0.0"))
+    ///     .tool(ConvertLengthV2Tool)
+    ///     .tool(ConvertLengthV1Tool)
     ///     .build()
     ///     .unwrap();
     /// let versions: Vec<_> = registry
@@ -332,15 +336,15 @@ impl Registry {
     /// configuration are in [`left_out`](Self::left_out).
     ///
     /// ```
-    /// use serde_json::json;
-    /// use tool_runtime::{registry::Availability, dynamic::DynamicTool, Registry, spec::Requirements};
+    /// use tool_runtime::{Registry, tool};
     ///
-    /// let search = DynamicTool::builder("web_search", "Searches the web.", json!({"type": "object"}))
-    ///     .requires(Requirements::new().env("TOOL_RUNTIME_DOC_NO_SUCH_KEY"))
-    ///     .handler(|_, _| Ok("results"))
-    ///     .build()
-    ///     .unwrap();
-    /// let registry = Registry::builder().tool(search).build().unwrap();
+    /// /// Searches the web.
+    /// #[tool(requires(env = "TOOL_RUNTIME_DOC_NO_SUCH_KEY"))]
+    /// fn web_search() -> &'static str {
+    ///     "results"
+    /// }
+    ///
+    /// let registry = Registry::builder().tool(WebSearchTool).build().unwrap();
     /// assert_eq!(registry.len(), 0);
     /// let report = registry.report();
     /// assert_eq!(report[0].spec.name, "web_search");
