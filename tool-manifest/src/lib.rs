@@ -16,7 +16,9 @@
 //! from the tools the program links (`#[tool]`) or offers in a catalogue
 //! ([`RegistryBuilder::catalog`]). Every mistake (a tool no linked crate
 //! has, a tool listed twice, an alias that collides, a bad configuration
-//! field, an unknown key) is reported at once, each at its line and column:
+//! field, an unknown key) is reported at once, each at its line and column
+//! (with `tool-runtime = "0.1"` and `tool-manifest = "0.1"` in
+//! `Cargo.toml`):
 //!
 //! ```
 //! use tool_manifest::Manifest;

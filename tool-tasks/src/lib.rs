@@ -12,6 +12,16 @@
 //! `redis`) lets several processes share them, and a task whose process
 //! ended reads as [`Failed`](TaskStatus::Failed), not as running forever.
 //!
+//! A call run as a task, with these dependencies:
+//!
+//! ```toml
+//! [dependencies]
+//! tool-runtime = "0.1"
+//! tool-tasks = "0.1"     # features = ["redis"] for RedisTaskStore
+//! serde_json = "1"
+//! tokio = { version = "1", features = ["macros", "rt"] }
+//! ```
+//!
 //! ```
 //! use serde_json::json;
 //! use tool_runtime::{tool, Registry, ToolContext, ToolUse};

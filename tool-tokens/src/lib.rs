@@ -23,6 +23,8 @@
 //! theirs); `o200k_base` counts are a close guide to their cost, not their
 //! bill.
 //!
+//! With `tool-runtime = "0.1"` and `tool-tokens = "0.1"` in `Cargo.toml`:
+//!
 //! ```
 //! use tool_runtime::{Provider, Registry, limits::ResultLimit, tool};
 //!

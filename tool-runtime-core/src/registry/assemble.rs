@@ -1,5 +1,6 @@
 //! Assembling a registry from tools: name order, one definition added
-//! twice, duplicate names, aliases, strict mode, and the search tool.
+//! twice, duplicate names, aliases, strict mode, and the search tool. The
+//! builder's last step, and each change of a live registry, call these.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -12,120 +13,125 @@ use crate::search::{Deferral, SearchTool};
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolRef};
 
-impl Registry {
-    pub(super) fn from_tools(mut tools: Vec<ToolRef>) -> Result<Self, RegistryError> {
-        // The same definition added twice (say, by name and by value) is one
-        // tool; any other two tools of one name are an error below, made at
-        // one line (a loop over a catalogue) or not.
-        tools = dedup(tools);
-        let mut problems = Vec::new();
-        for pair in tools.windows(2) {
-            let (first, second) = (pair[0].spec(), pair[1].spec());
-            if first.name == second.name {
-                problems.push(RegistryProblem::DuplicateName {
-                    name: first.name.to_string(),
-                    first: first.location,
-                    second: second.location,
-                });
-            }
-        }
-        problems.extend(strict_problems(tools.iter().map(|tool| tool.spec()), false));
-        if !problems.is_empty() {
-            return Err(RegistryError { problems });
-        }
-        let index = tools
-            .iter()
-            .enumerate()
-            .map(|(i, tool)| (tool.spec().name.clone(), i))
-            .collect();
-        let names: Vec<&str> = tools.iter().map(|t| &*t.spec().name).collect();
-        let declared = tools.iter().enumerate().flat_map(|(i, tool)| {
-            tool.spec()
-                .aliases
-                .iter()
-                .map(move |alias| (i, alias.to_string()))
-        });
-        let (aliases, collisions) = Aliases::build(&names, declared);
-        if !collisions.is_empty() {
-            return Err(RegistryError {
-                problems: collisions
-                    .into_iter()
-                    .map(|(name, first, second)| RegistryProblem::NameCollision {
-                        name,
-                        first,
-                        second,
-                    })
-                    .collect(),
+/// A registry of `tools` alone, in name order, with the aliases their
+/// specs declare and default settings; or every duplicate name, alias
+/// collision and strict-mode problem among them.
+pub(super) fn from_tools(mut tools: Vec<ToolRef>) -> Result<Registry, RegistryError> {
+    // The same definition added twice (say, by name and by value) is one
+    // tool; any other two tools of one name are an error below, made at
+    // one line (a loop over a catalogue) or not.
+    tools = dedup(tools);
+    let mut problems = Vec::new();
+    for pair in tools.windows(2) {
+        let (first, second) = (pair[0].spec(), pair[1].spec());
+        if first.name == second.name {
+            problems.push(RegistryProblem::DuplicateName {
+                name: first.name.to_string(),
+                first: first.location,
+                second: second.location,
             });
         }
-        let plain = tools
-            .iter()
-            .map(|tool| !tool.takes_context() && !Settings::governs_tool(tool.spec()))
-            .collect();
-        Ok(Self {
-            tools,
-            plain,
-            index,
-            aliases,
-            allowlist: None,
-            configs: HashMap::new(),
-            settings: Arc::default(),
-            strict: false,
-            renderings: Arc::default(),
-            left_out: Vec::new(),
-            held: Vec::new(),
-            withheld: Vec::new(),
-            deferral: Deferral::default(),
-            search: None,
-        })
     }
-
-    /// This registry (fresh from [`from_tools`](Self::from_tools)) with a
-    /// `search_tools` over its other tools.
-    pub(super) fn with_search_tool(self) -> Result<Self, RegistryError> {
-        let search = Arc::new(SearchTool::new(self.specs()));
-        let mut tools = self.tools;
-        tools.push(ToolRef::Shared(search.clone()));
-        let mut registry = Registry::from_tools(tools)?;
-        registry.search = Some(search);
-        Ok(registry)
+    problems.extend(strict_problems(tools.iter().map(|tool| tool.spec()), false));
+    if !problems.is_empty() {
+        return Err(RegistryError { problems });
     }
-
-    /// Adds aliases given in code (`alias`, `tool`) to those the specs
-    /// declare, returning every alias naming no tool and every collision.
-    pub(super) fn add_aliases(&mut self, extra: Vec<(String, String)>) -> Vec<RegistryProblem> {
-        let mut problems = Vec::new();
-        if extra.is_empty() {
-            return problems;
-        }
-        let names: Vec<String> = self.names().map(str::to_owned).collect();
-        let mut pairs: Vec<(usize, String)> = self
+    let index = tools
+        .iter()
+        .enumerate()
+        .map(|(i, tool)| (tool.spec().name.clone(), i))
+        .collect();
+    let names: Vec<&str> = tools.iter().map(|t| &*t.spec().name).collect();
+    let declared = tools.iter().enumerate().flat_map(|(i, tool)| {
+        tool.spec()
             .aliases
             .iter()
-            .map(|(alias, i)| (i, alias.to_owned()))
-            .collect();
-        for (alias, tool) in extra {
-            match self.index.get(tool.as_str()) {
-                Some(&i) => pairs.push((i, alias)),
-                None => problems.push(RegistryProblem::UnknownName {
-                    suggestion: crate::names::closest(&tool, names.iter().map(String::as_str))
-                        .map(str::to_owned),
-                    name: tool,
-                }),
-            }
-        }
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let (aliases, collisions) = Aliases::build(&names, pairs);
-        self.aliases = aliases;
-        problems.extend(collisions.into_iter().map(|(name, first, second)| {
-            RegistryProblem::NameCollision {
-                name,
-                first,
-                second,
-            }
-        }));
-        problems
+            .map(move |alias| (i, alias.to_string()))
+    });
+    let (aliases, collisions) = Aliases::build(&names, declared);
+    if !collisions.is_empty() {
+        return Err(RegistryError {
+            problems: collisions
+                .into_iter()
+                .map(|(name, first, second)| RegistryProblem::NameCollision {
+                    name,
+                    first,
+                    second,
+                })
+                .collect(),
+        });
     }
+    let plain = tools
+        .iter()
+        .map(|tool| !tool.takes_context() && !Settings::governs_tool(tool.spec()))
+        .collect();
+    Ok(Registry {
+        tools,
+        plain,
+        index,
+        aliases,
+        allowlist: None,
+        configs: HashMap::new(),
+        settings: Arc::default(),
+        strict: false,
+        renderings: Arc::default(),
+        left_out: Vec::new(),
+        held: Vec::new(),
+        withheld: Vec::new(),
+        deferral: Deferral::default(),
+        search: None,
+    })
+}
+
+/// `registry` (fresh from [`from_tools`]) with a `search_tools` over its
+/// other tools.
+pub(super) fn with_search_tool(registry: Registry) -> Result<Registry, RegistryError> {
+    let search = Arc::new(SearchTool::new(registry.specs()));
+    let mut tools = registry.tools;
+    tools.push(ToolRef::Shared(search.clone()));
+    let mut registry = from_tools(tools)?;
+    registry.search = Some(search);
+    Ok(registry)
+}
+
+/// Adds aliases given in code (`alias`, `tool`) to those the specs of
+/// `registry`'s tools declare, returning every alias naming no tool and
+/// every collision.
+pub(super) fn add_aliases(
+    registry: &mut Registry,
+    extra: Vec<(String, String)>,
+) -> Vec<RegistryProblem> {
+    let mut problems = Vec::new();
+    if extra.is_empty() {
+        return problems;
+    }
+    let names: Vec<String> = registry.names().map(str::to_owned).collect();
+    let mut pairs: Vec<(usize, String)> = registry
+        .aliases
+        .iter()
+        .map(|(alias, i)| (i, alias.to_owned()))
+        .collect();
+    for (alias, tool) in extra {
+        match registry.index.get(tool.as_str()) {
+            Some(&i) => pairs.push((i, alias)),
+            None => problems.push(RegistryProblem::UnknownName {
+                suggestion: crate::names::closest(&tool, names.iter().map(String::as_str))
+                    .map(str::to_owned),
+                name: tool,
+            }),
+        }
+    }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (aliases, collisions) = Aliases::build(&names, pairs);
+    registry.aliases = aliases;
+    problems.extend(collisions.into_iter().map(|(name, first, second)| {
+        RegistryProblem::NameCollision {
+            name,
+            first,
+            second,
+        }
+    }));
+    problems
 }
 
 /// `tools` in name order, with one definition added twice kept once.

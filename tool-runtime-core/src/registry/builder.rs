@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::assemble::strict_problems;
+use super::assemble::{self, strict_problems};
 use super::select::Registration;
 use super::select::{IntoCatalog, Linked, Selected};
 use super::{Registry, RegistryError, RegistryProblem};
@@ -541,17 +541,17 @@ impl RegistryBuilder {
         }
         // Requirements are checked once, here; then one version of each
         // name is chosen.
-        let tools = super::assemble::dedup(std::mem::take(&mut self.tools));
+        let tools = assemble::dedup(std::mem::take(&mut self.tools));
         let (tools, withheld) = super::report::withhold(tools, &self.features, &self.required);
         let chosen = super::versions::choose(tools, &self.pins, &withheld);
         self.problems.extend(chosen.problems);
         let deprecated = super::versions::mark_deprecated;
         let offered = chosen.offered.into_iter().map(deprecated).collect();
         let held = chosen.held.into_iter().map(deprecated).collect();
-        let built = Registry::from_tools(offered);
+        let built = assemble::from_tools(offered);
         let built = built.and_then(
             |registry| match self.tool_search || self.deferral.is_set() {
-                true => registry.with_search_tool(),
+                true => assemble::with_search_tool(registry),
                 false => Ok(registry),
             },
         );
@@ -581,7 +581,7 @@ impl RegistryBuilder {
                 *tool = ToolRef::Shared(Arc::new(StrictArguments(tool.clone())));
             }
         }
-        problems.extend(registry.add_aliases(self.extra_aliases));
+        problems.extend(assemble::add_aliases(&mut registry, self.extra_aliases));
         let env: Vec<(String, String)> = if self.ignore_env {
             Vec::new()
         } else {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::Registry;
+use super::{Registry, versions};
 use crate::context::{CallParts, ToolContext};
 use crate::events::ToolCallStream;
 use crate::events::record::ToolCallRecord;
@@ -181,7 +181,7 @@ impl Catalog for Registry {
     fn tool_for_call(&self, name: &str) -> Option<(ToolRef, bool)> {
         let Some(i) = self.position(name) else {
             // A version called as `name@version`: always given a context.
-            return self.versioned(name).map(|tool| (tool.clone(), false));
+            return versions::versioned(self, name).map(|tool| (tool.clone(), false));
         };
         let plain = self.plain[i] && !self.settings.governs_every_call();
         Some((self.tools[i].clone(), plain))
@@ -251,7 +251,7 @@ impl Catalog for Registry {
                 ),
             );
         }
-        if let Some(error) = self.unavailable(name) {
+        if let Some(error) = versions::unavailable(self, name) {
             return error;
         }
         let mut message = format!("unknown tool \"{shown}\"");

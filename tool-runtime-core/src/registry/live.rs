@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use arc_swap::ArcSwap;
 use tokio::sync::watch;
 
-use super::assemble::strict_problems;
+use super::assemble::{add_aliases, from_tools, strict_problems, with_search_tool};
 use super::builder::StrictArguments;
 use super::config;
 use super::{Registry, RegistryError};
@@ -136,7 +136,7 @@ impl LiveRegistry {
         if !current.contains(name) {
             return false;
         }
-        match current.with_changes(Vec::new(), &[name]) {
+        match with_changes(&current, Vec::new(), &[name]) {
             Ok(next) => {
                 self.publish(next);
                 true
@@ -165,7 +165,7 @@ impl LiveRegistry {
 
     fn change(&self, added: Vec<ToolRef>, removed: &[&str]) -> Result<(), RegistryError> {
         let _writing = self.lock();
-        let next = self.shared.current.load().with_changes(added, removed)?;
+        let next = with_changes(&self.shared.current.load(), added, removed)?;
         self.publish(next);
         Ok(())
     }
@@ -201,106 +201,104 @@ impl std::fmt::Debug for LiveRegistry {
     }
 }
 
-/// The changes a [`LiveRegistry`] makes.
-impl Registry {
-    /// This registry with `added` tools (replacing any of the same name)
-    /// and without the tools named in `removed`: the same settings,
-    /// allowlist, strictness and aliases given in code, the kept tools'
-    /// configurations, and fresh renderings. A new tool that declares a
-    /// configuration takes it from its defaults and the environment.
-    pub(crate) fn with_changes(
-        &self,
-        added: Vec<ToolRef>,
-        removed: &[&str],
-    ) -> Result<Registry, RegistryError> {
-        let added_names: Vec<String> = added.iter().map(|t| t.spec().name.to_string()).collect();
-        let replaced =
-            |name: &str| removed.contains(&name) || added_names.iter().any(|added| added == name);
-        let extra: Vec<(String, String)> = self
-            .aliases()
-            .into_iter()
-            .filter(|(alias, tool)| {
-                !replaced(tool)
-                    && self
-                        .get(tool)
-                        .is_some_and(|t| !t.spec().aliases.iter().any(|a| a == alias))
-            })
-            .map(|(alias, tool)| (alias.to_owned(), tool.to_owned()))
-            .collect();
-        let mut problems = Vec::new();
-        let mut fresh = Vec::new();
-        for tool in added {
-            let tool = super::versions::mark_deprecated(tool);
-            let spec = tool.spec();
-            if self.strict && !spec.strict {
-                problems.extend(strict_problems(std::iter::once(spec), true));
-            }
-            if (self.strict || spec.strict)
-                && crate::schema::strict::arguments_differ(spec.input_schema())
-            {
-                fresh.push(ToolRef::Shared(Arc::new(StrictArguments(tool))));
-            } else {
-                fresh.push(tool);
-            }
+/// `current` with `added` tools (replacing any of the same name) and
+/// without the tools named in `removed`: the same settings, allowlist,
+/// strictness and aliases given in code, the kept tools' configurations,
+/// and fresh renderings. A new tool that declares a configuration takes it
+/// from its defaults and the environment. What each change of a
+/// [`LiveRegistry`] swaps in.
+fn with_changes(
+    current: &Registry,
+    added: Vec<ToolRef>,
+    removed: &[&str],
+) -> Result<Registry, RegistryError> {
+    let added_names: Vec<String> = added.iter().map(|t| t.spec().name.to_string()).collect();
+    let replaced =
+        |name: &str| removed.contains(&name) || added_names.iter().any(|added| added == name);
+    let extra: Vec<(String, String)> = current
+        .aliases()
+        .into_iter()
+        .filter(|(alias, tool)| {
+            !replaced(tool)
+                && current
+                    .get(tool)
+                    .is_some_and(|t| !t.spec().aliases.iter().any(|a| a == alias))
+        })
+        .map(|(alias, tool)| (alias.to_owned(), tool.to_owned()))
+        .collect();
+    let mut problems = Vec::new();
+    let mut fresh = Vec::new();
+    for tool in added {
+        let tool = super::versions::mark_deprecated(tool);
+        let spec = tool.spec();
+        if current.strict && !spec.strict {
+            problems.extend(strict_problems(std::iter::once(spec), true));
         }
-        let mut tools: Vec<ToolRef> = self
-            .tools
-            .iter()
-            .filter(|tool| !replaced(&tool.spec().name))
-            .cloned()
-            .collect();
-        tools.extend(fresh.iter().cloned());
-        if self.search.is_some() {
-            // A fresh search over the changed tools replaces the old one.
-            tools.retain(|tool| tool.spec().name != SearchTool::NAME);
-        }
-        let built = Registry::from_tools(tools);
-        let built = built.and_then(|registry| match self.search {
-            Some(_) => registry.with_search_tool(),
-            None => Ok(registry),
-        });
-        let mut registry = match built {
-            Ok(registry) => registry,
-            Err(error) => {
-                problems.extend(error.problems);
-                return Err(RegistryError { problems });
-            }
-        };
-        registry.allowlist = self.allowlist.clone();
-        let kept = |tool: &ToolRef| !replaced(&tool.spec().name);
-        registry.held = self.held.iter().filter(|t| kept(t)).cloned().collect();
-        registry.withheld = (self.withheld.iter())
-            .filter(|w| kept(&w.tool))
-            .cloned()
-            .collect();
-        registry.deferral = self.deferral.clone();
-        registry.settings = Arc::clone(&self.settings);
-        registry.strict = self.strict;
-        registry.configs = self
-            .configs
-            .iter()
-            .filter(|(name, _)| registry.contains(name))
-            .map(|(name, value)| (name.clone(), value.clone()))
-            .collect();
-        if fresh.iter().any(|tool| tool.spec().config.is_some()) {
-            let only_new = Registry::from_tools(fresh)?;
-            let sources = config::Sources {
-                code: Vec::new(),
-                file: Vec::new(),
-                env: std::env::vars()
-                    .filter(|(key, _)| key.starts_with("TOOL_"))
-                    .collect(),
-            };
-            match config::resolve(&only_new, sources) {
-                Ok(configs) => registry.configs.extend(configs),
-                Err(more) => problems.extend(more),
-            }
-        }
-        problems.extend(registry.add_aliases(extra));
-        if problems.is_empty() {
-            Ok(registry)
+        if (current.strict || spec.strict)
+            && crate::schema::strict::arguments_differ(spec.input_schema())
+        {
+            fresh.push(ToolRef::Shared(Arc::new(StrictArguments(tool))));
         } else {
-            Err(RegistryError { problems })
+            fresh.push(tool);
         }
+    }
+    let mut tools: Vec<ToolRef> = current
+        .tools
+        .iter()
+        .filter(|tool| !replaced(&tool.spec().name))
+        .cloned()
+        .collect();
+    tools.extend(fresh.iter().cloned());
+    if current.search.is_some() {
+        // A fresh search over the changed tools replaces the old one.
+        tools.retain(|tool| tool.spec().name != SearchTool::NAME);
+    }
+    let built = from_tools(tools);
+    let built = built.and_then(|registry| match current.search {
+        Some(_) => with_search_tool(registry),
+        None => Ok(registry),
+    });
+    let mut registry = match built {
+        Ok(registry) => registry,
+        Err(error) => {
+            problems.extend(error.problems);
+            return Err(RegistryError { problems });
+        }
+    };
+    registry.allowlist = current.allowlist.clone();
+    let kept = |tool: &ToolRef| !replaced(&tool.spec().name);
+    registry.held = current.held.iter().filter(|t| kept(t)).cloned().collect();
+    registry.withheld = (current.withheld.iter())
+        .filter(|w| kept(&w.tool))
+        .cloned()
+        .collect();
+    registry.deferral = current.deferral.clone();
+    registry.settings = Arc::clone(&current.settings);
+    registry.strict = current.strict;
+    registry.configs = current
+        .configs
+        .iter()
+        .filter(|(name, _)| registry.contains(name))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    if fresh.iter().any(|tool| tool.spec().config.is_some()) {
+        let only_new = from_tools(fresh)?;
+        let sources = config::Sources {
+            code: Vec::new(),
+            file: Vec::new(),
+            env: std::env::vars()
+                .filter(|(key, _)| key.starts_with("TOOL_"))
+                .collect(),
+        };
+        match config::resolve(&only_new, sources) {
+            Ok(configs) => registry.configs.extend(configs),
+            Err(more) => problems.extend(more),
+        }
+    }
+    problems.extend(add_aliases(&mut registry, extra));
+    if problems.is_empty() {
+        Ok(registry)
+    } else {
+        Err(RegistryError { problems })
     }
 }

@@ -1,24 +1,63 @@
 //! The [`Registry`]: the set of tools an agent offers, and the way to call
-//! them. [`RegistryBuilder`] (in `builder.rs`) makes one. `Registry`'s API
-//! is in this folder, one file for each thing it does:
+//! them.
 //!
-//! - this file: the type, and looking tools up (by name or alias, the
-//!   specs, names, aliases and configurations);
-//! - `global.rs`: the global registry of every linked `#[tool]`;
-//! - `select.rs`: which linked `#[tool]`s a builder adds ([`Linked`]), and
-//!   the catalogues it offers by name ([`IntoCatalog`]);
-//! - `assemble.rs`: a registry from tools (the builder's last step);
-//! - `render.rs`: the tool definitions and results for a provider;
-//! - `calls.rs`: running calls, which the invoke module does: the methods
-//!   that start them hand over to it;
-//! - `results.rs`: full results kept from the model by a result limit,
-//!   and the `read_result` tool that reads them in pages;
-//! - `live.rs`: [`LiveRegistry`], and a registry with tools added and
-//!   removed (feature `live`);
-//! - `versions.rs`: several versions of one name, the one offered, calls
-//!   by `name@version`, and deprecated tools;
-//! - `report.rs`: tools withheld for their requirements, and
-//!   [`Registry::report`].
+//! A [`Registry`] holds tools of unique names. It looks them up by name,
+//! alias or `name@version`, calls them for a model
+//! ([`invoke`](Registry::invoke), [`stream`](Registry::stream),
+//! [`invoke_all`](Registry::invoke_all)) or for a program
+//! ([`call_json`](Registry::call_json)), and renders their definitions and
+//! results for a [`Provider`](crate::Provider)
+//! ([`render`](Registry::render), [`render_results`](Registry::render_results)).
+//!
+//! - [`Registry::global`] holds every `#[tool]` linked into the program,
+//!   and [`Registry::global_report`] says what it found ([`GlobalReport`]).
+//! - [`RegistryBuilder`] ([`Registry::builder`]) makes a registry of chosen
+//!   tools: given by value, linked `#[tool]`s chosen with [`Linked`], or
+//!   offered by name from a catalogue ([`IntoCatalog`]); with aliases,
+//!   configurations, pinned versions, requirements, result limits, deferred
+//!   tools and the policies of its calls, such as how much the model
+//!   reads of a panic or an internal error ([`ErrorDetail`]).
+//! - A build that fails returns a [`RegistryError`], with every
+//!   [`RegistryProblem`] found.
+//! - [`Registry::report`] says what a registry did with each tool it was
+//!   given ([`ToolReport`]): offered it, held it as another version of an
+//!   offered name, or withheld it for its requirements ([`Availability`]).
+#![cfg_attr(
+    feature = "live",
+    doc = "- [`LiveRegistry`] (feature `live`) serves tools that are added, removed"
+)]
+#![cfg_attr(
+    not(feature = "live"),
+    doc = "- `LiveRegistry` (feature `live`) serves tools that are added, removed"
+)]
+//!   and replaced while it serves calls.
+
+// `Registry`'s inherent methods are in three files, each method an entry
+// point that hands over to the file of its concept:
+//
+// - this file: the type, making it and looking its tools up, and what it
+//   holds besides (other versions, reports, full results, the global
+//   registry);
+// - `calls.rs`: running calls, which the invoke module does;
+// - `render.rs`: the tool definitions and results for a provider.
+//
+// The other files hold the logic, as free functions and types of their own:
+//
+// - `builder.rs`: `RegistryBuilder`;
+// - `assemble.rs`: a registry from tools (the builder's last step, and
+//   each change of a live registry);
+// - `select.rs`: which linked `#[tool]`s a builder adds (`Linked`), and the
+//   catalogues it offers by name (`IntoCatalog`);
+// - `transforms.rs`: tools re-exposed by name through `ToolTransform`;
+// - `config.rs`: where configurations come from, and how they are layered;
+// - `versions.rs`: several versions of one name, the one offered, calls by
+//   `name@version`, and deprecated tools;
+// - `report.rs`: tools withheld for their requirements, and the report;
+// - `results.rs`: the `read_result` tool that reads full results in pages;
+// - `global.rs`: the global registry, built on first use;
+// - `live.rs`: `LiveRegistry`, and the registry each change builds
+//   (feature `live`);
+// - `error.rs`: `RegistryError` and `RegistryProblem`.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -57,6 +96,8 @@ use crate::names::{Aliases, Allowlist};
 use crate::providers::Renderings;
 use crate::search::{Deferral, SearchTool};
 use crate::spec::config::ConfigValue;
+use crate::spec::limit::{MissingResult, ResultHandle, ResultLimit, TokenCounter};
+use crate::spec::result::ToolResult;
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolRef};
 
@@ -133,6 +174,7 @@ pub struct Registry {
     search: Option<Arc<SearchTool>>,
 }
 
+// Making a registry, and looking its tools up.
 impl Registry {
     /// A builder for a registry of chosen tools.
     pub fn builder() -> RegistryBuilder {
@@ -156,7 +198,7 @@ impl Registry {
     pub fn resolve(&self, name: &str) -> Option<&dyn Tool> {
         match self.position(name) {
             Some(i) => Some(&*self.tools[i]),
-            None => self.versioned(name).map(|tool| &**tool),
+            None => versions::versioned(self, name).map(|tool| &**tool),
         }
     }
 
@@ -243,6 +285,157 @@ impl Registry {
     /// put every tool in strict mode.
     pub fn is_strict(&self) -> bool {
         self.strict
+    }
+}
+
+// What a registry holds besides the tools it offers: other versions, and
+// what it did with each tool it was given.
+impl Registry {
+    /// Every version of the tool named `name` that a call can reach, oldest
+    /// first: the offered one and those held besides (called as
+    /// `name@version`). Tools withheld for their requirements are not
+    /// among them; [`report`](Self::report) lists those. Empty for a name
+    /// no tool has.
+    ///
+    /// ```
+    /// use tool_runtime::{Registry, tool};
+    ///
+    /// /// Converts a length.
+    /// #[tool(name = "convert_length", version = "1.0.0")]
+    /// fn convert_length_v1() -> &'static str {
+    ///     "1.0.0"
+    /// }
+    ///
+    /// /// Converts a length.
+    /// #[tool(name = "convert_length", version = "2.0.0")]
+    /// fn convert_length_v2() -> &'static str {
+    ///     "2.0.0"
+    /// }
+    ///
+    /// let registry = Registry::builder()
+    ///     .tool(ConvertLengthV2Tool)
+    ///     .tool(ConvertLengthV1Tool)
+    ///     .build()
+    ///     .unwrap();
+    /// let versions: Vec<_> = registry
+    ///     .versions("convert_length")
+    ///     .iter()
+    ///     .map(|spec| spec.version.as_deref().unwrap())
+    ///     .collect();
+    /// assert_eq!(versions, ["1.0.0", "2.0.0"]);
+    /// assert_eq!(registry.len(), 1);
+    /// ```
+    pub fn versions(&self, name: &str) -> Vec<&ToolSpec> {
+        versions::reachable(self, name)
+    }
+
+    /// Every tool the registry was given, with what it did with it, by
+    /// name and then version: the offered tools, the other versions it
+    /// holds, and the tools withheld because their requirements are not
+    /// met, each naming what is missing. Tools left out for their
+    /// configuration are in [`left_out`](Self::left_out).
+    ///
+    /// ```
+    /// use tool_runtime::{Registry, tool};
+    ///
+    /// /// Searches the web.
+    /// #[tool(requires(env = "TOOL_RUNTIME_DOC_NO_SUCH_KEY"))]
+    /// fn web_search() -> &'static str {
+    ///     "results"
+    /// }
+    ///
+    /// let registry = Registry::builder().tool(WebSearchTool).build().unwrap();
+    /// assert_eq!(registry.len(), 0);
+    /// let report = registry.report();
+    /// assert_eq!(report[0].spec.name, "web_search");
+    /// assert!(!report[0].availability.is_offered());
+    /// assert_eq!(
+    ///     report[0].availability.to_string(),
+    ///     "withheld: environment variable TOOL_RUNTIME_DOC_NO_SUCH_KEY is not set"
+    /// );
+    /// ```
+    pub fn report(&self) -> Vec<ToolReport<'_>> {
+        report::tool_reports(self)
+    }
+}
+
+// The full results a result limit kept from the model, and how results
+// are measured.
+impl Registry {
+    /// The full result kept under `handle`: one that reached the model cut
+    /// to its [`ResultLimit`], or refused for it (a structured result), as
+    /// the tool made it (and its formatter wrote it).
+    ///
+    /// The handle is in the cut result ([`ToolResult::full_result`]), in
+    /// the call's record ([`ToolCallRecord::full_result`](crate::events::ToolCallRecord::full_result))
+    /// and in the marker the model reads. A registry keeps the 64 most
+    /// recent full results by default, 64 MiB at most, the oldest dropped
+    /// first ([`RegistryBuilder::kept_results`](crate::RegistryBuilder::kept_results));
+    /// a handle whose result was dropped gives a [`MissingResult`] saying
+    /// so.
+    pub fn full_result(&self, handle: &ResultHandle) -> Result<Arc<ToolResult>, MissingResult> {
+        self.settings.results.get(handle)
+    }
+
+    /// The registry's result limit, for tools without one of their own
+    /// ([`RegistryBuilder::result_limit`](crate::RegistryBuilder::result_limit));
+    /// `None`, the default, for no limit.
+    pub fn result_limit(&self) -> Option<ResultLimit> {
+        self.settings.result_limit
+    }
+
+    /// How the registry counts tokens for a [`ResultLimit::Tokens`]: the
+    /// counter given to
+    /// [`RegistryBuilder::token_counter`](crate::RegistryBuilder::token_counter),
+    /// else [`ByteEstimate`](crate::limits::ByteEstimate).
+    pub fn token_counter(&self) -> &dyn TokenCounter {
+        &self.settings.token_counter
+    }
+}
+
+// The global registry: every `#[tool]` linked into the program.
+impl Registry {
+    /// Every `#[tool]` linked into this program, built on first use.
+    ///
+    /// A tool defined in a library crate is linked only when the program
+    /// uses something from that crate; `use my_tools as _;` is enough.
+    ///
+    /// # Panics
+    ///
+    /// When two linked tools share a name; the message names both
+    /// definitions. [`Registry::try_global`] returns that error instead.
+    pub fn global() -> &'static Registry {
+        match Self::try_global() {
+            Ok(registry) => registry,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// Every `#[tool]` linked into this program, or the error that two of
+    /// them share a name (or an alias).
+    ///
+    /// Tools that declare a configuration get it from their defaults and the
+    /// environment (see [`crate::config`]); a tool whose configuration is
+    /// invalid or missing is left out, and [`Registry::global_report`] says
+    /// which and why. Build a registry with [`Registry::builder`] to make
+    /// that an error instead, or to configure tools in code.
+    pub fn try_global() -> Result<&'static Registry, &'static RegistryError> {
+        global::try_global()
+    }
+
+    /// What [`Registry::global`] found: how many tools were linked, and any
+    /// left out because their configuration could not be resolved. A crate
+    /// of tools that the program never refers to is not linked at all (see
+    /// `docs/registries.md`), so check `linked` at start-up when it matters.
+    pub fn global_report() -> GlobalReport {
+        global::report()
+    }
+
+    /// The spec of every `#[tool]` linked into this program, in link order,
+    /// including any that [`Registry::global`] left out; a tool left out
+    /// because of its configuration can still be inspected here.
+    pub fn linked_specs() -> impl Iterator<Item = &'static ToolSpec> {
+        global::linked_specs()
     }
 }
 

@@ -118,54 +118,29 @@ fn join(missing: &[Missing]) -> String {
         .join("; ")
 }
 
-impl Registry {
-    /// Every tool the registry was given, with what it did with it, by
-    /// name and then version: the offered tools, the other versions it
-    /// holds, and the tools withheld because their requirements are not
-    /// met, each naming what is missing. Tools left out for their
-    /// configuration are in [`left_out`](Self::left_out).
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use tool_runtime::{registry::Availability, dynamic::DynamicTool, Registry, spec::Requirements};
-    ///
-    /// let search = DynamicTool::builder("web_search", "Searches the web.", json!({"type": "object"}))
-    ///     .requires(Requirements::new().env("TOOL_RUNTIME_DOC_NO_SUCH_KEY"))
-    ///     .handler(|_, _| Ok("results"))
-    ///     .build()
-    ///     .unwrap();
-    /// let registry = Registry::builder().tool(search).build().unwrap();
-    /// assert_eq!(registry.len(), 0);
-    /// let report = registry.report();
-    /// assert_eq!(report[0].spec.name, "web_search");
-    /// assert!(!report[0].availability.is_offered());
-    /// assert_eq!(
-    ///     report[0].availability.to_string(),
-    ///     "withheld: environment variable TOOL_RUNTIME_DOC_NO_SUCH_KEY is not set"
-    /// );
-    /// ```
-    pub fn report(&self) -> Vec<ToolReport<'_>> {
-        let offered = self.specs().map(|spec| ToolReport {
-            spec,
-            availability: Availability::Offered,
-        });
-        let held = self.held.iter().map(|tool| ToolReport {
-            spec: tool.spec(),
-            availability: Availability::OtherVersion,
-        });
-        let withheld = self.withheld.iter().map(|w| ToolReport {
-            spec: w.tool.spec(),
-            availability: Availability::Withheld(&w.missing),
-        });
-        let mut report: Vec<ToolReport<'_>> = offered.chain(held).chain(withheld).collect();
-        report.sort_by(|a, b| {
-            let version = |spec: &ToolSpec| {
-                spec.version
-                    .as_deref()
-                    .and_then(|v| semver::Version::parse(v).ok())
-            };
-            (&a.spec.name, version(a.spec)).cmp(&(&b.spec.name, version(b.spec)))
-        });
-        report
-    }
+/// Every tool `registry` was given, with what it did with it, by name and
+/// then version. See [`Registry::report`].
+pub(super) fn tool_reports(registry: &Registry) -> Vec<ToolReport<'_>> {
+    let offered = registry.specs().map(|spec| ToolReport {
+        spec,
+        availability: Availability::Offered,
+    });
+    let held = registry.held.iter().map(|tool| ToolReport {
+        spec: tool.spec(),
+        availability: Availability::OtherVersion,
+    });
+    let withheld = registry.withheld.iter().map(|w| ToolReport {
+        spec: w.tool.spec(),
+        availability: Availability::Withheld(&w.missing),
+    });
+    let mut report: Vec<ToolReport<'_>> = offered.chain(held).chain(withheld).collect();
+    report.sort_by(|a, b| {
+        let version = |spec: &ToolSpec| {
+            spec.version
+                .as_deref()
+                .and_then(|v| semver::Version::parse(v).ok())
+        };
+        (&a.spec.name, version(a.spec)).cmp(&(&b.spec.name, version(b.spec)))
+    });
+    report
 }

@@ -1,7 +1,8 @@
-//! Full results: those a [`ResultLimit`] kept from the model, read back by
-//! their handle ([`Registry::full_result`]) or in pages by the model itself
-//! through the registry's `read_result` tool
+//! The `read_result` tool, through which the model reads in pages the full
+//! results a [`ResultLimit`] kept from it
 //! ([`RegistryBuilder::read_result`](crate::RegistryBuilder::read_result)).
+//! A program reads them whole by their handle with
+//! [`Registry::full_result`](super::Registry::full_result).
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -9,16 +10,13 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::Registry;
 use crate::context::ToolContext;
 use crate::invoke::limit::{READ_RESULT, ceil_boundary, floor_boundary};
 use crate::invoke::policy::Settings;
 use crate::invoke::store::ResultStore;
 use crate::spec::content::Content;
 use crate::spec::error::{ToolError, ToolErrorKind};
-use crate::spec::limit::{
-    Counter, MissingResult, ResultHandle, ResultLimit, TokenCounter, grouped,
-};
+use crate::spec::limit::{Counter, ResultHandle, ResultLimit, grouped};
 use crate::spec::result::ToolResult;
 use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolFuture};
@@ -29,38 +27,6 @@ const DEFAULT_PAGE: usize = 64 << 10;
 
 /// Room kept in each page of `read_result` for its note.
 const NOTE_ROOM: usize = 256;
-
-impl Registry {
-    /// The full result kept under `handle`: one that reached the model cut
-    /// to its [`ResultLimit`], or refused for it (a structured result), as
-    /// the tool made it (and its formatter wrote it).
-    ///
-    /// The handle is in the cut result ([`ToolResult::full_result`]), in
-    /// the call's record ([`ToolCallRecord::full_result`](crate::events::ToolCallRecord::full_result))
-    /// and in the marker the model reads. A registry keeps the 64 most
-    /// recent full results by default, 64 MiB at most, the oldest dropped
-    /// first ([`RegistryBuilder::kept_results`](crate::RegistryBuilder::kept_results));
-    /// a handle whose result was dropped gives a [`MissingResult`] saying
-    /// so.
-    pub fn full_result(&self, handle: &ResultHandle) -> Result<Arc<ToolResult>, MissingResult> {
-        self.settings.results.get(handle)
-    }
-
-    /// The registry's result limit, for tools without one of their own
-    /// ([`RegistryBuilder::result_limit`](crate::RegistryBuilder::result_limit));
-    /// `None`, the default, for no limit.
-    pub fn result_limit(&self) -> Option<ResultLimit> {
-        self.settings.result_limit
-    }
-
-    /// How the registry counts tokens for a [`ResultLimit::Tokens`]: the
-    /// counter given to
-    /// [`RegistryBuilder::token_counter`](crate::RegistryBuilder::token_counter),
-    /// else [`ByteEstimate`](crate::limits::ByteEstimate).
-    pub fn token_counter(&self) -> &dyn TokenCounter {
-        &self.settings.token_counter
-    }
-}
 
 /// The most bytes of a page that keeps to `limit`, note included: about
 /// the limit, less room for the note.

@@ -166,104 +166,76 @@ fn same_version(spec: &ToolSpec, version: &str) -> bool {
     }
 }
 
-impl Registry {
-    /// Every version of the tool named `name` that a call can reach, oldest
-    /// first: the offered one and those held besides (called as
-    /// `name@version`). Tools withheld for their requirements are not
-    /// among them; [`report`](Self::report) lists those. Empty for a name
-    /// no tool has.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use tool_runtime::{dynamic::DynamicTool, Registry};
-    ///
-    /// let version = |v: &'static str| {
-    ///     DynamicTool::builder("convert_length", "Converts a length.", json!({"type": "object"}))
-    ///         .version(v)
-    ///         .handler(move |_, _| Ok(v))
-    ///         .build()
-    ///         .unwrap()
-    /// };
-    /// let registry = Registry::builder()
-    ///     .tool(version("2.0.0"))
-    ///     .tool(version("1.0.0"))
-    ///     .build()
-    ///     .unwrap();
-    /// let versions: Vec<_> = registry
-    ///     .versions("convert_length")
-    ///     .iter()
-    ///     .map(|spec| spec.version.as_deref().unwrap())
-    ///     .collect();
-    /// assert_eq!(versions, ["1.0.0", "2.0.0"]);
-    /// assert_eq!(registry.len(), 1);
-    /// ```
-    pub fn versions(&self, name: &str) -> Vec<&ToolSpec> {
-        let mut specs: Vec<&ToolSpec> = self
-            .get(name)
-            .map(|tool| tool.spec())
-            .into_iter()
-            .chain(
-                self.held
-                    .iter()
-                    .map(|tool| tool.spec())
-                    .filter(|spec| spec.name == name),
-            )
-            .collect();
-        specs.sort_by_key(|spec| version_of(spec));
-        specs
-    }
+/// Every version of the tool named `name` that a call of `registry` can
+/// reach, oldest first: the offered one and those held besides. See
+/// [`Registry::versions`].
+pub(super) fn reachable<'a>(registry: &'a Registry, name: &str) -> Vec<&'a ToolSpec> {
+    let mut specs: Vec<&ToolSpec> = registry
+        .get(name)
+        .map(|tool| tool.spec())
+        .into_iter()
+        .chain(
+            registry
+                .held
+                .iter()
+                .map(|tool| tool.spec())
+                .filter(|spec| spec.name == name),
+        )
+        .collect();
+    specs.sort_by_key(|spec| version_of(spec));
+    specs
+}
 
-    /// The tool a `name@version` call names, offered or held.
-    pub(super) fn versioned(&self, name: &str) -> Option<&ToolRef> {
-        let (base, version) = name.split_once('@')?;
-        let offered = self.index.get(base).map(|&i| &self.tools[i]);
-        offered
-            .into_iter()
-            .chain(self.held.iter().filter(|tool| tool.spec().name == base))
-            .find(|tool| same_version(tool.spec(), version))
-    }
+/// The tool of `registry` a `name@version` call names, offered or held.
+pub(super) fn versioned<'a>(registry: &'a Registry, name: &str) -> Option<&'a ToolRef> {
+    let (base, version) = name.split_once('@')?;
+    let offered = registry.index.get(base).map(|&i| &registry.tools[i]);
+    offered
+        .into_iter()
+        .chain(registry.held.iter().filter(|tool| tool.spec().name == base))
+        .find(|tool| same_version(tool.spec(), version))
+}
 
-    /// The error for a call of `name` that names a tool the registry holds
-    /// but cannot run: one withheld for its requirements
-    /// ([`Disabled`](ToolErrorKind::Disabled), naming what is missing), or
-    /// a version of a held name it does not have
-    /// ([`UnknownTool`](ToolErrorKind::UnknownTool), naming the versions
-    /// it has). `None` for any other name.
-    pub(super) fn unavailable(&self, name: &str) -> Option<ToolError> {
-        let (base, version) = match name.split_once('@') {
-            Some((base, version)) => (base, Some(version)),
-            None => (name, None),
-        };
-        let withheld = self.withheld.iter().find(|w| {
-            let spec = w.tool.spec();
-            spec.name == base && version.is_none_or(|version| same_version(spec, version))
-        });
-        if let Some(withheld) = withheld {
-            return Some(withheld.error());
-        }
-        let version = version?;
-        let versions = self.versions(base);
-        if versions.is_empty() {
-            return None;
-        }
-        let list: Vec<&str> = versions
-            .iter()
-            .filter_map(|spec| spec.version.as_deref())
-            .collect();
-        let message = if list.is_empty() {
-            format!(
-                "tool `{base}` has no versions; call it as `{base}` (asked for version \"{}\")",
-                crate::quote::name(version)
-            )
-        } else {
-            format!(
-                "tool `{base}` has no version \"{}\"; its versions are {}",
-                crate::quote::name(version),
-                list.join(", ")
-            )
-        };
-        Some(ToolError::with_kind(ToolErrorKind::UnknownTool, message))
+/// The error for a call of `name` that names a tool `registry` holds but
+/// cannot run: one withheld for its requirements
+/// ([`Disabled`](ToolErrorKind::Disabled), naming what is missing), or a
+/// version of a held name it does not have
+/// ([`UnknownTool`](ToolErrorKind::UnknownTool), naming the versions it
+/// has). `None` for any other name.
+pub(super) fn unavailable(registry: &Registry, name: &str) -> Option<ToolError> {
+    let (base, version) = match name.split_once('@') {
+        Some((base, version)) => (base, Some(version)),
+        None => (name, None),
+    };
+    let withheld = registry.withheld.iter().find(|w| {
+        let spec = w.tool.spec();
+        spec.name == base && version.is_none_or(|version| same_version(spec, version))
+    });
+    if let Some(withheld) = withheld {
+        return Some(withheld.error());
     }
+    let version = version?;
+    let versions = reachable(registry, base);
+    if versions.is_empty() {
+        return None;
+    }
+    let list: Vec<&str> = versions
+        .iter()
+        .filter_map(|spec| spec.version.as_deref())
+        .collect();
+    let message = if list.is_empty() {
+        format!(
+            "tool `{base}` has no versions; call it as `{base}` (asked for version \"{}\")",
+            crate::quote::name(version)
+        )
+    } else {
+        format!(
+            "tool `{base}` has no version \"{}\"; its versions are {}",
+            crate::quote::name(version),
+            list.join(", ")
+        )
+    };
+    Some(ToolError::with_kind(ToolErrorKind::UnknownTool, message))
 }
 
 /// The text that starts the description of a deprecated tool, which is
