@@ -143,6 +143,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "auth")]
+pub mod auth;
 #[cfg(feature = "client")]
 pub mod client;
 mod content;

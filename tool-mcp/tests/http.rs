@@ -5,6 +5,10 @@
 
 #![cfg(feature = "http")]
 
+#[cfg(feature = "auth")]
+#[path = "http/auth.rs"]
+mod auth;
+
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 

@@ -87,9 +87,8 @@ impl<O: Outbox> Session<O> {
         };
         let progress_token = call.progress_token();
         let tool_use = call.tool_use();
-        let context = server
-            .context
-            .clone()
+        let context = self
+            .base_context(&call.id)
             .with_client(Arc::new(peer::Client(RoundClient(Arc::clone(&round)))));
         let notify = CallNotify {
             session: self,

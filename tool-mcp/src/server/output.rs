@@ -40,6 +40,14 @@ pub(super) trait Outbox: Send + Sync + 'static {
         false
     }
 
+    /// The context the calls of `request` start from, when the transport
+    /// has one of its own for it (over HTTP, one holding the caller its
+    /// access token shows); `None`: the server's.
+    fn context(&self, request: &Id) -> Option<tool_runtime::ToolContext> {
+        let _ = request;
+        None
+    }
+
     /// Runs `call`, the work of `request` (a `tools/call`), which sends its
     /// answer when done: on a task of its own, so that calls overlap, unless
     /// the transport drives it itself (streamable HTTP: on the connection

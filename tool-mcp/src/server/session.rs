@@ -140,6 +140,15 @@ impl<O: Outbox> Session<O> {
         })
     }
 
+    /// The context the calls of request `id` start from: the transport's
+    /// for it (over HTTP with a resource server, one holding the caller), or
+    /// the server's.
+    pub(super) fn base_context(&self, id: &Id) -> ToolContext {
+        self.output
+            .context(id)
+            .unwrap_or_else(|| self.server.context.clone())
+    }
+
     /// Sends a line belonging to `request` (none: the session's own).
     pub(super) async fn send(&self, line: Vec<u8>, request: Option<&Id>) {
         self.output.send(line, request).await;
@@ -639,25 +648,23 @@ impl<O: Outbox> Session<O> {
         cancelled: &CancellationToken,
     ) {
         let server = &self.server;
-        let client = |call| {
+        let client = |call, base: ToolContext| {
             let client = requests::SessionClient {
                 session: Arc::downgrade(self),
                 call,
             };
-            server
-                .context
-                .clone()
-                .with_client(Arc::new(super::peer::Client(client)))
+            base.with_client(Arc::new(super::peer::Client(client)))
         };
         // Over a transport that routes by request, the call has a client of
         // its own, whose requests belong to the call (over streamable HTTP
         // they go out on the call's response); else the session's serves.
         let own;
         let context = if self.output.routes_by_request() {
-            own = client(Some(id.clone()));
+            own = client(Some(id.clone()), self.base_context(id));
             &own
         } else {
-            self.context.get_or_init(|| client(None))
+            self.context
+                .get_or_init(|| client(None, server.context.clone()))
         };
         let notify = CallNotify {
             session: &**self,

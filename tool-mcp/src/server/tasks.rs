@@ -276,7 +276,7 @@ impl<O: Outbox> Session<O> {
             &owned
         };
         let registry = server.registry.snapshot();
-        let context = server.context.clone();
+        let context = self.base_context(&call.id);
         // The client lives as long as the task's call: the session's place
         // is freed when the call ends (or at once if no task is made).
         let client = |input| {

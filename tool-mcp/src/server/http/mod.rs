@@ -27,6 +27,8 @@
 //! ([`budget`]).
 
 mod activity;
+#[cfg(feature = "auth")]
+mod authz;
 mod body;
 mod budget;
 mod conn;
@@ -92,6 +94,8 @@ pub struct HttpOptions {
     max_event_streams: usize,
     max_session_event_streams: usize,
     event_stream_lifetime: Duration,
+    #[cfg(feature = "auth")]
+    resource_server: Option<crate::auth::ResourceServer>,
 }
 
 impl Default for HttpOptions {
@@ -110,6 +114,8 @@ impl Default for HttpOptions {
             max_event_streams: Self::DEFAULT_MAX_EVENT_STREAMS,
             max_session_event_streams: Self::DEFAULT_MAX_EVENT_STREAMS_PER_SESSION,
             event_stream_lifetime: Self::DEFAULT_EVENT_STREAM_LIFETIME,
+            #[cfg(feature = "auth")]
+            resource_server: None,
         }
     }
 }
@@ -322,6 +328,20 @@ impl HttpOptions {
     /// [`DEFAULT_EVENT_STREAM_LIFETIME`](Self::DEFAULT_EVENT_STREAM_LIFETIME).
     pub fn event_stream_lifetime(mut self, lifetime: Duration) -> Self {
         self.event_stream_lifetime = lifetime;
+        self
+    }
+
+    /// Serves as an OAuth 2.1 resource server (feature `auth`): every
+    /// request to the MCP endpoint (`POST`, `GET`, `DELETE`) must carry an
+    /// access token `resource_server` accepts, checked before its body is
+    /// read, and granting its required scopes; the protected resource
+    /// metadata is served to anyone. The [`Caller`](crate::auth::Caller)
+    /// of each request reaches the tools it calls, as an extension of
+    /// their context. See [`auth`](crate::auth). Without it (the default)
+    /// the server asks for no token.
+    #[cfg(feature = "auth")]
+    pub fn resource_server(mut self, resource_server: crate::auth::ResourceServer) -> Self {
+        self.resource_server = Some(resource_server);
         self
     }
 

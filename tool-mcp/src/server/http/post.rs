@@ -18,6 +18,7 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use tool_runtime::ToolContext;
 
 use super::body::{self, Reply};
 use super::budget::Held;
@@ -40,14 +41,27 @@ pub(super) async fn handle(
     if let Err((status, text)) = guard::check(request.headers(), &shared.options) {
         return body::text(status, text);
     }
+    #[cfg(feature = "auth")]
+    if let Some(reply) = super::authz::metadata(shared, request.method(), request.uri().path()) {
+        return reply;
+    }
     if request.uri().path() != MCP_PATH {
         return body::text(
             StatusCode::NOT_FOUND,
             format!("not found; the MCP endpoint is {MCP_PATH}"),
         );
     }
+    // The access token, checked before anything else is read: the
+    // context the request's calls start from, with its caller.
+    #[cfg(feature = "auth")]
+    let context = match super::authz::check(shared, request.headers()).await {
+        Ok(context) => context,
+        Err(refusal) => return *refusal,
+    };
+    #[cfg(not(feature = "auth"))]
+    let context = None;
     match *request.method() {
-        Method::POST => post(shared, request, peer).await,
+        Method::POST => post(shared, request, peer, context).await,
         Method::GET => sessions::get(shared, request.headers()),
         Method::DELETE => sessions::delete(shared, request.headers()),
         _ => sessions::not_allowed(shared.options.stateless),
@@ -88,8 +102,14 @@ fn too_large(shared: &Shared) -> Reply {
     )
 }
 
-/// A POST, from `peer`: one JSON-RPC message.
-async fn post(shared: &Arc<Shared>, request: Request<Incoming>, peer: IpAddr) -> Reply {
+/// A POST, from `peer`: one JSON-RPC message, whose calls start from
+/// `context` when it has one (else from the server's).
+async fn post(
+    shared: &Arc<Shared>,
+    request: Request<Incoming>,
+    peer: IpAddr,
+    context: Option<ToolContext>,
+) -> Reply {
     let (parts, body) = request.into_parts();
     let headers = &parts.headers;
     if let Some(refusal) = check_head(shared, headers) {
@@ -124,7 +144,7 @@ async fn post(shared: &Arc<Shared>, request: Request<Incoming>, peer: IpAddr) ->
             Err(reply) => return *reply,
         },
     };
-    posted.dispatch(shared, headers, &body, peer).await
+    posted.dispatch(shared, headers, &body, peer, context).await
 }
 
 /// What the transport reads of a message: its kind, id, method and
@@ -301,13 +321,15 @@ impl<'a> Posted<'a> {
     }
 
     /// Checks the message, from `peer`, against the request's headers, then
-    /// hands it to the session it belongs to.
+    /// hands it to the session it belongs to; its calls start from
+    /// `context` when it has one.
     async fn dispatch(
         mut self,
         shared: &Arc<Shared>,
         headers: &HeaderMap,
         body: &[u8],
         peer: IpAddr,
+        context: Option<ToolContext>,
     ) -> Reply {
         let session_id = headers.get(SESSION_ID).and_then(|id| id.to_str().ok());
         let version = headers::protocol_version(headers);
@@ -356,6 +378,7 @@ impl<'a> Posted<'a> {
                     body,
                     modern,
                     peer,
+                    context,
                 };
                 call.serve(shared, session, false, &mut self).await
             }
@@ -365,6 +388,7 @@ impl<'a> Posted<'a> {
                     body,
                     modern,
                     peer,
+                    context,
                 };
                 call.sessionless(shared, self).await
             }
@@ -417,6 +441,9 @@ struct Call<'a> {
     modern: bool,
     /// The address it came from.
     peer: IpAddr,
+    /// The context its calls start from, when not the server's (the
+    /// caller its access token shows, as an extension).
+    context: Option<ToolContext>,
 }
 
 impl Call<'_> {
@@ -459,7 +486,7 @@ impl Call<'_> {
     /// in `Mcp-Session-Id`) when the answer is a result.
     async fn initialize(self, shared: &Arc<Shared>) -> Reply {
         let session = shared.new_session();
-        let Some((mut route, receiver)) = Route::open(&session, &self.id, false) else {
+        let Some((mut route, receiver)) = Route::open(&session, &self.id, false, None) else {
             return in_flight(&self.id);
         };
         session.handle_line(self.body).await;
@@ -497,7 +524,9 @@ impl Call<'_> {
             Ok(held) => held,
             Err(refusal) => return *refusal,
         };
-        let Some((mut route, receiver)) = Route::open(&session, &self.id, own_session) else {
+        let context = self.context.take();
+        let Some((mut route, receiver)) = Route::open(&session, &self.id, own_session, context)
+        else {
             return in_flight(&self.id);
         };
         posted.deliver(&session, self.body).await;

@@ -25,6 +25,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use tokio::sync::Notify;
 use tokio::time::Sleep;
+use tool_runtime::ToolContext;
 
 use super::activity::now_ms;
 use super::budget::{Budget, Held};
@@ -205,6 +206,8 @@ pub(super) type Driver = Pin<Box<dyn Future<Output = ()> + Send>>;
 /// A request's route.
 struct Entry {
     queue: Arc<Queue>,
+    /// The context the request's calls start from, when not the server's.
+    context: Option<ToolContext>,
 }
 
 /// An HTTP session's routes: one per request in flight, and the standalone
@@ -260,13 +263,14 @@ impl Routes {
 
     /// Opens the route of the request whose id has `key`: `None` when one is
     /// open already (a request of that id is in flight).
-    fn open_route(&self, key: &str) -> Option<Arc<Queue>> {
+    fn open_route(&self, key: &str, context: Option<ToolContext>) -> Option<Arc<Queue>> {
         match lock(&self.by_request).entry(key.to_owned()) {
             std::collections::hash_map::Entry::Occupied(_) => None,
             std::collections::hash_map::Entry::Vacant(vacant) => {
                 let queue = Queue::new();
                 vacant.insert(Entry {
                     queue: Arc::clone(&queue),
+                    context,
                 });
                 Some(queue)
             }
@@ -343,6 +347,12 @@ impl Outbox for Routes {
         true
     }
 
+    fn context(&self, request: &Id) -> Option<ToolContext> {
+        lock(&self.by_request)
+            .get(&*request.key())
+            .and_then(|entry| entry.context.clone())
+    }
+
     fn run<F>(&self, request: &Id, call: F)
     where
         F: Future<Output = ()> + Send + 'static,
@@ -401,13 +411,15 @@ pub(super) struct Route {
 
 impl Route {
     /// Opens the route of request `id` in `session`, with the receiver of its
-    /// messages; `None` when a request of that id is in flight already.
+    /// messages; `None` when a request of that id is in flight already. The
+    /// request's calls start from `context` when it is given.
     pub(super) fn open(
         session: &Arc<HttpSession>,
         id: &Id,
         own_session: bool,
+        context: Option<ToolContext>,
     ) -> Option<(Self, Arc<Queue>)> {
-        let receiver = session.output.open_route(&id.key())?;
+        let receiver = session.output.open_route(&id.key(), context)?;
         // In use while open; its end marks the session used.
         session.output.open.fetch_add(1, Ordering::Relaxed);
         let route = Route {

@@ -116,6 +116,12 @@ impl Shared {
         self.server.registry()
     }
 
+    /// The context every call starts from (the server's).
+    #[cfg(feature = "auth")]
+    pub(super) fn base_context(&self) -> tool_runtime::ToolContext {
+        self.server.context.clone()
+    }
+
     /// A new session, not yet registered: `initialize` sets it up.
     pub(super) fn new_session(&self) -> Arc<HttpSession> {
         let routes = Routes::new(self.options.max_session_event_streams);
