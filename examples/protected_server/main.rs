@@ -1,0 +1,80 @@
+//! An MCP server over streamable HTTP that asks for OAuth access tokens
+//! (tool-mcp's `auth` feature): the resource server of the authorization
+//! tests (tests/mcp/auth/run.sh). It listens on 127.0.0.1 (a port the
+//! kernel picks, or PORT), trusts the authorization server ISSUER, takes
+//! tokens issued for its own URL, `http://127.0.0.1:PORT/mcp`, and needs
+//! SCOPES (space separated, none by default) on every request.
+//!
+//! ```sh
+//! cargo run -p examples --example protected_server -- ISSUER ["SCOPES"]
+//! ```
+//!
+//! When it listens it prints one line of JSON on stdout,
+//! `{"url":"http://127.0.0.1:PORT/mcp","issuer":"..."}`, and serves until
+//! it is killed. Its tools: `whoami` (the
+//! caller the token shows) and `add`.
+
+use std::time::Duration;
+
+use tool_mcp::auth::{Caller, ResourceServer};
+use tool_mcp::server::{HttpOptions, McpServer};
+use tool_runtime::{Registry, ToolContext, context::CancellationToken, tool};
+
+/// Says who calls: the subject, client and scopes of the access token.
+#[tool(read_only)]
+fn whoami(ctx: &ToolContext) -> serde_json::Value {
+    match ctx.extension::<Caller>() {
+        Some(caller) => serde_json::json!({
+            "subject": caller.subject,
+            "client_id": caller.client_id,
+            "scopes": caller.scopes,
+        }),
+        None => serde_json::json!({"anonymous": true}),
+    }
+}
+
+/// Adds two numbers.
+#[tool(read_only)]
+fn add(
+    /// The first number
+    a: i64,
+    /// The second number
+    b: i64,
+) -> i64 {
+    a + b
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let Some(issuer) = args.next() else {
+        eprintln!("usage: protected_server ISSUER [\"SCOPES\"]");
+        std::process::exit(2);
+    };
+    let scopes: Vec<String> = args
+        .next()
+        .map(|scopes| scopes.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    let port = std::env::var("PORT").unwrap_or_else(|_| "0".to_owned());
+    let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}")).await?;
+    let url = format!("http://{}/mcp", listener.local_addr()?);
+    let resource_server = ResourceServer::builder(&issuer, &url)
+        .required_scopes(scopes)
+        .resource_name("toolbox protected example")
+        .fetch_timeout(Duration::from_secs(5))
+        .build()?;
+    let registry = Registry::builder()
+        .tool(WhoamiTool)
+        .tool(AddTool)
+        .build()?;
+    println!("{}", serde_json::json!({"url": url, "issuer": issuer}));
+    McpServer::new(registry)
+        .with_implementation("protected-example", "1.0.0")
+        .serve_http_with(
+            listener,
+            HttpOptions::new().resource_server(resource_server),
+            CancellationToken::new(),
+        )
+        .await?;
+    Ok(())
+}
