@@ -63,10 +63,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .resource_name("toolbox protected example")
         .fetch_timeout(Duration::from_secs(5))
         .build()?;
-    let registry = Registry::builder()
-        .tool(WhoamiTool)
-        .tool(AddTool)
-        .build()?;
+    let registry = Registry::builder().tool(WhoamiTool).tool(AddTool).build()?;
     println!("{}", serde_json::json!({"url": url, "issuer": issuer}));
     McpServer::new(registry)
         .with_implementation("protected-example", "1.0.0")

@@ -82,6 +82,41 @@
 //! call them, from `tool-cli` (`tool_cli::run()`, whose `serve` is this
 //! server).
 //!
+//! # Authorization
+//!
+//! Over HTTP the server can be an OAuth 2.1 resource server, as MCP's
+//! authorization specification describes (feature `auth`): a
+//! [`ResourceServer`](auth::ResourceServer) names the authorization server
+//! (its issuer) and this server's canonical URL (the audience its tokens
+//! must name), and [`HttpOptions::resource_server`](server::HttpOptions::resource_server)
+//! makes every request to the endpoint carry a bearer token it accepts
+//! (`401` with a `WWW-Authenticate` challenge otherwise, `403` for a
+//! missing scope), serves the protected resource metadata, and hands each
+//! call the token's [`Caller`](auth::Caller) as an extension of its
+//! context. The [`auth`] module has the details.
+//!
+//! ```no_run
+//! # #[cfg(feature = "auth")]
+//! # async fn serve() -> Result<(), Box<dyn std::error::Error>> {
+//! use tool_mcp::auth::ResourceServer;
+//! use tool_mcp::server::{HttpOptions, McpServer};
+//! use tool_runtime::{Registry, context::CancellationToken};
+//!
+//! let resource_server =
+//!     ResourceServer::builder("https://auth.example.com", "https://tools.example.com/mcp")
+//!         .required_scopes(["tools:call"])
+//!         .build()?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! let options = HttpOptions::new()
+//!     .allowed_hosts(["tools.example.com"])
+//!     .resource_server(resource_server);
+//! McpServer::new(Registry::global().clone())
+//!     .serve_http_with(listener, options, CancellationToken::new())
+//!     .await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # The client: other servers' tools
 //!
 //! [`client::McpClient`] (feature `client`, on by default) goes the other
@@ -130,6 +165,9 @@
 //!   [`server::HttpOptions`] and [`server::MCP_PATH`], with hyper (no rmcp).
 //!   Without it (`default-features = false`) the server speaks stdio and
 //!   byte streams only, and hyper is not compiled or linked.
+//! - `auth`: the [`auth`] module, the HTTP server as an OAuth 2.1 resource
+//!   server (`http`, with jsonwebtoken on the RustCrypto crates and reqwest
+//!   for the authorization server's metadata and keys).
 //! - `client` (default): the [`client`] module, an MCP client built on
 //!   `rmcp`'s, with its child-process and streamable HTTP transports
 //!   (reqwest, with rustls on ring: no system OpenSSL).

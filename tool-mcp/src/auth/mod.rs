@@ -103,8 +103,6 @@ pub use introspect::Introspection;
 /// allowed (`none` is not an algorithm here at all).
 pub use jsonwebtoken::Algorithm;
 
-use crate::server::MCP_PATH;
-
 /// The path of the Protected Resource Metadata document (RFC 9728 §3),
 /// before any path of the resource.
 pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
@@ -355,20 +353,13 @@ impl ResourceServerBuilder {
         let fetcher = fetch::Fetcher::new(limits.fetch_timeout, limits.max_document_bytes)
             .map_err(BuildError::Client)?;
         let keys = keys::KeyStore::new(config.issuer.clone(), fetcher, limits);
-        let path = resource_path(&config.resource);
-        let mut metadata_paths = vec![
-            METADATA_PATH.to_owned(),
-            format!("{METADATA_PATH}{MCP_PATH}"),
-        ];
-        if !path.is_empty() && path != MCP_PATH {
-            metadata_paths.push(format!("{METADATA_PATH}{path}"));
-        }
+        let metadata_path = format!("{METADATA_PATH}{}", resource_path(&config.resource));
         Ok(ResourceServer {
             inner: Arc::new(Inner {
                 config,
                 keys,
                 metadata_url,
-                metadata_paths,
+                metadata_path,
             }),
         })
     }
@@ -423,8 +414,8 @@ struct Inner {
     keys: keys::KeyStore,
     /// The URL of the protected resource metadata, for challenges.
     metadata_url: String,
-    /// The paths the server answers the metadata on.
-    metadata_paths: Vec<String>,
+    /// The path of `metadata_url`.
+    metadata_path: String,
 }
 
 /// The configuration of the MCP server as an OAuth 2.1 resource server,
@@ -518,11 +509,12 @@ impl ResourceServer {
         &self.inner.metadata_url
     }
 
-    /// The paths the HTTP server answers the metadata on: the root
-    /// well-known path, it followed by the MCP endpoint's path, and it
-    /// followed by the resource's path when that differs.
-    pub fn metadata_paths(&self) -> &[String] {
-        &self.inner.metadata_paths
+    /// The path of [`metadata_url`](Self::metadata_url): the well-known
+    /// path followed by the resource's. The HTTP server answers the
+    /// metadata there, at the well-known path alone, and at it followed by
+    /// the MCP endpoint's path (`/mcp`).
+    pub fn metadata_path(&self) -> &str {
+        &self.inner.metadata_path
     }
 
     /// The protected resource metadata document (RFC 9728 §2).

@@ -10,19 +10,21 @@ use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, StatusCode};
 use tool_runtime::ToolContext;
 
+use super::MCP_PATH;
 use super::body::{self, Reply};
 use super::sessions::Shared;
-use crate::auth::{AuthError, ResourceServer};
+use crate::auth::{AuthError, METADATA_PATH, ResourceServer};
 
 /// The answer to a request for the protected resource metadata, when the
 /// server has a resource server and `path` is one of the metadata's.
 pub(super) fn metadata(shared: &Shared, method: &Method, path: &str) -> Option<Reply> {
     let resource_server = shared.options.resource_server.as_ref()?;
-    if !resource_server
-        .metadata_paths()
-        .iter()
-        .any(|known| known == path)
-    {
+    let known = path == METADATA_PATH
+        || path == resource_server.metadata_path()
+        || path
+            .strip_prefix(METADATA_PATH)
+            .is_some_and(|rest| rest == MCP_PATH);
+    if !known {
         return None;
     }
     if method != Method::GET && method != Method::HEAD {
