@@ -106,22 +106,34 @@ impl Call {
             }
         }
         drop(cancel);
-        // The call is over before its end is stored: a reader that sees the
-        // task ended knows the tool's future is gone.
+        // The call is over, and its place among the running tasks free,
+        // before its end is stored: a reader that sees the task ended knows
+        // the tool's future is gone and the task no longer counts as running.
         let record = events.record();
         drop(events);
+        let Call {
+            store,
+            max_result_bytes,
+            _slot: slot,
+            ..
+        } = self;
+        drop(slot);
         task.finished(record);
-        task.bound_result(self.max_result_bytes);
-        self.store_now(&task).await;
+        task.bound_result(max_result_bytes);
+        store_now(&*store, &task).await;
     }
 
-    /// Stores the task; a store that fails is logged, and the call goes on
-    /// (its next store, or its end, may get through).
     async fn store_now(&self, task: &Task) {
-        if let Err(_error) = self.store.update(task.clone()).await {
-            #[cfg(feature = "tracing")]
-            tracing::warn!(task = %task.id, error = %_error, "the task store did not take the task");
-        }
+        store_now(&*self.store, task).await;
+    }
+}
+
+/// Stores the task; a store that fails is logged, and the call goes on
+/// (its next store, or its end, may get through).
+async fn store_now(store: &dyn TaskStore, task: &Task) {
+    if let Err(_error) = store.update(task.clone()).await {
+        #[cfg(feature = "tracing")]
+        tracing::warn!(task = %task.id, error = %_error, "the task store did not take the task");
     }
 }
 
