@@ -16,14 +16,14 @@
 
 use std::time::Duration;
 
-use tool_mcp::auth::{Caller, ResourceServer};
+use tool_mcp::auth::ResourceServer;
 use tool_mcp::server::{HttpOptions, McpServer};
 use tool_runtime::{Registry, ToolContext, context::CancellationToken, tool};
 
 /// Says who calls: the subject, client and scopes of the access token.
 #[tool(read_only)]
 fn whoami(ctx: &ToolContext) -> serde_json::Value {
-    match ctx.extension::<Caller>() {
+    match ctx.caller() {
         Some(caller) => serde_json::json!({
             "subject": caller.subject,
             "client_id": caller.client_id,

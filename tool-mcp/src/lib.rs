@@ -92,8 +92,8 @@
 //! makes every request to the endpoint carry a bearer token it accepts
 //! (`401` with a `WWW-Authenticate` challenge otherwise, `403` for a
 //! missing scope), serves the protected resource metadata, and hands each
-//! call the token's [`Caller`](auth::Caller) as an extension of its
-//! context. The [`auth`] module has the details.
+//! call the token's [`Caller`](auth::Caller) on its context
+//! (`ctx.caller()`). The [`auth`] module has the details.
 //!
 //! ```no_run
 //! # #[cfg(feature = "auth")]

@@ -9,8 +9,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
+use super::Caller;
 use super::ResourceServer;
-use super::caller::Caller;
 use super::error::AuthError;
 use super::fetch::FetchError;
 
@@ -132,8 +132,8 @@ fn check(server: &ResourceServer, answer: Map<String, Value>) -> Result<Caller, 
     if !caller.audience.iter().any(|aud| aud == &config.resource) {
         return invalid("the token was not issued for this resource (aud)");
     }
-    if caller.issuer.is_empty() {
-        caller.issuer = config.issuer.clone();
+    if caller.issuer.is_none() {
+        caller.issuer = Some(config.issuer.clone());
     }
     Ok(caller)
 }

@@ -7,8 +7,8 @@
 use jsonwebtoken::{DecodingKey, Validation, decode, decode_header};
 use serde_json::{Map, Value};
 
+use super::Caller;
 use super::ResourceServer;
-use super::caller::Caller;
 use super::error::AuthError;
 use super::keys::family_of;
 

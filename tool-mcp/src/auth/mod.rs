@@ -18,9 +18,8 @@
 //!   whose token lacks a required scope `403` with
 //!   `error="insufficient_scope"` and the scopes needed (RFC 6750 §3);
 //! - hand the [`Caller`] the token describes to each tool it calls for
-//!   that request, as an extension of the call's
-//!   [`ToolContext`](tool_runtime::ToolContext):
-//!   `ctx.extension::<tool_mcp::auth::Caller>()`.
+//!   that request, on the call's
+//!   [`ToolContext`](tool_runtime::ToolContext): `ctx.caller()`.
 //!
 //! Tokens that are JWTs (RFC 9068) are checked locally against the
 //! authorization server's keys: the signature with the key the header's
@@ -70,19 +69,17 @@
 //! A tool reads who calls it from its context:
 //!
 //! ```
-//! use tool_mcp::auth::Caller;
 //! use tool_runtime::{ToolContext, tool};
 //!
 //! /// Says who calls.
 //! #[tool]
 //! fn whoami(ctx: &ToolContext) -> String {
-//!     ctx.extension::<Caller>()
+//!     ctx.caller()
 //!         .and_then(|caller| caller.subject.clone())
 //!         .unwrap_or_else(|| "anonymous".to_owned())
 //! }
 //! ```
 
-mod caller;
 mod error;
 mod fetch;
 mod introspect;
@@ -95,13 +92,15 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-pub use caller::Caller;
 pub use error::AuthError;
 pub use introspect::Introspection;
 /// The JWS algorithms a [`ResourceServer`] may accept
 /// ([`ResourceServerBuilder::algorithms`]); only the asymmetric ones are
 /// allowed (`none` is not an algorithm here at all).
 pub use jsonwebtoken::Algorithm;
+/// Who is calling: the core's [`Caller`](tool_runtime::context::Caller), which
+/// the server puts on the context of each call it serves for a token.
+pub use tool_runtime::context::Caller;
 
 /// The path of the Protected Resource Metadata document (RFC 9728 §3),
 /// before any path of the resource.

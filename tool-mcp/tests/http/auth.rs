@@ -16,7 +16,7 @@ use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
-use tool_mcp::auth::{BuildError, Caller, Introspection, ResourceServer, ResourceServerBuilder};
+use tool_mcp::auth::{BuildError, Introspection, ResourceServer, ResourceServerBuilder};
 use tool_mcp::server::{HttpOptions, McpServer};
 use tool_runtime::{Registry, ToolContext, context::CancellationToken, tool};
 
@@ -25,7 +25,7 @@ use super::{Answer, Server, Stream, call, modern_headers, modern_meta};
 /// Says who calls: the caller's subject, client and scopes.
 #[tool]
 async fn whoami(ctx: &ToolContext) -> String {
-    match ctx.extension::<Caller>() {
+    match ctx.caller() {
         Some(caller) => format!(
             "{} {} {}",
             caller.subject.as_deref().unwrap_or("-"),

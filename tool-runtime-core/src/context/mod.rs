@@ -3,7 +3,7 @@
 //!
 //! The context carries what the caller hands to every tool (the JSON
 //! invocation state, typed extensions, application state, a cancellation
-//! token, an approver) and, inside a registry call, what belongs to that
+//! token, an approver, who is calling: the [`Caller`]) and, inside a registry call, what belongs to that
 //! call (the tool use, its deadline, where its progress reports go). The
 //! injectable types built on it: one extractor for shared values in
 //! `shared.rs` ([`Shared`], named [`State`],
@@ -12,12 +12,14 @@
 //! token, `Option`).
 
 pub(crate) mod approval;
+pub(crate) mod caller;
 pub(crate) mod client;
 pub(crate) mod elicit;
 pub(crate) mod extract;
 pub(crate) mod shared;
 
 pub use approval::{Approval, ApprovalRequest, Approver};
+pub use caller::Caller;
 pub use client::{
     ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, Root, SamplingMessage,
     SamplingRequest, SamplingResponse,
@@ -132,6 +134,7 @@ struct Given {
     state: Map<String, Value>,
     extensions: TypeMap,
     app_state: TypeMap,
+    caller: Option<Arc<Caller>>,
 }
 
 impl Clone for Given {
@@ -140,6 +143,7 @@ impl Clone for Given {
             state: self.state.clone(),
             extensions: self.extensions.clone(),
             app_state: self.app_state.clone(),
+            caller: self.caller.clone(),
         }
     }
 }
@@ -251,6 +255,19 @@ impl ToolContext {
             .extensions
             .insert(TypeId::of::<T>(), Arc::new(value));
         self
+    }
+
+    /// Says who is calling: the principal the server authenticated for the
+    /// calls made with this context (see [`Caller`]).
+    pub fn with_caller(mut self, caller: Caller) -> Self {
+        Arc::make_mut(&mut self.shared).caller = Some(Arc::new(caller));
+        self
+    }
+
+    /// Who is calling, or `None` for an anonymous call: one its server
+    /// authenticated no one for.
+    pub fn caller(&self) -> Option<&Caller> {
+        self.shared.caller.as_deref()
     }
 
     /// The invocation state the caller passed in.
@@ -614,6 +631,7 @@ impl fmt::Debug for ToolContext {
         f.debug_struct("ToolContext")
             .field("tool_use_id", &self.tool_use_id())
             .field("tool_name", &self.tool_name())
+            .field("caller", &self.shared.caller)
             .field("state", &self.shared.state)
             .field("extensions", &self.shared.extensions.len())
             .field("app_state", &self.shared.app_state.len())

@@ -43,8 +43,8 @@ pub(super) fn metadata(shared: &Shared, method: &Method, path: &str) -> Option<R
 }
 
 /// Checks the bearer token of a request to the MCP endpoint: the context
-/// its calls start from, with its [`Caller`](crate::auth::Caller) as an
-/// extension (`None` when the server asks for no token), or the refusal to
+/// its calls start from, with its [`Caller`](tool_runtime::context::Caller)
+/// (`None` when the server asks for no token), or the refusal to
 /// answer with.
 pub(super) async fn check(
     shared: &Shared,
@@ -68,7 +68,7 @@ pub(super) async fn check(
         (None, _) => resource_server.check(None).await,
     };
     match outcome {
-        Ok(caller) => Ok(Some(shared.base_context().with_extension(caller))),
+        Ok(caller) => Ok(Some(shared.base_context().with_caller(caller))),
         Err(error) => Err(Box::new(refusal(resource_server, &error))),
     }
 }

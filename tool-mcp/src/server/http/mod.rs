@@ -335,7 +335,7 @@ impl HttpOptions {
     /// request to the MCP endpoint (`POST`, `GET`, `DELETE`) must carry an
     /// access token `resource_server` accepts, checked before its body is
     /// read, and granting its required scopes; the protected resource
-    /// metadata is served to anyone. The [`Caller`](crate::auth::Caller)
+    /// metadata is served to anyone. The [`Caller`](tool_runtime::context::Caller)
     /// of each request reaches the tools it calls, as an extension of
     /// their context. See [`auth`](crate::auth). Without it (the default)
     /// the server asks for no token.
