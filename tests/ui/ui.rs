@@ -1,16 +1,16 @@
 //! Compile-fail and compile-pass cases for `#[tool]` and `#[toolset]`.
 //!
-//! `ui/macro/` holds misuses the macro itself reports, and cases where it
+//! `macro/` holds misuses the macro itself reports, and cases where it
 //! must add nothing to an error of rustc's own (a syntax error in a body)
 //! or to its own one error (a tool whose struct is used elsewhere);
-//! `ui/types/` holds misuses rustc reports as unmet trait bounds, whose
+//! `types/` holds misuses rustc reports as unmet trait bounds, whose
 //! wording can change between compiler versions. Regenerate the expected
-//! output with `TRYBUILD=overwrite cargo test -p tests --test ui`.
+//! output with `TRYBUILD=overwrite cargo test -p ui`.
 
 #[test]
 fn ui() {
     let cases = trybuild::TestCases::new();
-    cases.compile_fail("ui/macro/*.rs");
-    cases.compile_fail("ui/types/*.rs");
-    cases.pass("ui/pass/*.rs");
+    cases.compile_fail("macro/*.rs");
+    cases.compile_fail("types/*.rs");
+    cases.pass("pass/*.rs");
 }
