@@ -2,29 +2,33 @@
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
 # pinned in tests/mcp/package.json; it needs Node 22+, which
 # tests/mcp/node.sh provides) against the `conformance-server` example over
-# streamable HTTP: the scenarios each protocol revision requires
-# (`--requirements 2025-11-25`, then `--requirements 2026-07-28`), with the
-# known failures of tests/mcp/conformance-REVISION.yml (one line of reason
-# each). Fails on any other failure and on a listed scenario that starts
-# passing; runs both revisions either way.
+# streamable HTTP, and its client scenarios against the `conformance-client`
+# example (tool_mcp's McpClient): the scenarios each protocol revision
+# requires (`--requirements 2025-11-25`, then `--requirements 2026-07-28`),
+# with the known failures of tests/mcp/conformance-REVISION.yml (one line of
+# reason each). Fails on any other failure and on a listed scenario that
+# starts passing; runs everything either way.
 #
 #   tests/mcp/conformance.sh
-#   CONFORMANCE_SERVER=target/debug/conformance-server tests/mcp/conformance.sh
+#   CONFORMANCE_SERVER=target/debug/conformance-server \
+#   CONFORMANCE_CLIENT=target/debug/conformance-client tests/mcp/conformance.sh
 #   tests/mcp/conformance.sh 2026-07-28      # one revision
 #
-# Results of each scenario (checks.json) go to target/conformance/REVISION.
+# Results of each scenario (checks.json) go to target/conformance/REVISION
+# (the server's) and target/conformance/client-REVISION.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 # Node 22+ and the pinned packages: sets MCP_NODE and MCP_NODE_MODULES.
 . tests/mcp/node.sh
 
-if [ -z "${CONFORMANCE_SERVER:-}" ]; then
-  echo "== building conformance-server"
-  cargo build --quiet -p examples --bin conformance-server
+if [ -z "${CONFORMANCE_SERVER:-}" ] || [ -z "${CONFORMANCE_CLIENT:-}" ]; then
+  echo "== building conformance-server and conformance-client"
+  cargo build --quiet -p examples --bin conformance-server --bin conformance-client
   target_dir="$(cargo metadata --format-version 1 --no-deps \
     | "$MCP_NODE" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')"
-  CONFORMANCE_SERVER="$target_dir/debug/conformance-server"
+  CONFORMANCE_SERVER="${CONFORMANCE_SERVER:-$target_dir/debug/conformance-server}"
+  CONFORMANCE_CLIENT="${CONFORMANCE_CLIENT:-$target_dir/debug/conformance-client}"
 fi
 
 # A free loopback port, chosen by the kernel.
@@ -58,5 +62,13 @@ for revision in "${revisions[@]}"; do
     --output-dir "$out/$revision" \
     | grep -v '^Running client scenario\|^Results saved to\|^=== Running scenario\|^$' \
     || status=$?
+  echo "== MCP conformance suite $version, --requirements $revision, against conformance-client"
+  PATH="$(dirname "$MCP_NODE"):$PATH" "$MCP_NODE_MODULES/.bin/conformance" client \
+    --command "$CONFORMANCE_CLIENT" \
+    --requirements "$revision" \
+    --expected-failures "tests/mcp/conformance-$revision.yml" \
+    --output-dir "$out/client-$revision" 2>"$out/client-$revision.log" \
+    | grep -v '^Results saved to\|^$' \
+    || { status=1; echo "(the runner's and the client's stderr: $out/client-$revision.log)"; }
 done
 exit "$status"

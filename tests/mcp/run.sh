@@ -2,12 +2,14 @@
 # Runs the MCP client tests against `toolbox serve` (stdio and streamable
 # HTTP): the official Python MCP SDK (pytest), then the official TypeScript
 # MCP SDK (Node's test runner, tests/mcp/ts_client.test.mjs); then the
-# official MCP conformance suite against the `conformance-server` example
+# official MCP conformance suite against the `conformance-server` example,
+# and its client scenarios against the `conformance-client` example
 # (tests/mcp/conformance.sh).
 #
 #   tests/mcp/run.sh [pytest arguments...]
 #   TOOLBOX=target/debug/toolbox tests/mcp/run.sh   # test a binary built already
-#   (CONFORMANCE_SERVER=target/debug/conformance-server likewise)
+#   (CONFORMANCE_SERVER=target/debug/conformance-server and
+#   CONFORMANCE_CLIENT=target/debug/conformance-client likewise)
 #
 # Creates (or reuses) a virtual environment in target/mcp-venv with the
 # pinned Python SDK, and Node 22+ with the pinned npm packages in
@@ -25,16 +27,18 @@ venv="$(dirname "$(dirname "$MCP_PYTHON")")"
 # A binary given in TOOLBOX is used as it is (say, the one `cargo test
 # --workspace` just built, which saves building it again with other
 # features); otherwise it is built here.
-# CONFORMANCE_SERVER likewise, for the conformance-server example.
-if [ -z "${TOOLBOX:-}" ] || [ -z "${CONFORMANCE_SERVER:-}" ]; then
-  echo "== building toolbox and conformance-server"
-  cargo build --quiet -p examples --bin toolbox --bin conformance-server
+# CONFORMANCE_SERVER and CONFORMANCE_CLIENT likewise, for the
+# conformance-server and conformance-client examples.
+if [ -z "${TOOLBOX:-}" ] || [ -z "${CONFORMANCE_SERVER:-}" ] || [ -z "${CONFORMANCE_CLIENT:-}" ]; then
+  echo "== building toolbox, conformance-server and conformance-client"
+  cargo build --quiet -p examples --bin toolbox --bin conformance-server --bin conformance-client
   target_dir="$(cargo metadata --format-version 1 --no-deps \
     | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
   TOOLBOX="${TOOLBOX:-$target_dir/debug/toolbox}"
   CONFORMANCE_SERVER="${CONFORMANCE_SERVER:-$target_dir/debug/conformance-server}"
+  CONFORMANCE_CLIENT="${CONFORMANCE_CLIENT:-$target_dir/debug/conformance-client}"
 fi
-export TOOLBOX CONFORMANCE_SERVER
+export TOOLBOX CONFORMANCE_SERVER CONFORMANCE_CLIENT
 
 # Node and the TypeScript SDK: sets MCP_NODE and MCP_NODE_MODULES.
 . tests/mcp/node.sh

@@ -1543,3 +1543,90 @@ async fn our_client_calls_our_servers_tools_as_tasks() {
     shutdown.cancel();
     serving.await.unwrap().unwrap();
 }
+
+// ------------------------------------------- the server asks the caller
+
+/// Asks the caller's name, then greets them.
+#[tool(register = false)]
+async fn greet_asked(ctx: &ToolContext) -> Result<String, ToolError> {
+    let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    let answer = ctx.elicit_with_schema("Your name?", schema).await?;
+    Ok(match answer {
+        tool_runtime::context::Elicitation::Accepted(answer) => {
+            format!("hello {}", answer["name"].as_str().unwrap_or("?"))
+        }
+        other => format!("no name: {}", other.action()),
+    })
+}
+
+/// The caller's user: answers every elicitation with a name, and counts
+/// what it was asked.
+struct Ada(std::sync::atomic::AtomicUsize);
+
+impl tool_runtime::context::ClientRequests for Ada {
+    fn sample(
+        &self,
+        _: tool_runtime::context::SamplingRequest,
+    ) -> tool_runtime::context::ClientFuture<'_, tool_runtime::context::SamplingResponse> {
+        Box::pin(async { Err(ToolError::new("no model here")) })
+    }
+
+    fn elicit(
+        &self,
+        request: tool_runtime::context::ElicitationRequest,
+    ) -> tool_runtime::context::ClientFuture<'_, tool_runtime::context::Elicitation<Value>> {
+        assert_eq!(request.message, "Your name?");
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async {
+            Ok(tool_runtime::context::Elicitation::Accepted(
+                json!({"name": "Ada"}),
+            ))
+        })
+    }
+}
+
+/// What a server asks while its tool runs goes to the caller, through the
+/// call's context: in the `initialize` era as a request on the call's
+/// stream, in 2026-07-28 as an `input_required` result the client answers
+/// by calling again. A call whose context has no client to ask fails,
+/// saying so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_server_asks_during_a_call_goes_to_the_caller() {
+    use std::sync::Arc;
+    use tool_mcp::client::McpProtocol;
+    use tool_mcp::server::McpServer;
+
+    let registry = Registry::builder().tool(GreetAskedTool).build().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    let serving = tokio::spawn(McpServer::new(registry).serve_http(listener, shutdown.clone()));
+
+    for protocol in [McpProtocol::Initialize, McpProtocol::Discover] {
+        let options = McpClientOptions::default()
+            .with_protocol(protocol)
+            .with_forward_requests(true);
+        let client = McpClient::connect_with("asking", McpServerConfig::http(&url), options)
+            .await
+            .expect("connects");
+        let ada = Arc::new(Ada(Default::default()));
+        let ctx = ToolContext::new().with_client(ada.clone());
+        let output = client.call("greet_asked", json!({}), &ctx).await;
+        assert_eq!(text(output.expect("answered")), "hello Ada", "{protocol:?}");
+        assert_eq!(ada.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+        // Nobody to ask: the call fails (2026-07-28), or the tool hears
+        // that its question was refused (initialize).
+        let outcome = client
+            .call("greet_asked", json!({}), &ToolContext::new())
+            .await;
+        let said = match outcome {
+            Ok(output) => output.into_result("c").text_content(),
+            Err(error) => error.to_string(),
+        };
+        assert!(said.contains("no client to ask"), "{protocol:?}: {said}");
+        client.close().await;
+    }
+    shutdown.cancel();
+    serving.await.unwrap().unwrap();
+}

@@ -8,15 +8,16 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest, RequestId,
-    ServerResult,
+    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
+    InputRequests, InputRequiredResult, InputResponses, RequestId, ServerResult,
 };
 use rmcp::service::serve_client_with_lifecycle_and_ct;
 use rmcp::service::{Peer, RoleClient, RunningService};
+use serde_json::Value;
 use tokio::io::AsyncBufReadExt;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
-use tool_runtime::{context::CancellationToken, events::Progress};
+use tool_runtime::{ToolContext, context::CancellationToken};
 
 use super::McpClientOptions;
 use super::config::McpServerConfig;
@@ -24,6 +25,7 @@ use super::convert::McpTool;
 use super::error::{McpClientError, McpClientErrorKind, untrusted};
 use super::import::LeftOut;
 use super::listing::{self, Failure};
+use super::requests::{self, MAX_INPUT_ROUNDS};
 use super::shared::Shared;
 
 /// How many of a server's last stderr lines are kept, to quote when it
@@ -73,15 +75,49 @@ impl Live {
     }
 
     /// Sends `tools/call` and waits for the answer, the caller's
-    /// cancellation or the time limit.
+    /// cancellation or the time limit. A server that answers
+    /// `input_required` (revision 2026-07-28) has its requests answered by
+    /// `client` (the caller's) and is called again with the answers, up to
+    /// [`MAX_INPUT_ROUNDS`] times.
     pub(crate) async fn call(
         self: &Arc<Self>,
         shared: &Arc<Shared>,
-        params: CallToolRequestParams,
-        progress: Progress,
-        cancelled: impl Future<Output = ()>,
+        mut params: CallToolRequestParams,
+        ctx: &ToolContext,
         deadline: Instant,
     ) -> CallEnd {
+        for _ in 0..MAX_INPUT_ROUNDS {
+            let asked = match self.round(shared, params.clone(), ctx, deadline).await {
+                Round::End(end) => return end,
+                Round::InputRequired(asked) => asked,
+            };
+            let answers = tokio::select! {
+                answers = answer_all(ctx, asked.input_requests.unwrap_or_default()) => answers,
+                () = ctx.cancelled() => return CallEnd::Cancelled,
+                () = tokio::time::sleep_until(deadline) => return CallEnd::TimedOut,
+            };
+            match answers {
+                Ok(answers) => {
+                    params.input_responses = (!answers.is_empty()).then_some(answers);
+                    // Echoed as the server wrote it, and only when it wrote one.
+                    params.request_state = asked.request_state;
+                }
+                Err(message) => return CallEnd::Unanswered(message),
+            }
+        }
+        CallEnd::Protocol(format!(
+            "the server asked for input {MAX_INPUT_ROUNDS} times without answering the call"
+        ))
+    }
+
+    /// One `tools/call` request and its answer.
+    async fn round(
+        self: &Arc<Self>,
+        shared: &Arc<Shared>,
+        params: CallToolRequestParams,
+        ctx: &ToolContext,
+        deadline: Instant,
+    ) -> Round {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let mut handle = match self
             .peer
@@ -89,10 +125,12 @@ impl Live {
             .await
         {
             Ok(handle) => handle,
-            Err(error) => return CallEnd::Failed(error.to_string()),
+            Err(error) => return Round::End(CallEnd::Failed(error.to_string())),
         };
         let id = handle.id.clone();
-        let progress = shared.watch_progress(handle.progress_token.clone(), progress);
+        let progress = shared.watch_progress(handle.progress_token.clone(), ctx.progress_handle());
+        // The server's requests on this call's stream go to the caller.
+        let _asking = shared.route_requests(id.clone(), ctx.client().cloned());
         // Dropped before the answer (the caller's future dropped):
         // `notifications/cancelled`.
         let mut abandoned = Abandoned {
@@ -107,7 +145,7 @@ impl Live {
         }
         let outcome = tokio::select! {
             answer = &mut handle.rx => Outcome::Answer(answer.ok().map(Box::new)),
-            () = cancelled => Outcome::Cancelled,
+            () = ctx.cancelled() => Outcome::Cancelled,
             () = tokio::time::sleep_until(deadline) => Outcome::TimedOut,
         };
         abandoned.id = None;
@@ -115,18 +153,21 @@ impl Live {
             Outcome::Answer(answer) => answer.map(|answer| *answer),
             Outcome::Cancelled => {
                 let _ = handle.cancel(Some("cancelled by the caller".into())).await;
-                return CallEnd::Cancelled;
+                return Round::End(CallEnd::Cancelled);
             }
             Outcome::TimedOut => {
                 let reason = "the client stopped waiting (time limit)";
                 let _ = handle.cancel(Some(reason.into())).await;
-                return CallEnd::TimedOut;
+                return Round::End(CallEnd::TimedOut);
             }
         };
-        match answer {
+        Round::End(match answer {
             Some(Ok(ServerResult::CallToolResult(result))) => {
                 progress.settle().await;
                 CallEnd::Result(result)
+            }
+            Some(Ok(ServerResult::InputRequiredResult(asked))) => {
+                return Round::InputRequired(asked);
             }
             Some(Ok(_)) => {
                 CallEnd::Protocol("the answer to `tools/call` is not a tool result".into())
@@ -142,8 +183,36 @@ impl Live {
                     (Failure::Failed(message), _) => CallEnd::Failed(message),
                 }
             }
-        }
+        })
     }
+}
+
+/// How one round of a `tools/call` ended.
+enum Round {
+    End(CallEnd),
+    /// The server needs the caller's input first (revision 2026-07-28).
+    InputRequired(InputRequiredResult),
+}
+
+/// The caller's answers to the server's `input_required` requests, by key;
+/// or why the call cannot go on.
+async fn answer_all(ctx: &ToolContext, requests: InputRequests) -> Result<InputResponses, String> {
+    let mut answers = InputResponses::new();
+    for (key, request) in requests {
+        let (method, params) = match serde_json::to_value(&request) {
+            Ok(Value::Object(mut request)) => (
+                request
+                    .remove("method")
+                    .and_then(|method| method.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                request.remove("params").unwrap_or(Value::Null),
+            ),
+            _ => return Err("the server's request for input cannot be read".to_owned()),
+        };
+        let answer = requests::answer(ctx.client(), &method, params).await?;
+        answers.insert(key, answer);
+    }
+    Ok(answers)
 }
 
 /// How one `tools/call` ended.
@@ -158,6 +227,8 @@ pub(crate) enum CallEnd {
     Closed,
     /// The request could not be sent, or the transport failed.
     Failed(String),
+    /// The server asked for input the caller could not give: why.
+    Unanswered(String),
     Cancelled,
     TimedOut,
 }

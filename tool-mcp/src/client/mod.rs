@@ -71,6 +71,7 @@ mod import;
 mod limits;
 mod listing;
 mod protocol;
+mod requests;
 mod section;
 mod shared;
 mod stdio;
@@ -122,6 +123,13 @@ pub struct McpClientOptions {
     /// Which revision of MCP the client speaks: the `initialize` handshake
     /// by default (see [`McpProtocol`]).
     pub protocol: McpProtocol,
+    /// Whether the client declares the `elicitation` capability, so that a
+    /// server may ask the caller for input while a tool runs. Off by
+    /// default. Either way, what a server asks during a call (an
+    /// elicitation, the roots) goes to the caller, through the call's
+    /// context ([`ToolContext::client`]); a call whose context has no
+    /// client fails when the server asks.
+    pub forward_requests: bool,
 }
 
 impl Default for McpClientOptions {
@@ -133,6 +141,7 @@ impl Default for McpClientOptions {
             restart_backoff_min: Duration::from_millis(100),
             restart_backoff_max: Duration::from_secs(5),
             protocol: McpProtocol::Initialize,
+            forward_requests: false,
         }
     }
 }
@@ -159,6 +168,12 @@ impl McpClientOptions {
     /// Sets [`protocol`](Self::protocol).
     pub fn with_protocol(mut self, protocol: McpProtocol) -> Self {
         self.protocol = protocol;
+        self
+    }
+
+    /// Sets [`forward_requests`](Self::forward_requests).
+    pub fn with_forward_requests(mut self, forward: bool) -> Self {
+        self.forward_requests = forward;
         self
     }
 
@@ -223,7 +238,10 @@ impl McpClient {
     ) -> Result<Self, McpClientError> {
         let name = name.into();
         let http = matches!(config, McpServerConfig::Http { .. });
-        let shared = Arc::new(Shared::new(name.clone(), options.limits, http));
+        let shared = Arc::new(
+            Shared::new(name.clone(), options.limits, http)
+                .forwarding_requests(options.forward_requests),
+        );
         let connection = connection::connect(&shared, &config, &options).await?;
         let tools: Arc<[McpTool]> = connection.tools.clone().into();
         shared.publish_left_out(connection.left_out.clone());
@@ -401,15 +419,7 @@ impl McpClient {
         let deadline = Instant::now() + timeout;
         let params = self.call_params(tool, arguments)?;
         let live = self.live(ctx, deadline).await?;
-        let end = live
-            .call(
-                &self.inner.shared,
-                params,
-                ctx.progress_handle(),
-                ctx.cancelled(),
-                deadline,
-            )
-            .await;
+        let end = live.call(&self.inner.shared, params, ctx, deadline).await;
         let tool = tool_runtime::__private::quote::name(tool);
         match end {
             CallEnd::Result(result) => Ok(convert::to_output(result)),
@@ -449,6 +459,10 @@ impl McpClient {
                     format!("the call to `{tool}` failed: {message}"),
                 ))
             }
+            CallEnd::Unanswered(message) => Err(self.error(
+                McpClientErrorKind::Protocol,
+                format!("the call to `{tool}` failed: {message}"),
+            )),
             CallEnd::Cancelled => Err(self.error(
                 McpClientErrorKind::Cancelled,
                 format!("the call to `{tool}` was cancelled"),

@@ -1,6 +1,6 @@
 //! What the client's handler shares with the calls of one connection:
-//! where each request's progress goes, the tool-list-changed signal, the
-//! limits and what the transport refused. The transports (`stdio.rs`) and
+//! where each request's progress and the server's questions go, the
+//! tool-list-changed signal, the limits and what the transport refused. The transports (`stdio.rs`) and
 //! the listing (`listing.rs`) use it as the connection (`connection.rs`)
 //! does.
 
@@ -10,17 +10,22 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rmcp::ClientHandler;
+use rmcp::ErrorData;
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProgressToken,
+    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationCapability,
+    FormElicitationCapability, Implementation, ProgressNotificationParam, ProgressToken,
     ProtocolVersion, RequestId,
 };
-use rmcp::service::{NotificationContext, RoleClient};
+use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext, RoleClient};
+use serde_json::Value;
 use tokio::sync::Notify;
+use tool_runtime::context::ClientRequests;
 use tool_runtime::events::Progress;
 
 use super::error::untrusted;
 use super::import::LeftOut;
 use super::limits::McpLimits;
+use super::requests;
 
 /// What the client's handler shares with the calls: where progress goes,
 /// the list-changed signal, the limits and what the transport refused.
@@ -36,6 +41,12 @@ pub(crate) struct Shared {
     refusals: Mutex<HashMap<RequestId, String>>,
     /// The tools of the last listing left out for the limits.
     pub(crate) left_out: Mutex<Arc<[LeftOut]>>,
+    /// Who answers the server's requests made on the stream of each call
+    /// in flight: the caller's client, if it has one.
+    askers: Mutex<HashMap<RequestId, Option<Arc<dyn ClientRequests>>>>,
+    /// Whether the client declares the elicitation capability
+    /// ([`McpClientOptions::forward_requests`](super::McpClientOptions::forward_requests)).
+    forward_requests: bool,
 }
 
 /// Where one request's progress goes.
@@ -71,7 +82,65 @@ impl Shared {
             list_changed: Notify::new(),
             refusals: Mutex::new(HashMap::new()),
             left_out: Mutex::new(Arc::from([])),
+            askers: Mutex::new(HashMap::new()),
+            forward_requests: false,
         }
+    }
+
+    /// The same, declaring the elicitation capability when
+    /// `forward_requests`.
+    pub(crate) fn forwarding_requests(mut self, forward_requests: bool) -> Self {
+        self.forward_requests = forward_requests;
+        self
+    }
+
+    /// Sends the server's requests made on the stream of the request `id`
+    /// to `client` (the caller's) until the guard is dropped.
+    pub(crate) fn route_requests(
+        self: &Arc<Self>,
+        id: RequestId,
+        client: Option<Arc<dyn ClientRequests>>,
+    ) -> RouteGuard {
+        self.askers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id.clone(), client);
+        RouteGuard {
+            shared: Arc::clone(self),
+            id,
+        }
+    }
+
+    /// The answer to the server's request `method` with `params`, made on
+    /// the stream `context` tells, by the caller of that call.
+    async fn answer(
+        &self,
+        method: &str,
+        params: Value,
+        context: &RequestContext<RoleClient>,
+    ) -> Result<Value, ErrorData> {
+        let client = {
+            let askers = self.askers.lock().unwrap_or_else(PoisonError::into_inner);
+            match context.extensions.get::<InboundStreamOrigin>() {
+                Some(InboundStreamOrigin::OutboundRequest(id)) => askers.get(id).cloned(),
+                // A request on a stream of no call (the standalone one, or a
+                // stdio server's) is the only call's, when there is one.
+                _ if askers.len() == 1 => askers.values().next().cloned(),
+                _ => None,
+            }
+        };
+        let Some(client) = client else {
+            return Err(ErrorData::invalid_request(
+                format!(
+                    "`{method}` is answered during a tool call, by its caller; \
+                     there is no call in flight it could belong to, or more than one"
+                ),
+                None,
+            ));
+        };
+        requests::answer(client.as_ref(), method, params)
+            .await
+            .map_err(|message| ErrorData::internal_error(message, None))
     }
 
     /// The transport refused the answer to the request `id`, for `reason`.
@@ -126,6 +195,23 @@ impl Shared {
             token,
             seen,
         }
+    }
+}
+
+/// Stops sending the server's requests on one call's stream to its caller
+/// when dropped.
+pub(crate) struct RouteGuard {
+    shared: Arc<Shared>,
+    id: RequestId,
+}
+
+impl Drop for RouteGuard {
+    fn drop(&mut self) {
+        self.shared
+            .askers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.id);
     }
 }
 
@@ -209,11 +295,27 @@ impl ClientHandler for Shared {
         self.tool_list_changed();
     }
 
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let params = serde_json::to_value(request).unwrap_or(Value::Null);
+        let answer = self.answer("elicitation/create", params, &context).await?;
+        serde_json::from_value(answer)
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))
+    }
+
     fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        if self.forward_requests {
+            capabilities.elicitation =
+                Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()));
+        }
         // The `initialize` handshake, whose list-changed notifications
         // reach the client unasked.
         ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("tool-mcp", env!("CARGO_PKG_VERSION")),
         )
         .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
