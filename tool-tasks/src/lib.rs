@@ -64,9 +64,13 @@
 //! | waiting for an answer to a request of its own ([`TaskInput`]) | `input_required`, the requests in [`Task::input_requests`] |
 //!
 //! **Owners and room.** A task may have an owner, the key of whoever
-//! started it ([`Tasks::with_owner`]: an MCP server gives each session a
-//! key of its own; a caller's identity may be one), kept in
-//! [`Task::owner`]. A store keeps each owner's share of tasks: an owner at
+//! started it ([`Tasks::with_owner`], [`Tasks::for_owner`]: an MCP server
+//! names the caller a token shows, or the session of an anonymous client:
+//! the core's [`Owner`](tool_runtime_core::context::Owner)), kept with the
+//! task in [`Task::owner`], in the store, so every process sharing the
+//! store knows it. A handle for an owner reads, answers and cancels that
+//! owner's tasks only: another's reads as unknown, as an id never made
+//! does. A store keeps each owner's share of tasks: an owner at
 //! its share makes room by dropping its own oldest tasks that are
 //! [over](Task::is_over) (ended, past their time to live, or lost), never
 //! another owner's, and its new task is refused
@@ -118,6 +122,9 @@ pub struct Tasks {
     pub(crate) running: Arc<AtomicUsize>,
     /// Whom the tasks started through this handle are counted against.
     pub(crate) owner: Option<Arc<str>>,
+    /// Whether the handle reads only `owner`'s tasks (those without an
+    /// owner for `None`), or every task in the store.
+    pub(crate) scoped: bool,
 }
 
 impl std::fmt::Debug for Tasks {
@@ -125,6 +132,7 @@ impl std::fmt::Debug for Tasks {
         f.debug_struct("Tasks")
             .field("options", &self.options)
             .field("owner", &self.owner)
+            .field("scoped", &self.scoped)
             .finish_non_exhaustive()
     }
 }
@@ -142,6 +150,7 @@ impl Tasks {
             options: TaskOptions::default(),
             running: Arc::new(AtomicUsize::new(0)),
             owner: None,
+            scoped: false,
         }
     }
 
@@ -156,14 +165,21 @@ impl Tasks {
         self
     }
 
-    /// The tasks started through this handle from now on are `owner`'s
-    /// (kept in [`Task::owner`]): the store counts them against `owner`'s
-    /// share, and makes room among `owner`'s own tasks when it is taken
-    /// (see [`MemoryTaskStore::with_max_tasks_per_owner`]). An owner is an
-    /// opaque key: an MCP server gives each session one of its own, and a
-    /// caller's identity may be one; keys of different kinds should not
-    /// meet (prefix them: `session:...`, `user:...`). A clone for another
-    /// owner shares the store and the count of running tasks.
+    /// The handle of `owner`: the tasks started through it from now on are
+    /// `owner`'s (kept in [`Task::owner`]), and it reads, answers and
+    /// cancels `owner`'s tasks only; to it, another owner's task is
+    /// unknown ([`get`](Self::get) gives `None`, [`cancel`](Self::cancel)
+    /// and [`respond`](Self::respond) `false`), as an id never made is.
+    /// The store counts `owner`'s tasks against its share, and makes room
+    /// among `owner`'s own tasks when it is taken (see
+    /// [`MemoryTaskStore::with_max_tasks_per_owner`]).
+    ///
+    /// An owner is an opaque key, best the core's
+    /// [`Owner`](tool_runtime_core::context::Owner) (a caller's, or a
+    /// session's; see [`for_owner`](Self::for_owner)); keys of different
+    /// kinds should not meet (prefix them: `session:...`, `user:...`). A
+    /// clone for another owner shares the store and the count of running
+    /// tasks.
     ///
     /// ```
     /// use tool_tasks::Tasks;
@@ -175,13 +191,62 @@ impl Tasks {
     /// ```
     pub fn with_owner(mut self, owner: impl Into<Arc<str>>) -> Self {
         self.owner = Some(owner.into());
+        self.scoped = true;
+        self
+    }
+
+    /// The handle of whoever `owner` is, the owner of a request's calls
+    /// ([`ToolContext::owner`]): `Some` is
+    /// [`with_owner`](Self::with_owner); `None`, a request of no one (no
+    /// caller, no session), starts tasks without an owner and reads,
+    /// answers and cancels only those.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use tool_runtime::context::{Caller, Owner};
+    /// use tool_tasks::Tasks;
+    ///
+    /// let tasks = Tasks::in_memory();
+    /// let ada = Owner::of_caller(&Caller::new("ada")).unwrap();
+    /// let hers = tasks.clone().for_owner(Some(&ada));
+    /// assert_eq!(hers.owner(), Some(ada.as_str()));
+    /// let nobody = tasks.clone().for_owner(None);
+    /// assert_eq!(nobody.owner(), None);
+    /// # }
+    /// ```
+    pub fn for_owner(mut self, owner: Option<&tool_runtime_core::context::Owner>) -> Self {
+        self.owner = owner.map(Arc::<str>::from);
+        self.scoped = true;
         self
     }
 
     /// Whom the tasks started through this handle are counted against;
     /// `None` (the default) counts them against the store's total only.
+    ///
+    /// A handle made for no owner in particular ([`new`](Self::new),
+    /// [`shared`](Self::shared), [`in_memory`](Self::in_memory), not made
+    /// [`for_owner`](Self::for_owner)) reads every task of the store,
+    /// whoever's: an operator's view, not one to serve clients with.
     pub fn owner(&self) -> Option<&str> {
         self.owner.as_deref()
+    }
+
+    /// Whether the handle reads `task`: any task, for a handle of no owner
+    /// in particular; else a task of the handle's owner (one without an
+    /// owner, for a handle of no one).
+    fn reads(&self, task: &Task) -> bool {
+        !self.scoped || task.owner.as_deref() == self.owner.as_deref()
+    }
+
+    /// Whether the task `id` is one the handle reads (a handle of no owner
+    /// in particular reads every task, without asking the store).
+    async fn known(&self, id: &str) -> Result<bool, TaskError> {
+        if !self.scoped {
+            return Ok(true);
+        }
+        let task = self.store.get(id).await?;
+        Ok(task.is_some_and(|task| self.reads(&task)))
     }
 
     /// The options.
@@ -241,28 +306,39 @@ impl Tasks {
     }
 
     /// The task with `id` as it stands now; `None` when the store has none
-    /// (never made, or forgotten after its time to live).
+    /// (never made, or forgotten after its time to live), or it is another
+    /// owner's (see [`with_owner`](Self::with_owner)).
     pub async fn get(&self, id: &str) -> Result<Option<Task>, TaskError> {
         let task = self.store.get(id).await?;
-        Ok(task.map(|task| task.observed(unix_millis())))
+        Ok(task
+            .filter(|task| self.reads(task))
+            .map(|task| task.observed(unix_millis())))
     }
 
     /// Asks for the task's cancellation, wherever it runs: `true` when the
-    /// task is known and still running. The call sees its context
-    /// cancelled; the task ends `cancelled` unless the call finished first.
+    /// task is known (and the handle's owner's) and still running. The
+    /// call sees its context cancelled; the task ends `cancelled` unless
+    /// the call finished first.
     pub async fn cancel(&self, id: &str) -> Result<bool, TaskError> {
+        if !self.known(id).await? {
+            return Ok(false);
+        }
         Ok(self.store.request_cancel(id).await?)
     }
 
     /// Answers the requests the task `id` waits on, by key (see
     /// [`Task::input_requests`]): answers to keys that do not wait are
     /// ignored, and the task reads as input required until every request
-    /// is answered. `false` when the store has no such task.
+    /// is answered. `false` when the store has no such task, or it is
+    /// another owner's.
     pub async fn respond(
         &self,
         id: &str,
         responses: Map<String, Value>,
     ) -> Result<bool, TaskError> {
+        if !self.known(id).await? {
+            return Ok(false);
+        }
         Ok(self.store.respond(id, responses).await?)
     }
 

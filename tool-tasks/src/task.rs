@@ -118,8 +118,10 @@ pub struct Task {
     pub input_requests: BTreeMap<String, Value>,
     /// Who started the task, as the [`Tasks`](crate::Tasks) that started it
     /// names them ([`Tasks::with_owner`](crate::Tasks::with_owner)): the
-    /// key a store counts the task against when it keeps each owner's
-    /// share. `None` counts against the store's total only.
+    /// one whose handle reads, answers and cancels it, and the key a store
+    /// counts the task against when it keeps each owner's share. Kept with
+    /// the task, in every store. `None` counts against the store's total
+    /// only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
 }

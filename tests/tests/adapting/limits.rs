@@ -417,6 +417,43 @@ async fn a_dropped_result_says_so() {
     assert!(past.text_content().contains("past the end"), "{past:?}");
 }
 
+/// A full result is its call's owner's: `read_result` in another owner's
+/// call (or in a call of no one) finds nothing under its handle, as under
+/// one never given out; the owner's calls read it, and the program reads
+/// every result.
+#[tokio::test]
+async fn a_kept_result_is_read_only_in_calls_of_its_owner() {
+    use tool_runtime::context::{Caller, Owner};
+    let registry = limited();
+    let alice = ToolContext::new().with_caller(Caller::new("alice"));
+    let bob = ToolContext::new().with_caller(Caller::new("bob"));
+    let session = ToolContext::new().with_owner(Owner::session("s1"));
+    let read = async |ctx: &ToolContext, handle: &str| {
+        let call = ToolUse::new("r", "read_result", json!({"handle": handle}));
+        registry.invoke(call, ctx).await
+    };
+    for owner in [&alice, &session] {
+        let cut = registry
+            .invoke(ToolUse::new("1", "dump_log", json!({})), owner)
+            .await;
+        let handle = cut.full_result.expect("kept");
+        for other in [&bob, &ToolContext::new()] {
+            let refused = read(other, handle.as_str()).await;
+            let missing = read(other, "r-0123456789abcdef0123456789abcdef").await;
+            assert!(refused.is_error(), "{refused:?}");
+            assert_eq!(
+                refused.text_content().replace(handle.as_str(), "H"),
+                missing
+                    .text_content()
+                    .replace("r-0123456789abcdef0123456789abcdef", "H")
+            );
+        }
+        let page = read(owner, handle.as_str()).await;
+        assert!(page.is_success(), "{}", page.text_content());
+        assert!(registry.full_result(&handle).is_ok());
+    }
+}
+
 #[tokio::test]
 async fn the_mcp_server_holds_results_to_the_limit() {
     let registry = limited();

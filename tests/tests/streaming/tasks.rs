@@ -10,6 +10,7 @@ use serde_json::json;
 #[path = "../../support/redis.rs"]
 mod redis;
 use redis::Redis;
+use tool_runtime::context::{Caller, Owner};
 use tool_runtime::{Registry, ToolContext, ToolError, ToolUse, tool};
 use tool_tasks::{
     MemoryTaskStore, RedisTaskStore, Task, TaskError, TaskOptions, TaskStatus, TaskStore,
@@ -677,4 +678,108 @@ async fn in_redis_an_owner_over_its_share_drops_only_its_own_ended_tasks() {
         .await
         .unwrap();
     assert!(!finds(&store, "w0").await && finds(&store, "w5").await);
+}
+
+// ------------------------------------------------ a task is its owner's
+
+/// The owner a caller of `subject` is.
+fn owner(subject: &str) -> Owner {
+    let caller = Caller::new(subject).with_issuer("https://auth.example.com");
+    Owner::of_caller(&caller).unwrap()
+}
+
+/// A task is its owner's: to another owner's handle it is unknown (none to
+/// get, nothing to cancel or answer, as for an id never made), and so to a
+/// handle of no one; the owner's handle reads and answers it from any
+/// holder of the store (`elsewhere`), and an operator's handle (`all`)
+/// reads every task.
+async fn kept_apart(alice: Tasks, bob: Tasks, elsewhere: Tasks, all: Tasks) {
+    let registry = Registry::builder().tool(AsksTool).build().unwrap();
+    let started = alice
+        .start_with_client(
+            &registry,
+            ToolUse::new("", "asks", json!({})),
+            &ToolContext::new(),
+            |input| Some(Arc::new(Parked(input)) as Arc<dyn tool_runtime::context::ClientRequests>),
+        )
+        .await
+        .unwrap();
+    assert_eq!(started.owner.as_deref(), Some(owner("alice").as_str()));
+    let id = started.id;
+    loop {
+        let task = alice.get(&id).await.unwrap().unwrap();
+        if task.status == TaskStatus::InputRequired {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+
+    let mut bobs = serde_json::Map::new();
+    bobs.insert("elicitation-1".into(), json!({"word": "bob"}));
+    let nobody = bob.clone().for_owner(None);
+    for other in [&bob, &nobody] {
+        assert_eq!(other.get(&id).await.unwrap(), None);
+        assert_eq!(other.get("never-made").await.unwrap(), None);
+        assert!(!other.cancel(&id).await.unwrap());
+        assert!(!other.respond(&id, bobs.clone()).await.unwrap());
+    }
+
+    // Still alice's, waiting for her: read elsewhere, answered by her.
+    let task = elsewhere.get(&id).await.unwrap().expect("hers, wherever");
+    assert_eq!(task.status, TaskStatus::InputRequired);
+    assert!(task.input_requests.contains_key("elicitation-1"));
+    assert!(all.get(&id).await.unwrap().is_some());
+    let mut hers = serde_json::Map::new();
+    hers.insert("elicitation-1".into(), json!({"word": "alice"}));
+    assert!(elsewhere.respond(&id, hers).await.unwrap());
+    let done = elsewhere.wait(&id).await.unwrap().unwrap();
+    assert_eq!(done.status, TaskStatus::Completed);
+    assert_eq!(done.result().unwrap().text_content(), "got \"alice\"");
+}
+
+#[tokio::test]
+async fn in_memory_a_task_is_unknown_to_another_owner() {
+    let tasks = Tasks::in_memory().with_options(quick());
+    let (alice, bob) = (owner("alice"), owner("bob"));
+    kept_apart(
+        tasks.clone().for_owner(Some(&alice)),
+        tasks.clone().for_owner(Some(&bob)),
+        tasks.clone().for_owner(Some(&alice)),
+        tasks,
+    )
+    .await;
+}
+
+/// Each handle on a connection of its own, as processes sharing one Redis
+/// have: the owner is kept with the task in Redis.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_redis_a_task_is_unknown_to_another_owner_in_any_process() {
+    let redis = Redis::start();
+    let (alice, bob) = (owner("alice"), owner("bob"));
+    let process = async || Tasks::shared(store(&redis).await).with_options(quick());
+    kept_apart(
+        process().await.for_owner(Some(&alice)),
+        process().await.for_owner(Some(&bob)),
+        process().await.for_owner(Some(&alice)),
+        process().await,
+    )
+    .await;
+
+    // An owner at its share, every task of it running, is refused; another
+    // owner is not.
+    let store = RedisTaskStore::connect(&redis.url)
+        .await
+        .expect("Redis answers")
+        .with_max_tasks_per_owner(2);
+    let (alice, bob) = (alice.as_str(), bob.as_str());
+    for id in ["b1", "b2"] {
+        store.create(kept(id, Some(bob), "working")).await.unwrap();
+    }
+    let refused = store.create(kept("b3", Some(bob), "working")).await;
+    assert_eq!(refused, Err(TaskStoreError::OwnerFull { limit: 2 }));
+    store
+        .create(kept("a1", Some(alice), "working"))
+        .await
+        .unwrap();
+    assert!(finds(&store, "a1").await && !finds(&store, "b3").await);
 }

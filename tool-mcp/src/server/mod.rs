@@ -137,6 +137,8 @@ pub struct McpServer {
     state_key: Arc<OnceLock<state::StateKey>>,
     /// The tasks of MCP's tasks extension, when the server serves it.
     tasks: Option<tool_tasks::Tasks>,
+    /// How many tasks each caller's calls run now, over every clone.
+    caller_tasks: Arc<tasks::CallerTasks>,
 }
 
 /// A server's name and version (`serverInfo`).
@@ -188,6 +190,7 @@ impl Clone for McpServer {
             limits: self.limits.clone(),
             state_key: Arc::clone(&self.state_key),
             tasks: self.tasks.clone(),
+            caller_tasks: Arc::clone(&self.caller_tasks),
         }
     }
 }
@@ -223,6 +226,7 @@ impl McpServer {
             limits: Limits::default(),
             state_key: Arc::new(OnceLock::new()),
             tasks: None,
+            caller_tasks: Arc::default(),
         }
     }
 
@@ -253,11 +257,15 @@ impl McpServer {
     pub const DEFAULT_REQUEST_STATE_TTL: Duration = Duration::from_secs(600);
 
     /// The most calls one session (one stdio client, one HTTP session), or
-    /// one peer address for requests without a session (revision
-    /// 2026-07-28, a stateless server), runs at once; a call beyond it is refused with a JSON-RPC error (`-32603`,
-    /// "server busy", with `{"maxConcurrentCalls": n}` as its data) and
-    /// may be sent again once a call has finished. At least 1; the default
-    /// is [`DEFAULT_MAX_CONCURRENT_CALLS`](Self::DEFAULT_MAX_CONCURRENT_CALLS).
+    /// one peer address for anonymous requests without a session (revision
+    /// 2026-07-28, a stateless server), runs at once; a call beyond it is
+    /// refused with a JSON-RPC error (`-32603`, "server busy", with
+    /// `{"maxConcurrentCalls": n}` as its data) and may be sent again once
+    /// a call has finished. A caller an access token shows has a limit of
+    /// its own over all its requests (`HttpOptions::max_calls_per_caller`,
+    /// feature `http`).
+    /// At least 1; the default is
+    /// [`DEFAULT_MAX_CONCURRENT_CALLS`](Self::DEFAULT_MAX_CONCURRENT_CALLS).
     pub fn with_max_concurrent_calls(mut self, calls: usize) -> Self {
         self.limits.max_calls = calls.max(1);
         self
@@ -265,13 +273,17 @@ impl McpServer {
 
     /// The most tasks the calls of one session (one stdio client, one HTTP
     /// session) run at once, when the server serves tasks
-    /// ([`with_tasks`](Self::with_tasks)); a call that would start one more
+    /// ([`with_tasks`](Self::with_tasks)), and the most the calls of one
+    /// caller an access token shows run at once in this process, whatever
+    /// sessions and requests they come in; a call that would start one more
     /// is refused with a JSON-RPC error (`-32603`, "server busy", with
-    /// `{"maxTasksPerSession": n}` as its data) and may be sent again once
-    /// one has ended. A request of the stateless revision has no session:
-    /// the tasks' own limit for the whole server,
-    /// [`TaskOptions::max_running`](tool_tasks::TaskOptions::max_running),
-    /// bounds it. At least 1; the default is
+    /// `{"maxTasksPerSession": n}` or `{"maxTasksPerCaller": n}` as its
+    /// data) and may be sent again once one has ended. An anonymous request
+    /// of the stateless revision has no session: the tasks' own limit for
+    /// the whole server,
+    /// [`TaskOptions::max_running`](tool_tasks::TaskOptions::max_running)
+    /// (64), bounds it; so one caller at its limit leaves room for others.
+    /// At least 1; the default is
     /// [`DEFAULT_MAX_TASKS_PER_SESSION`](Self::DEFAULT_MAX_TASKS_PER_SESSION).
     pub fn with_max_tasks_per_session(mut self, tasks: usize) -> Self {
         self.limits.max_session_tasks = tasks.max(1);

@@ -13,6 +13,8 @@
 //! state, and the next unanswered one ends the round. So the code before a
 //! request runs once per round, and the same tool serves both eras.
 //!
+//! A state is its call's owner's (the caller an access token showed): a
+//! retry by anyone else is refused as a state the server never issued.
 //! An answer counts only as the answer to a request the state says the
 //! last round made: answers to other keys are ignored, and answers that
 //! come without a state (there is no request they could answer) are not
@@ -30,7 +32,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value, json};
-use tool_runtime::{ToolError, context::CancellationToken, spec::ToolErrorKind};
+use tool_runtime::{
+    ToolError,
+    context::{CancellationToken, Owner},
+    spec::ToolErrorKind,
+};
 
 use super::output::Outbox;
 use super::peer;
@@ -49,6 +55,8 @@ struct Round {
     /// The tool called, and the digest of its arguments.
     tool: String,
     arguments: String,
+    /// Whose the call is: its state is sealed for it.
+    owner: Option<Owner>,
     /// The answers the run used, by key, each bound to its request.
     used: Mutex<BTreeMap<String, Answer>>,
     /// The requests the run made that have no answer yet.
@@ -81,15 +89,15 @@ impl<O: Outbox> Session<O> {
     ) {
         let server = &self.server;
         let stop = cancelled.child_token();
-        let round = match Round::start(server, &call, meta.capabilities, stop.clone()) {
+        let base = self.base_context(&call.id);
+        let owner = base.owner().cloned();
+        let round = match Round::start(server, &call, meta.capabilities, stop.clone(), owner) {
             Ok(round) => Arc::new(round),
             Err(error) => return self.answer(error.line(&call.id), &call.id).await,
         };
         let progress_token = call.progress_token();
         let tool_use = call.tool_use();
-        let context = self
-            .base_context(&call.id)
-            .with_client(Arc::new(peer::Client(RoundClient(Arc::clone(&round)))));
+        let context = base.with_client(Arc::new(peer::Client(RoundClient(Arc::clone(&round)))));
         let notify = CallNotify {
             session: self,
             request: &call.id,
@@ -105,16 +113,18 @@ impl<O: Outbox> Session<O> {
     }
 }
 
-/// The answers the retry `call` carries (its `inputResponses` to the
-/// requests its `requestState` holds, checked as a round's are), by
+/// The answers the retry `call` of `owner` carries (its `inputResponses`
+/// to the requests its `requestState` holds, checked as a round's are), by
 /// request key: for a tool that becomes a task once it has its input
 /// ([`TaskSupport::AfterInput`](tool_runtime::spec::TaskSupport::AfterInput)),
 /// whose task starts with them.
 pub(super) fn answers_of(
     server: &McpServer,
     call: &Call,
+    owner: Option<&Owner>,
 ) -> Result<HashMap<String, Value>, RpcError> {
-    let round = Round::start(server, call, Map::new(), CancellationToken::new())?;
+    let owner = owner.cloned();
+    let round = Round::start(server, call, Map::new(), CancellationToken::new(), owner)?;
     Ok(round
         .answers
         .into_iter()
@@ -123,21 +133,23 @@ pub(super) fn answers_of(
 }
 
 impl Round {
-    /// The round of `call`: the answers its `requestState` holds and those
-    /// of its `inputResponses` to the requests the state says were made,
-    /// or the error to answer with when they cannot be read or the state is
-    /// refused. Answers that come without a state are not read.
+    /// The round of `call` of `owner`: the answers its `requestState`
+    /// holds and those of its `inputResponses` to the requests the state
+    /// says were made, or the error to answer with when they cannot be
+    /// read or the state is refused. Answers that come without a state are
+    /// not read.
     fn start(
         server: &McpServer,
         call: &Call,
         capabilities: Map<String, Value>,
         stop: CancellationToken,
+        owner: Option<Owner>,
     ) -> Result<Self, RpcError> {
         let arguments = arguments_digest(call.arguments.as_ref());
         let responses = responses(call.input_responses.as_ref())?;
         // Answers bind only through the state that says what was asked:
         // without one they answer nothing, and the tool asks again.
-        let answers = match request_state(server, call, &arguments)? {
+        let answers = match request_state(server, call, &arguments, owner.as_ref())? {
             Some(state) => state_answers(state, responses),
             None => HashMap::new(),
         };
@@ -146,6 +158,7 @@ impl Round {
             answers,
             tool: call.name.clone(),
             arguments,
+            owner,
             used: Mutex::new(BTreeMap::new()),
             asked: Mutex::new(Vec::new()),
             keys: Mutex::new(HashSet::new()),
@@ -206,7 +219,7 @@ impl Round {
         Ok(json!({
             "resultType": "input_required",
             "inputRequests": requests,
-            "requestState": server.state_key().seal(&state)?,
+            "requestState": server.state_key().seal(&state, self.owner.as_ref())?,
             "_meta": revision::result_meta(server, None),
         }))
     }
@@ -259,17 +272,19 @@ impl Round {
     }
 }
 
-/// The state `call` presents, opened and checked against the call (its
-/// tool and the digest of its `arguments`); none when it brings none.
+/// The state `call` presents, opened for `owner` and checked against the
+/// call (its tool and the digest of its `arguments`); none when it brings
+/// none.
 fn request_state(
     server: &McpServer,
     call: &Call,
     arguments: &str,
+    owner: Option<&Owner>,
 ) -> Result<Option<State>, RpcError> {
     match &call.request_state {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => {
-            let state = server.state_key().open(text)?;
+            let state = server.state_key().open(text, owner)?;
             state.check(&call.name, arguments)?;
             Ok(Some(state))
         }

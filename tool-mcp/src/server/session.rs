@@ -86,7 +86,8 @@ pub(super) struct Session<O: Outbox> {
     /// output does not route by request (a byte stream): one client for
     /// every call.
     context: OnceLock<ToolContext>,
-    /// How many tasks the session's calls run now, and whose they are.
+    /// How many tasks the session's calls run now, and whose is what its
+    /// anonymous calls leave behind.
     pub(super) tasks: Arc<SessionTasks>,
     /// The revision `initialize` agreed on.
     pub(super) revision: Mutex<Option<&'static str>>,
@@ -120,8 +121,11 @@ pub(super) fn answer_line(id: &Id, outcome: &Result<Called, CallError>) -> Vec<u
 }
 
 impl<O: Outbox> Session<O> {
-    /// A session of `server` writing to `output`.
-    pub(super) fn new(server: McpServer, output: O) -> Arc<Self> {
+    /// A session of `server` writing to `output`; `owned`: what its calls
+    /// without a caller leave behind is the session's own (else no one's:
+    /// a session that is a request's own, and ends with it).
+    pub(super) fn new(mut server: McpServer, output: O, owned: bool) -> Arc<Self> {
+        let tasks = SessionTasks::new(owned, &mut server.context);
         Arc::new(Self {
             server,
             output,
@@ -134,7 +138,7 @@ impl<O: Outbox> Session<O> {
             listens: Mutex::new(HashMap::new()),
             closed: CancellationToken::new(),
             context: OnceLock::new(),
-            tasks: Arc::default(),
+            tasks: Arc::new(tasks),
             revision: Mutex::new(None),
             order: sequence::Order::default(),
         })
@@ -142,11 +146,16 @@ impl<O: Outbox> Session<O> {
 
     /// The context the calls of request `id` start from: the transport's
     /// for it (over HTTP with a resource server, one holding the caller), or
-    /// the server's.
+    /// the server's; what they leave behind is their caller's, else the
+    /// session's.
     pub(super) fn base_context(&self, id: &Id) -> ToolContext {
-        self.output
-            .context(id)
-            .unwrap_or_else(|| self.server.context.clone())
+        match (self.output.context(id), &self.tasks.owner) {
+            (Some(context), Some(owner)) if context.owner().is_none() => {
+                context.with_owner(owner.clone())
+            }
+            (Some(context), _) => context,
+            (None, _) => self.server.context.clone(),
+        }
     }
 
     /// Sends a line belonging to `request` (none: the session's own).

@@ -1,17 +1,18 @@
 //! The `requestState` of an `input_required` result (revision
 //! 2026-07-28): what a call learnt in its earlier rounds (the client's
 //! answers), bound to the call it belongs to (the tool, a digest of its
-//! arguments) and to a time after which it is refused, encrypted with
-//! XChaCha20-Poly1305 so that the client carries it but can neither read
-//! nor change it.
+//! arguments), to its owner (the caller its access token showed) and to a
+//! time after which it is refused, encrypted with XChaCha20-Poly1305 so
+//! that the client carries it but can neither read nor change it.
 //!
 //! The text is one base64url string without padding: a random nonce of
 //! 24 bytes, then the payload JSON encrypted, then its 16-byte tag. The
 //! key is derived with HKDF-SHA256 from the program's key (or one drawn
-//! at random), and a domain label is the associated data. Only its length
-//! shows what it holds. A state that does not decrypt (altered, or sealed
-//! with another server's key), one past its expiry, or one issued for
-//! another call is refused with `-32602`.
+//! at random); the associated data is a domain label and the owner's key,
+//! so a state sealed for one owner does not open for another. Only its
+//! length shows what it holds. A state that does not decrypt (altered,
+//! sealed with another server's key, or for another owner), one past its
+//! expiry, or one issued for another call is refused with `-32602`.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -24,6 +25,7 @@ use hkdf::Hkdf;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use tool_runtime::context::Owner;
 
 use super::wire::{INTERNAL_ERROR, RpcError};
 
@@ -64,9 +66,10 @@ impl StateKey {
         Self::new(&key)
     }
 
-    /// `state`, encrypted, as the text of a `requestState`; the error to
-    /// answer with when the operating system gives no random nonce.
-    pub(super) fn seal(&self, state: &State) -> Result<String, RpcError> {
+    /// `state`, encrypted for `owner`, as the text of a `requestState`;
+    /// the error to answer with when the operating system gives no random
+    /// nonce.
+    pub(super) fn seal(&self, state: &State, owner: Option<&Owner>) -> Result<String, RpcError> {
         let payload = serde_json::to_vec(state).unwrap_or_default();
         let mut nonce = [0u8; NONCE];
         getrandom::fill(&mut nonce).map_err(|error| {
@@ -81,7 +84,7 @@ impl StateKey {
                 &XNonce::from(nonce),
                 Payload {
                     msg: &payload,
-                    aad: DOMAIN,
+                    aad: &associated(owner),
                 },
             )
             .map_err(|_| RpcError::new(INTERNAL_ERROR, "the requestState could not be sealed"))?;
@@ -91,9 +94,10 @@ impl StateKey {
         Ok(URL_SAFE_NO_PAD.encode(bytes))
     }
 
-    /// The state `text` holds, when this key sealed it; else the error to
-    /// answer with.
-    pub(super) fn open(&self, text: &str) -> Result<State, RpcError> {
+    /// The state `text` holds, when this key sealed it for `owner`; else
+    /// the error to answer with (the same for a state of another owner's as
+    /// for one this server never issued).
+    pub(super) fn open(&self, text: &str, owner: Option<&Owner>) -> Result<State, RpcError> {
         let forged = || {
             RpcError::invalid_params(
                 "invalid requestState: it is not one this server issued, or it was altered; \
@@ -112,12 +116,23 @@ impl StateKey {
                 &nonce,
                 Payload {
                     msg: sealed,
-                    aad: DOMAIN,
+                    aad: &associated(owner),
                 },
             )
             .map_err(|_| forged())?;
         serde_json::from_slice(&payload).map_err(|_| forged())
     }
+}
+
+/// The associated data of a state of `owner`: the domain label, then, for
+/// an owner, a zero byte and its key.
+fn associated(owner: Option<&Owner>) -> Vec<u8> {
+    let mut data = DOMAIN.to_vec();
+    if let Some(owner) = owner {
+        data.push(0);
+        data.extend_from_slice(owner.as_str().as_bytes());
+    }
+    data
 }
 
 /// What a call carries from one round to the next.

@@ -85,7 +85,7 @@ where
 {
     let (queue, output, queued) = Queue::new(server.limits.output_buffer);
     let writing = tokio::spawn(write_out(writer, queued));
-    let session = Session::new(server, queue);
+    let session = Session::new(server, queue, true);
     let mut lines = Lines {
         reader: BufReader::with_capacity(64 * 1024, reader),
         line: Vec::new(),

@@ -22,19 +22,27 @@
 //! requests: both answer with an empty result. A request of these methods
 //! that does not declare the extension gets `-32021`; an unknown task id,
 //! `-32602`.
+//!
+//! A task is its call's owner's ([`ToolContext::owner`](tool_runtime::ToolContext::owner)):
+//! the caller an access token showed, whatever session or process it
+//! calls from, else the session of an anonymous client; a request of no
+//! one (anonymous, without a session) makes tasks of no one. Only the
+//! owner gets, updates or cancels it: for anyone else, its id is unknown
+//! (`-32602`, the same answer as for an id never given out).
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value, json};
-use tool_runtime::{ToolError, context::ClientRequests, spec::TaskSupport};
+use tool_runtime::context::{ClientRequests, Owner};
+use tool_runtime::{ToolContext, ToolError, spec::TaskSupport};
 use tool_tasks::{Task, TaskError, TaskInput, TaskStatus, TaskStoreError, Tasks};
 
 use super::output::Outbox;
 use super::revision::{
     self, Era, META_CAPABILITIES, MISSING_CAPABILITY, RequestMeta, TASKS_EXTENSION,
 };
-use super::session::{Session, SessionTasks, lock};
+use super::session::{Session, lock};
 use super::wire::{self, Call, INTERNAL_ERROR, Id, METHOD_NOT_FOUND, RpcError, kind};
 use super::{McpServer, peer};
 
@@ -104,14 +112,23 @@ impl McpServer {
     /// task is kept (one hour) and how often a client should poll (one
     /// second). The server's clones (one per HTTP session) share them.
     ///
-    /// Each session's tasks are its own share of the store (the session is
-    /// their [owner](tool_tasks::Tasks::with_owner), under a random key):
-    /// [`MemoryTaskStore`](tool_tasks::MemoryTaskStore) keeps 1,000 of
-    /// one owner's by default, of 10,000 in all, and a session past its
-    /// share drops its own oldest ended tasks, never another session's
-    /// (`-32603`, `data.maxTasksPerOwner`, when all of them still run). A
-    /// request of the stateless revision has no session: its tasks count
-    /// against the store's total only.
+    /// A task is its owner's: the caller an access token showed (see
+    /// [`Owner::of_caller`]), whatever session or server process it calls
+    /// from, else the session of an anonymous client (under a random key).
+    /// Only its owner gets, updates or cancels it; to anyone else its id is
+    /// unknown (`-32602`), as one never given out is. The owner is kept
+    /// with the task in the store, so a store several processes share
+    /// (`RedisTaskStore`) keeps tasks apart across them too.
+    ///
+    /// Each owner's tasks are its own share of the store: the
+    /// [`MemoryTaskStore`](tool_tasks::MemoryTaskStore) and the
+    /// `RedisTaskStore` keep 1,000 of one owner's by default (the memory
+    /// store 10,000 in all), and an owner past its share drops its own
+    /// oldest ended tasks, never another's (`-32603`,
+    /// `data.maxTasksPerOwner`, when all of them still run). A request of
+    /// no one (anonymous, without a session: the stateless revision, or a
+    /// stateless server) makes tasks of no one, which count against the
+    /// store's total only, and which any such request reads by id.
     pub fn with_tasks(mut self, tasks: Tasks) -> Self {
         self.tasks = Some(tasks);
         self
@@ -186,7 +203,8 @@ impl<O: Outbox> Session<O> {
             if call.request_state.as_ref().is_none_or(Value::is_null) {
                 return Ok(None);
             }
-            super::mrtr::answers_of(&self.server, call)?
+            let context = self.base_context(&call.id);
+            super::mrtr::answers_of(&self.server, call, context.owner())?
         } else {
             HashMap::new()
         };
@@ -241,6 +259,7 @@ impl<O: Outbox> Session<O> {
     /// Starts `call` as a task in `tasks` and answers with the task as
     /// created (`stateless`: with the stateless revision's `_meta`).
     ///
+    /// The task is the call's owner's: its caller's, else the session's.
     /// The tool's requests to the client wait in the task
     /// (`input_required`, its `inputRequests`) for the client's
     /// `tasks/update`, each needing its capability among `capabilities`.
@@ -252,33 +271,16 @@ impl<O: Outbox> Session<O> {
             answers,
             ..
         } = start;
-        let tasks = &tasks;
         let server = &self.server;
-        let limit = server.limits.max_session_tasks;
-        let Some(slot) = SessionSlot::take(&self.tasks, limit) else {
-            let error = RpcError::new(
-                INTERNAL_ERROR,
-                format!(
-                    "server busy: this session runs {limit} tasks already, its limit; send the \
-                     call again once one has ended"
-                ),
-            )
-            .with_data(json!({"maxTasksPerSession": limit}));
-            return self.answer(error.line(&call.id), &call.id).await;
-        };
-        // A session's tasks are counted against its own share of the
-        // store; a stateless request has no session to count against.
-        let owned;
-        let tasks = if stateless {
-            tasks
-        } else {
-            owned = tasks.clone().with_owner(Arc::clone(&self.tasks.owner));
-            &owned
-        };
-        let registry = server.registry.snapshot();
         let context = self.base_context(&call.id);
-        // The client lives as long as the task's call: the session's place
-        // is freed when the call ends (or at once if no task is made).
+        let slot = match TaskSlot::take(self, &context) {
+            Ok(slot) => slot,
+            Err(error) => return self.answer(error.line(&call.id), &call.id).await,
+        };
+        let tasks = tasks.for_owner(context.owner());
+        let registry = server.registry.snapshot();
+        // The client lives as long as the task's call: the places it holds
+        // are freed when the call ends (or at once if no task is made).
         let client = |input| {
             let client: Arc<dyn ClientRequests> = Arc::new(peer::Client(TaskClient {
                 input,
@@ -297,28 +299,7 @@ impl<O: Outbox> Session<O> {
                 result.insert("resultType".into(), "task".into());
                 wire::result_line(&call.id, finish(server, result, stateless))
             }
-            Err(TaskError::TooMany { limit }) => RpcError::new(
-                INTERNAL_ERROR,
-                format!(
-                    "server busy: {limit} tasks run already, the server's limit; send the call \
-                     again once one has ended"
-                ),
-            )
-            .with_data(json!({"maxRunningTasks": limit}))
-            .line(&call.id),
-            Err(TaskError::Store(TaskStoreError::OwnerFull { limit })) => RpcError::new(
-                INTERNAL_ERROR,
-                format!(
-                    "server busy: the task store keeps {limit} tasks of this session, its share, \
-                     and all of them run; send the call again once one has ended"
-                ),
-            )
-            .with_data(json!({"maxTasksPerOwner": limit}))
-            .line(&call.id),
-            Err(error) => {
-                RpcError::new(INTERNAL_ERROR, format!("the task was not created: {error}"))
-                    .line(&call.id)
-            }
+            Err(error) => not_started(&error, context.caller().is_some()).line(&call.id),
         };
         self.answer(line, &call.id).await;
     }
@@ -333,7 +314,14 @@ impl<O: Outbox> Session<O> {
         declared: bool,
         stateless: bool,
     ) {
-        let line = match self.tasks_answer(method, params, declared, stateless).await {
+        // Only the owner of a task reads it: the request's caller, else
+        // its session.
+        let context = self.base_context(id);
+        let owner = context.owner();
+        let line = match self
+            .tasks_answer(method, params, declared, stateless, owner)
+            .await
+        {
             Ok(result) => wire::result_line(id, result),
             Err(error) => error.line(id),
         };
@@ -346,6 +334,7 @@ impl<O: Outbox> Session<O> {
         params: Option<Map<String, Value>>,
         declared: bool,
         stateless: bool,
+        owner: Option<&Owner>,
     ) -> Result<Value, RpcError> {
         let server = &self.server;
         let Some(tasks) = &server.tasks else {
@@ -375,6 +364,7 @@ impl<O: Outbox> Session<O> {
                 )));
             }
         };
+        let tasks = tasks.clone().for_owner(owner);
         let task = tasks
             .get(task_id)
             .await
@@ -431,29 +421,107 @@ struct TaskClient {
     /// Answers the call that made the task brought, by request key, taken
     /// by the tool's first requests.
     answers: std::sync::Mutex<HashMap<String, Value>>,
-    /// The task's place among its session's.
-    _slot: SessionSlot,
+    /// The task's places among its session's and its caller's.
+    _slot: TaskSlot,
 }
 
-/// A task's place among those its session runs; freed when dropped.
-struct SessionSlot(Arc<std::sync::atomic::AtomicUsize>);
-
-impl SessionSlot {
-    /// A place when fewer than `limit` are taken.
-    fn take(tasks: &SessionTasks, limit: usize) -> Option<Self> {
-        use std::sync::atomic::Ordering;
-        let count = &tasks.running;
-        if count.fetch_add(1, Ordering::AcqRel) >= limit {
-            count.fetch_sub(1, Ordering::AcqRel);
-            return None;
+/// The error answering a call whose task was not started for `error`; the
+/// owner's share named as a caller's (`by_caller`) or a session's.
+fn not_started(error: &TaskError, by_caller: bool) -> RpcError {
+    match error {
+        TaskError::TooMany { limit } => RpcError::new(
+            INTERNAL_ERROR,
+            format!(
+                "server busy: {limit} tasks run already, the server's limit; send the call \
+                 again once one has ended"
+            ),
+        )
+        .with_data(json!({"maxRunningTasks": limit})),
+        TaskError::Store(TaskStoreError::OwnerFull { limit }) => {
+            let whose = if by_caller { "caller" } else { "session" };
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!(
+                    "server busy: the task store keeps {limit} tasks of this {whose}, its \
+                     share (maxTasksPerOwner), and all of them run; send the call again once \
+                     one has ended"
+                ),
+            )
+            .with_data(json!({"maxTasksPerOwner": limit}))
         }
-        Some(SessionSlot(Arc::clone(count)))
+        error => RpcError::new(INTERNAL_ERROR, format!("the task was not created: {error}")),
     }
 }
 
-impl Drop for SessionSlot {
+/// How many tasks each caller's calls run now in this process, by the
+/// caller's owner key: shared by the server's clones.
+#[derive(Default)]
+pub(super) struct CallerTasks(Mutex<HashMap<Owner, usize>>);
+
+/// A task's places among those its session runs, and among those its
+/// caller runs when a token showed one; freed when dropped.
+struct TaskSlot {
+    session: Arc<std::sync::atomic::AtomicUsize>,
+    caller: Option<(Arc<CallerTasks>, Owner)>,
+}
+
+impl TaskSlot {
+    /// Places for a task of `session`'s call with `context`: under the
+    /// session's limit, and, for a caller who names itself, under the
+    /// caller's (the same number, counted over every session and request
+    /// of the caller's in this process); else the error to answer with.
+    fn take<O: Outbox>(session: &Session<O>, context: &ToolContext) -> Result<Self, RpcError> {
+        use std::sync::atomic::Ordering;
+        let limit = session.server.limits.max_session_tasks;
+        let count = &session.tasks.running;
+        if count.fetch_add(1, Ordering::AcqRel) >= limit {
+            count.fetch_sub(1, Ordering::AcqRel);
+            return Err(busy(limit, "session", "maxTasksPerSession"));
+        }
+        let mut slot = TaskSlot {
+            session: Arc::clone(count),
+            caller: None,
+        };
+        if let Some(owner) = context.caller().and_then(Owner::of_caller) {
+            let callers = &session.server.caller_tasks;
+            let mut running = lock(&callers.0);
+            let count = running.entry(owner.clone()).or_default();
+            if *count >= limit {
+                return Err(busy(limit, "caller", "maxTasksPerCaller"));
+            }
+            *count += 1;
+            slot.caller = Some((Arc::clone(callers), owner));
+        }
+        Ok(slot)
+    }
+}
+
+/// `-32603` for a call beyond `limit` tasks running of one `whose`, the
+/// limit named `name` in its data.
+fn busy(limit: usize, whose: &str, name: &str) -> RpcError {
+    RpcError::new(
+        INTERNAL_ERROR,
+        format!(
+            "server busy: this {whose} runs {limit} tasks already, its limit ({name}); send \
+             the call again once one has ended"
+        ),
+    )
+    .with_data(json!({ name: limit }))
+}
+
+impl Drop for TaskSlot {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+        self.session
+            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+        if let Some((callers, owner)) = &self.caller {
+            let mut running = lock(&callers.0);
+            if let Some(count) = running.get_mut(owner) {
+                *count -= 1;
+                if *count == 0 {
+                    running.remove(owner);
+                }
+            }
+        }
     }
 }
 

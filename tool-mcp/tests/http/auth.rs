@@ -22,6 +22,9 @@ use tool_runtime::{Registry, ToolContext, context::CancellationToken, tool};
 
 use super::{Answer, Server, Stream, call, modern_headers, modern_meta};
 
+#[path = "owners.rs"]
+mod owners;
+
 /// Says who calls: the caller's subject, client and scopes.
 #[tool]
 async fn whoami(ctx: &ToolContext) -> String {

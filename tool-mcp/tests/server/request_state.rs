@@ -1,7 +1,7 @@
 //! The `requestState` of the stateless revision's `input_required`
 //! results: the only way answers are read, opaque to the client, and refused
-//! when altered, expired, moved to another call or sealed by a server of
-//! another key.
+//! when altered, expired, moved to another call, sealed by a server of
+//! another key or for another owner.
 
 use std::time::Duration;
 
@@ -10,7 +10,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 use tool_mcp::server::McpServer;
 use tool_runtime::{
-    Registry, ToolContext, ToolError, context::Elicitation, context::ElicitationRequest, tool,
+    Registry, ToolContext, ToolError, context::Caller, context::Elicitation,
+    context::ElicitationRequest, tool,
 };
 
 use super::{Client, modern, task_server, with_tasks};
@@ -45,6 +46,13 @@ async fn two_questions(ctx: &ToolContext, flag: bool) -> Result<String, ToolErro
 fn server(key: &[u8]) -> McpServer {
     let registry = Registry::builder().tool(TwoQuestionsTool).build().unwrap();
     McpServer::new(registry).with_request_state_key(key)
+}
+
+/// A server of `key` whose calls are `subject`'s, as a resource server
+/// makes them: the same caller in every instance.
+fn server_for(key: &[u8], subject: &str) -> McpServer {
+    let caller = Caller::new(subject);
+    server(key).with_context(ToolContext::new().with_caller(caller))
 }
 
 const KEY: &[u8] = b"a key of thirty-two bytes or so!";
@@ -251,7 +259,7 @@ async fn a_request_state_altered_anywhere_or_cut_is_refused() {
 
 #[tokio::test]
 async fn a_request_state_is_refused_by_a_server_of_another_key_and_taken_by_one_of_the_same() {
-    let mut client = Client::open(server(KEY));
+    let mut client = Client::open(server_for(KEY, "ada"));
     let state = second_round(&mut client, false).await;
     let retry = |id| {
         (
@@ -264,10 +272,15 @@ async fn a_request_state_is_refused_by_a_server_of_another_key_and_taken_by_one_
     };
 
     for mut other in [
-        Client::open(server(b"another key of thirty-two bytes!")),
-        Client::open(McpServer::new(
-            Registry::builder().tool(TwoQuestionsTool).build().unwrap(),
-        )),
+        Client::open(server_for(b"another key of thirty-two bytes!", "ada")),
+        Client::open(
+            McpServer::new(Registry::builder().tool(TwoQuestionsTool).build().unwrap())
+                .with_context(ToolContext::new().with_caller(Caller::new("ada"))),
+        ),
+        // The same key, but another caller; or no caller, whose states are
+        // its session's.
+        Client::open(server_for(KEY, "grace")),
+        Client::open(server(KEY)),
     ] {
         let (id, params) = retry(1);
         let (refused, _) = other.call(id, params).await;
@@ -275,8 +288,8 @@ async fn a_request_state_is_refused_by_a_server_of_another_key_and_taken_by_one_
         assert!(message.contains("not one this server issued"), "{message}");
     }
 
-    // Another instance given the same key takes it.
-    let mut twin = Client::open(server(KEY));
+    // Another instance given the same key takes it from the same caller.
+    let mut twin = Client::open(server_for(KEY, "ada"));
     let (id, params) = retry(2);
     let (done, _) = twin.call(id, params).await;
     assert_eq!(

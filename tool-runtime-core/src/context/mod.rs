@@ -3,7 +3,8 @@
 //!
 //! The context carries what the caller hands to every tool (the JSON
 //! invocation state, typed extensions, application state, a cancellation
-//! token, an approver, who is calling: the [`Caller`]) and, inside a registry call, what belongs to that
+//! token, an approver, who is calling: the [`Caller`], and whom what the
+//! calls leave behind belongs to: the [`Owner`]) and, inside a registry call, what belongs to that
 //! call (the tool use, its deadline, where its progress reports go). The
 //! injectable types built on it: one extractor for shared values in
 //! `shared.rs` ([`Shared`], named [`State`],
@@ -16,6 +17,7 @@ pub(crate) mod caller;
 pub(crate) mod client;
 pub(crate) mod elicit;
 pub(crate) mod extract;
+pub(crate) mod owner;
 pub(crate) mod shared;
 
 pub use approval::{Approval, ApprovalRequest, Approver};
@@ -25,6 +27,7 @@ pub use client::{
     SamplingRequest, SamplingResponse,
 };
 pub use elicit::Elicit;
+pub use owner::Owner;
 pub use shared::{AppState, CallExtension, Extension, Shared, Source, State};
 /// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
 pub use tokio_util::sync::CancellationToken;
@@ -135,6 +138,10 @@ struct Given {
     extensions: TypeMap,
     app_state: TypeMap,
     caller: Option<Arc<Caller>>,
+    /// The caller's owner key, made once with the caller.
+    caller_owner: Option<Owner>,
+    /// The owner when the caller names none (a server's session).
+    owner: Option<Owner>,
 }
 
 impl Clone for Given {
@@ -144,6 +151,8 @@ impl Clone for Given {
             extensions: self.extensions.clone(),
             app_state: self.app_state.clone(),
             caller: self.caller.clone(),
+            caller_owner: self.caller_owner.clone(),
+            owner: self.owner.clone(),
         }
     }
 }
@@ -260,7 +269,9 @@ impl ToolContext {
     /// Says who is calling: the principal the server authenticated for the
     /// calls made with this context (see [`Caller`]).
     pub fn with_caller(mut self, caller: Caller) -> Self {
-        Arc::make_mut(&mut self.shared).caller = Some(Arc::new(caller));
+        let given = Arc::make_mut(&mut self.shared);
+        given.caller_owner = Owner::of_caller(&caller);
+        given.caller = Some(Arc::new(caller));
         self
     }
 
@@ -268,6 +279,27 @@ impl ToolContext {
     /// authenticated no one for.
     pub fn caller(&self) -> Option<&Caller> {
         self.shared.caller.as_deref()
+    }
+
+    /// Says whom what the calls made with this context leave behind belongs
+    /// to when their caller names no one (see [`owner`](Self::owner)): a
+    /// server gives each session of an anonymous client an owner of its
+    /// own ([`Owner::session`]).
+    pub fn with_owner(mut self, owner: Owner) -> Self {
+        Arc::make_mut(&mut self.shared).owner = Some(owner);
+        self
+    }
+
+    /// Whom what the calls made with this context leave behind (a task, a
+    /// full result kept from the model, a request state) belongs to: their
+    /// caller ([`Owner::of_caller`]) when they have one that names itself,
+    /// else the owner [`with_owner`](Self::with_owner) set, else `None`:
+    /// no one's, found by whoever has no owner either.
+    pub fn owner(&self) -> Option<&Owner> {
+        self.shared
+            .caller_owner
+            .as_ref()
+            .or(self.shared.owner.as_ref())
     }
 
     /// The invocation state the caller passed in.

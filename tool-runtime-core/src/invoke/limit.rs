@@ -23,7 +23,9 @@
 //!   the value kept whole.
 //!
 //! The full result of one that was cut or refused is kept in the registry's
-//! [`ResultStore`](super::store::ResultStore) under a [`ResultHandle`].
+//! [`ResultStore`](super::store::ResultStore) under a [`ResultHandle`], the
+//! call's [owner](crate::context::ToolContext::owner)'s: `read_result`
+//! reads it in that owner's calls only.
 
 use std::fmt::Write as _;
 use std::panic::AssertUnwindSafe;
@@ -31,6 +33,7 @@ use std::panic::AssertUnwindSafe;
 use serde_json::Value;
 
 use super::policy::Settings;
+use crate::context::Owner;
 use crate::spec::content::Content;
 use crate::spec::error::ToolErrorKind;
 use crate::spec::limit::{ResultHandle, ResultLimit, TokenCounter, grouped};
@@ -50,17 +53,22 @@ pub(super) fn adapt_call(prepared: &super::Prepared, result: ToolResult) -> Tool
         super::Prepared::Context {
             tool,
             settings: Some(settings),
-            ..
-        } => adapt(settings, tool.spec(), result),
+            ctx,
+        } => adapt(settings, tool.spec(), result, ctx.owner()),
         _ => result,
     }
 }
 
-/// The result the model gets of a call of the tool with `spec`: formatted
-/// by its formatter, then held to its limit (the tool's, else the
-/// registry's).
+/// The result the model gets of a call of the tool with `spec`, made by
+/// `owner`: formatted by its formatter, then held to its limit (the
+/// tool's, else the registry's), the full result kept as `owner`'s.
 #[inline(never)]
-pub(crate) fn adapt(settings: &Settings, spec: &ToolSpec, result: ToolResult) -> ToolResult {
+pub(crate) fn adapt(
+    settings: &Settings,
+    spec: &ToolSpec,
+    result: ToolResult,
+    owner: Option<&Owner>,
+) -> ToolResult {
     let result = match &spec.formatter {
         Some(formatter) => format(formatter.get(), spec, result),
         None => result,
@@ -71,7 +79,7 @@ pub(crate) fn adapt(settings: &Settings, spec: &ToolSpec, result: ToolResult) ->
         return result;
     }
     match spec.result_limit.or(settings.result_limit) {
-        Some(limit) => hold(settings, spec, limit, result),
+        Some(limit) => hold(settings, spec, limit, result, owner),
         None => result,
     }
 }
@@ -116,12 +124,13 @@ fn format(formatter: &dyn ToolFormat, spec: &ToolSpec, mut result: ToolResult) -
 }
 
 /// The result held to `limit`, its tokens counted by the registry's
-/// counter.
+/// counter, the full result kept as `owner`'s.
 fn hold(
     settings: &Settings,
     spec: &ToolSpec,
     limit: ResultLimit,
     result: ToolResult,
+    owner: Option<&Owner>,
 ) -> ToolResult {
     let counter = &settings.token_counter;
     // Tokens are at least a byte each: a result within the limit in bytes
@@ -148,7 +157,7 @@ fn hold(
         None => None,
     };
     match value_size {
-        Some(size) if size > limit.amount() => refuse(settings, spec, limit, size, result),
+        Some(size) if size > limit.amount() => refuse(settings, spec, limit, size, result, owner),
         // The value is all the model reads, and it fits.
         Some(_) if result.structured_content.is_none() => result,
         // Text alone, or formatted text beside a value that fits.
@@ -157,7 +166,7 @@ fn hold(
             if limit.admits(&text, counter) {
                 return result;
             }
-            cut(settings, limit, text, result, value_size.is_some())
+            cut(settings, limit, text, result, owner, value_size.is_some())
         }
     }
 }
@@ -207,13 +216,14 @@ fn json_len(value: &Value) -> usize {
 }
 
 /// The error result that stands for a structured result over its limit,
-/// the full result kept.
+/// the full result kept as its owner's.
 fn refuse(
     settings: &Settings,
     spec: &ToolSpec,
     limit: ResultLimit,
     size: usize,
     full: ToolResult,
+    owner: Option<&Owner>,
 ) -> ToolResult {
     let id = full.tool_use_id.clone();
     let unit = match limit {
@@ -226,7 +236,7 @@ fn refuse(
         crate::quote::name(&spec.name),
         grouped(size),
     );
-    let handle = keep(settings, full, limit);
+    let handle = keep(settings, full, limit, owner);
     match &handle {
         Some(handle) if settings.read_result => {
             let _ = write!(
@@ -248,13 +258,15 @@ fn refuse(
     result
 }
 
-/// The text result cut in the middle to fit `limit`, the full one kept:
-/// its text blocks become one, where the first was; media stay.
+/// The text result cut in the middle to fit `limit`, the full one kept as
+/// its owner's: its text blocks become one, where the first was; media
+/// stay.
 fn cut(
     settings: &Settings,
     limit: ResultLimit,
     text: String,
     full: ToolResult,
+    owner: Option<&Owner>,
     keep_value: bool,
 ) -> ToolResult {
     let mut result = ToolResult {
@@ -279,7 +291,7 @@ fn cut(
             other => result.content.push(other.clone()),
         }
     }
-    let handle = keep(settings, full, limit);
+    let handle = keep(settings, full, limit, owner);
     let note = |cut: usize| marker(cut, text.len(), handle.as_ref(), settings.read_result);
     let shortened = shorten(limit, &settings.token_counter, &text, note);
     result
@@ -306,10 +318,15 @@ fn joined_text(result: &ToolResult) -> String {
 }
 
 /// Keeps the full result held to `limit` in the registry's store, by the
-/// bytes of its text.
-fn keep(settings: &Settings, full: ToolResult, limit: ResultLimit) -> Option<ResultHandle> {
+/// bytes of its text, as `owner`'s.
+fn keep(
+    settings: &Settings,
+    full: ToolResult,
+    limit: ResultLimit,
+    owner: Option<&Owner>,
+) -> Option<ResultHandle> {
     let size = text_bytes(&full);
-    settings.results.keep(full, size, limit)
+    settings.results.keep(full, size, limit, owner)
 }
 
 /// The marker put where `cut` of `total` bytes were cut.

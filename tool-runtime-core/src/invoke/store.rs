@@ -1,5 +1,6 @@
 //! [`ResultStore`]: the full results a registry kept from the model (see
-//! `limit.rs`), under their handles, bounded in number and in bytes.
+//! `limit.rs`), under their handles, bounded in number and in bytes, each
+//! its call's owner's.
 
 use std::collections::VecDeque;
 use std::collections::hash_map::RandomState;
@@ -8,6 +9,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::context::Owner;
 use crate::spec::limit::{MissingResult, ResultHandle, ResultLimit};
 use crate::spec::result::ToolResult;
 
@@ -40,6 +42,8 @@ struct Entry {
     size: usize,
     /// The limit it was held to, which its pages keep to.
     limit: ResultLimit,
+    /// Whose it is: the owner of the call that made it.
+    owner: Option<Owner>,
 }
 
 impl Default for ResultStore {
@@ -58,15 +62,16 @@ impl ResultStore {
         }
     }
 
-    /// Keeps `result`, of `size` bytes, held to `limit`, dropping the
-    /// oldest results while there are too many or they are too large;
-    /// `None` when it is larger than the whole store (or the store keeps
-    /// nothing).
+    /// Keeps `result`, of `size` bytes, held to `limit`, `owner`'s,
+    /// dropping the oldest results while there are too many or they are
+    /// too large; `None` when it is larger than the whole store (or the
+    /// store keeps nothing).
     pub(crate) fn keep(
         &self,
         result: ToolResult,
         size: usize,
         limit: ResultLimit,
+        owner: Option<&Owner>,
     ) -> Option<ResultHandle> {
         if self.max_results == 0 || size > self.max_bytes {
             return None;
@@ -88,19 +93,31 @@ impl ResultStore {
             result: Arc::new(result),
             size,
             limit,
+            owner: owner.cloned(),
         });
         Some(handle)
     }
 
-    /// The full result kept under `handle`.
+    /// The full result kept under `handle`, whoever's it is (the program
+    /// reads them all).
     pub(crate) fn get(&self, handle: &ResultHandle) -> Result<Arc<ToolResult>, MissingResult> {
-        self.get_held(handle).map(|(result, _)| result)
+        self.find(handle, |_| true).map(|(result, _)| result)
     }
 
-    /// The full result kept under `handle`, and the limit it was held to.
+    /// The full result kept under `handle` when it is `owner`'s, and the
+    /// limit it was held to. Another owner's is missing, as one never kept.
     pub(crate) fn get_held(
         &self,
         handle: &ResultHandle,
+        owner: Option<&Owner>,
+    ) -> Result<(Arc<ToolResult>, ResultLimit), MissingResult> {
+        self.find(handle, |entry| entry.owner.as_ref() == owner)
+    }
+
+    fn find(
+        &self,
+        handle: &ResultHandle,
+        readable: impl Fn(&Entry) -> bool,
     ) -> Result<(Arc<ToolResult>, ResultLimit), MissingResult> {
         let kept = self
             .kept
@@ -108,7 +125,7 @@ impl ResultStore {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         kept.entries
             .iter()
-            .find(|entry| entry.handle == *handle)
+            .find(|entry| entry.handle == *handle && readable(entry))
             .map(|entry| (Arc::clone(&entry.result), entry.limit))
             .ok_or_else(|| MissingResult {
                 handle: handle.clone(),
@@ -144,13 +161,13 @@ mod tests {
         let store = ResultStore::new(2, 100);
         let limit = ResultLimit::Bytes(10);
         let first = store
-            .keep(ToolResult::text("1", "a".repeat(40)), 40, limit)
+            .keep(ToolResult::text("1", "a".repeat(40)), 40, limit, None)
             .unwrap();
         let second = store
-            .keep(ToolResult::text("2", "b".repeat(40)), 40, limit)
+            .keep(ToolResult::text("2", "b".repeat(40)), 40, limit, None)
             .unwrap();
         let third = store
-            .keep(ToolResult::text("3", "c".repeat(40)), 40, limit)
+            .keep(ToolResult::text("3", "c".repeat(40)), 40, limit, None)
             .unwrap();
         let missing = store.get(&first).unwrap_err();
         assert!(missing.to_string().contains("dropped"), "{missing}");
@@ -158,13 +175,13 @@ mod tests {
         assert_eq!(store.get(&third).unwrap().text_content(), "c".repeat(40));
         // Over the byte budget: both older ones make room.
         let big = store
-            .keep(ToolResult::text("4", "d".repeat(90)), 90, limit)
+            .keep(ToolResult::text("4", "d".repeat(90)), 90, limit, None)
             .unwrap();
         assert!(store.get(&second).is_err() && store.get(&third).is_err());
         assert!(store.get(&big).is_ok());
         assert!(
             store
-                .keep(ToolResult::text("5", "e".repeat(101)), 101, limit)
+                .keep(ToolResult::text("5", "e".repeat(101)), 101, limit, None)
                 .is_none()
         );
         assert_ne!(first, second);

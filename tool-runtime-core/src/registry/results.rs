@@ -1,6 +1,8 @@
 //! The `read_result` tool, through which the model reads in pages the full
 //! results a [`ResultLimit`] kept from it
-//! ([`RegistryBuilder::read_result`](crate::RegistryBuilder::read_result)).
+//! ([`RegistryBuilder::read_result`](crate::RegistryBuilder::read_result)):
+//! in a call of the same [owner](crate::context::ToolContext::owner) as the
+//! call that made the result; to any other, the handle is unknown.
 //! A program reads them whole by their handle with
 //! [`Registry::full_result`](super::Registry::full_result).
 
@@ -105,7 +107,7 @@ struct PageArgs {
 }
 
 impl ReadResult {
-    fn read(&self, input: &Value) -> Result<ToolResult, ToolError> {
+    fn read(&self, input: &Value, ctx: &ToolContext) -> Result<ToolResult, ToolError> {
         let args = PageArgs::deserialize(input).map_err(|error| {
             ToolError::with_kind(
                 ToolErrorKind::InvalidArguments,
@@ -115,7 +117,7 @@ impl ReadResult {
         let handle = ResultHandle::new(args.handle);
         let (full, held) = self
             .store
-            .get_held(&handle)
+            .get_held(&handle, ctx.owner())
             .map_err(|missing| ToolError::new(missing.to_string()))?;
         // The page and its note keep to the limit the result was held to (a
         // tool's own), and to the registry's.
@@ -171,12 +173,8 @@ impl Tool for ReadResult {
         &self.spec
     }
 
-    fn takes_context(&self) -> bool {
-        false
-    }
-
-    fn call<'a>(&'a self, input: &'a Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
-        ToolFuture::ready(self.read(input).map(Into::into))
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
+        ToolFuture::ready(self.read(input, ctx).map(Into::into))
     }
 }
 

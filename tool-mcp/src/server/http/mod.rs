@@ -25,6 +25,13 @@
 //! gives way to a new one ([`sessions`]); requests without a session run
 //! at most as many calls at once for each peer address as a session may
 //! ([`budget`]).
+//!
+//! With a resource server (feature `auth`), a session is its caller's: a
+//! request of another caller naming it is answered as one naming an
+//! unknown session (`404`). Each caller has a share of the sessions
+//! ([`HttpOptions::max_sessions_per_caller`]) and of the calls running at
+//! once ([`HttpOptions::max_calls_per_caller`]), over all its requests;
+//! one beyond is answered `429 Too Many Requests` with `Retry-After`.
 
 mod activity;
 #[cfg(feature = "auth")]
@@ -90,6 +97,8 @@ pub struct HttpOptions {
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     max_sessions: usize,
+    max_sessions_per_caller: usize,
+    max_calls_per_caller: usize,
     session_timeout: Duration,
     max_event_streams: usize,
     max_session_event_streams: usize,
@@ -110,6 +119,8 @@ impl Default for HttpOptions {
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
             max_sessions: Self::DEFAULT_MAX_SESSIONS,
+            max_sessions_per_caller: Self::DEFAULT_MAX_SESSIONS_PER_CALLER,
+            max_calls_per_caller: Self::DEFAULT_MAX_CALLS_PER_CALLER,
             session_timeout: Self::DEFAULT_SESSION_TIMEOUT,
             max_event_streams: Self::DEFAULT_MAX_EVENT_STREAMS,
             max_session_event_streams: Self::DEFAULT_MAX_EVENT_STREAMS_PER_SESSION,
@@ -135,6 +146,13 @@ impl HttpOptions {
     pub const DEFAULT_MAX_BODY: usize = 16 * 1024 * 1024;
     /// The most sessions open at once: 4096.
     pub const DEFAULT_MAX_SESSIONS: usize = 4096;
+    /// The most sessions one caller an access token shows has open at
+    /// once: 64.
+    pub const DEFAULT_MAX_SESSIONS_PER_CALLER: usize = 64;
+    /// The most calls one caller an access token shows runs at once, over
+    /// all its requests: 64, as many as one session may
+    /// ([`McpServer::DEFAULT_MAX_CONCURRENT_CALLS`]).
+    pub const DEFAULT_MAX_CALLS_PER_CALLER: usize = 64;
     /// How long a session may go unused before it is ended: 30 minutes.
     pub const DEFAULT_SESSION_TIMEOUT: Duration = Duration::from_secs(30 * 60);
     /// The most event streams open at once in the whole server: 256 (and
@@ -279,6 +297,38 @@ impl HttpOptions {
     /// [`DEFAULT_MAX_SESSIONS`](Self::DEFAULT_MAX_SESSIONS).
     pub fn max_sessions(mut self, sessions: usize) -> Self {
         self.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// The most sessions one caller an access token shows (with a
+    /// resource server, `resource_server`, feature `auth`) has open
+    /// at once (at least 1): its `initialize` beyond it ends the caller's
+    /// own session not in use that has gone unused longest, never another
+    /// caller's, and is answered `429 Too Many Requests` with
+    /// `Retry-After` when each of the caller's sessions is in use. So a
+    /// caller that opens sessions without end takes no more than its
+    /// share of [`max_sessions`](Self::max_sessions) (where the sessions
+    /// given up for new ones are those of whoever holds the most).
+    /// Anonymous clients are held to `max_sessions` only. The default is
+    /// [`DEFAULT_MAX_SESSIONS_PER_CALLER`](Self::DEFAULT_MAX_SESSIONS_PER_CALLER).
+    pub fn max_sessions_per_caller(mut self, sessions: usize) -> Self {
+        self.max_sessions_per_caller = sessions.max(1);
+        self
+    }
+
+    /// The most calls (`tools/call`) one caller an access token shows
+    /// (with a resource server, `resource_server`, feature `auth`)
+    /// runs at once over all its requests, in sessions or not (at least
+    /// 1); its call beyond it is answered `429 Too Many Requests` with
+    /// `Retry-After: 1` and a JSON-RPC error (`-32603`, with
+    /// `{"maxCallsPerCaller": n}` as its data), and may be sent again once
+    /// one has finished. Its calls also keep to each session's limit
+    /// ([`McpServer::with_max_concurrent_calls`]); an anonymous client's
+    /// requests without a session keep to that limit for each peer address
+    /// instead. The default is
+    /// [`DEFAULT_MAX_CALLS_PER_CALLER`](Self::DEFAULT_MAX_CALLS_PER_CALLER).
+    pub fn max_calls_per_caller(mut self, calls: usize) -> Self {
+        self.max_calls_per_caller = calls.max(1);
         self
     }
 

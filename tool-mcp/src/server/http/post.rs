@@ -24,7 +24,7 @@ use super::body::{self, Reply};
 use super::budget::Held;
 use super::headers::{self, HEADER_MISMATCH, Message, SESSION_ID};
 use super::routes::{Events, Holder, HttpSession, Out, Route, first_message};
-use super::sessions::{self, Shared, StreamsFull};
+use super::sessions::{self, NoRoom, Shared, StreamsFull};
 use super::{MCP_PATH, guard};
 use crate::headers::check_headers;
 use crate::server::revision::{self, Era, MISSING_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION};
@@ -60,10 +60,12 @@ pub(super) async fn handle(
     };
     #[cfg(not(feature = "auth"))]
     let context = None;
+    // A session is its caller's: another's names none.
+    let owner = context.as_ref().and_then(ToolContext::owner).cloned();
     match *request.method() {
         Method::POST => post(shared, request, peer, context).await,
-        Method::GET => sessions::get(shared, request.headers()),
-        Method::DELETE => sessions::delete(shared, request.headers()),
+        Method::GET => sessions::get(shared, request.headers(), owner.as_ref()),
+        Method::DELETE => sessions::delete(shared, request.headers(), owner.as_ref()),
         _ => sessions::not_allowed(shared.options.stateless),
     }
 }
@@ -363,8 +365,9 @@ impl<'a> Posted<'a> {
         if modern && let Some(refusal) = self.check_header_params(shared, headers) {
             return refusal;
         }
+        let owner = context.as_ref().and_then(ToolContext::owner);
         let session = match session_id {
-            Some(id) if !shared.options.stateless => match shared.find(id) {
+            Some(id) if !shared.options.stateless => match shared.find(id, owner) {
                 Some(session) => Some(session),
                 None => return sessions::unknown_session(),
             },
@@ -501,8 +504,11 @@ impl Call<'_> {
         if wire::error_code(&line).is_some() {
             return body::json(status_of(&line, self.modern), line);
         }
-        let Some(id) = shared.register(session, self.peer) else {
-            return too_many_sessions();
+        let owner = self.context.as_ref().and_then(ToolContext::owner);
+        let id = match shared.register(session, self.peer, owner) {
+            Ok(id) => id,
+            Err(NoRoom::Server) => return too_many_sessions(),
+            Err(NoRoom::Caller(limit)) => return too_many_caller_sessions(limit),
         };
         let mut reply = body::json(StatusCode::OK, line);
         if let Ok(value) = id.parse() {
@@ -555,10 +561,11 @@ impl Call<'_> {
     }
 
     /// What the request holds of the server's budgets while it is served,
-    /// or the answer to give when it is beyond one: a call without a
-    /// session (`own_session`) takes a place under its peer's cap of calls,
-    /// a `subscriptions/listen` one under the caps of event streams (the
-    /// server's, and its session's when it has one).
+    /// or the answer to give when it is beyond one: a call of a caller a
+    /// token showed takes a place under its caller's cap of calls, an
+    /// anonymous call without a session (`own_session`) one under its
+    /// peer's, a `subscriptions/listen` one under the caps of event streams
+    /// (the server's, and its session's when it has one).
     fn admit(
         &self,
         shared: &Shared,
@@ -566,11 +573,19 @@ impl Call<'_> {
         own_session: bool,
         posted: &Posted<'_>,
     ) -> Result<Held, Box<Reply>> {
-        match posted.method.as_deref() {
-            Some("tools/call") if own_session => match shared.calls.take(self.peer) {
+        let caller = self.context.as_ref().and_then(ToolContext::owner);
+        match (posted.method.as_deref(), caller) {
+            (Some("tools/call"), Some(caller)) => match shared.caller_calls.take(caller.clone()) {
+                Some(slot) => Ok(Held {
+                    _caller_call: Some(slot),
+                    ..Held::default()
+                }),
+                None => Err(Box::new(self.caller_busy(shared.caller_calls.max()))),
+            },
+            (Some("tools/call"), None) if own_session => match shared.calls.take(self.peer) {
                 Some(slot) => Ok(Held {
                     _call: Some(slot),
-                    stream: None,
+                    ..Held::default()
                 }),
                 None => {
                     let limit = shared.calls.max();
@@ -583,7 +598,7 @@ impl Call<'_> {
                     Err(Box::new(self.busy(&message, data)))
                 }
             },
-            Some("subscriptions/listen") => {
+            (Some("subscriptions/listen"), _) => {
                 let session = (!own_session).then_some(session);
                 shared.stream_slot(session).map_err(|full| {
                     let StreamsFull { name, max } = full;
@@ -603,6 +618,22 @@ impl Call<'_> {
     fn busy(&self, message: &str, data: Value) -> Reply {
         let line = wire::error_line(&self.id, INTERNAL_ERROR, message, Some(data));
         body::json(status_of(&line, self.modern), line)
+    }
+
+    /// `429 Too Many Requests`, `Retry-After: 1`, with the JSON-RPC error
+    /// `-32603` naming the caller's cap of calls, `limit`.
+    fn caller_busy(&self, limit: usize) -> Reply {
+        let message = format!(
+            "too many requests: this caller already runs {limit} calls, its limit \
+             (maxCallsPerCaller); send the call again once one has finished"
+        );
+        let data = serde_json::json!({"maxCallsPerCaller": limit});
+        let line = wire::error_line(&self.id, INTERNAL_ERROR, &message, Some(data));
+        let mut reply = body::json(StatusCode::TOO_MANY_REQUESTS, line);
+        reply
+            .headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        reply
     }
 }
 
@@ -631,6 +662,22 @@ fn in_flight(id: &Id) -> Reply {
         wire::cut(id.text())
     );
     body::rpc_error(StatusCode::OK, Some(id), INVALID_REQUEST, &message)
+}
+
+/// `429 Too Many Requests` for an `initialize` of a caller that holds its
+/// share of sessions, `limit`, each in use.
+fn too_many_caller_sessions(limit: usize) -> Reply {
+    let mut reply = body::text(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!(
+            "too many requests: this caller has {limit} MCP sessions open, its limit \
+             (maxSessionsPerCaller), each in use; end one (DELETE) or try again later"
+        ),
+    );
+    reply
+        .headers_mut()
+        .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    reply
 }
 
 fn too_many_sessions() -> Reply {

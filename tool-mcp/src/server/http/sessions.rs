@@ -8,6 +8,11 @@
 //! writing to [`Routes`], with a clone of the server of its own (its own
 //! log level); a session a request has of its own (revision 2026-07-28, or
 //! any request of a stateless server) ends with the request.
+//!
+//! A session opened by a caller an access token showed is that caller's:
+//! a request of anyone else naming it is answered as one naming a session
+//! that does not exist (`404`), and each caller keeps at most its share of
+//! sessions ([`HttpOptions::max_sessions_per_caller`]).
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
@@ -18,12 +23,12 @@ use std::time::Duration;
 use hyper::StatusCode;
 use hyper::header::{self, HeaderMap, HeaderValue};
 use serde_json::Map;
-use tool_runtime::context::CancellationToken;
+use tool_runtime::context::{CancellationToken, Owner};
 
 use super::HttpOptions;
 use super::activity::{Connections, now_ms};
 use super::body::{self, Reply};
-use super::budget::{Budget, Held, PeerBudget};
+use super::budget::{Budget, Held, PeerBudget, Principal};
 use super::headers::{self, SESSION_ID};
 use super::routes::{Events, Holder, HttpSession, Routes, Standalone};
 use crate::server::McpServer;
@@ -40,14 +45,41 @@ pub(in crate::server) struct Shared {
     pub(super) connections: Connections,
     /// The event streams open in the whole server.
     streams: Arc<Budget>,
-    /// The calls of requests without a session, by peer address.
+    /// The calls of anonymous requests without a session, by peer address.
     pub(super) calls: Arc<PeerBudget>,
+    /// The calls of each caller an access token showed, by its owner key.
+    pub(super) caller_calls: Arc<PeerBudget<Owner>>,
 }
 
-/// A session open, and the address of the peer that opened it.
+/// A session open, and whom it counts against: the caller that opened it,
+/// or for an anonymous client the address of its peer.
 struct Entry {
     session: Arc<HttpSession>,
-    peer: IpAddr,
+    holder: Principal,
+}
+
+impl Entry {
+    /// The caller whose session it is, if one opened it.
+    fn owner(&self) -> Option<&Owner> {
+        match &self.holder {
+            Principal::Caller(owner) => Some(owner),
+            Principal::Peer(_) => None,
+        }
+    }
+
+    /// Whether the session is in use: a request or stream of it open, or a
+    /// task of it running.
+    fn in_use(&self) -> bool {
+        self.session.output.in_use() || self.session.tasks.running() > 0
+    }
+}
+
+/// Why a session may not open.
+pub(super) enum NoRoom {
+    /// The server holds as many sessions as it may, each in use.
+    Server,
+    /// The caller holds its share, each in use.
+    Caller(usize),
 }
 
 /// Why an event stream may not open: the cap it would pass, as the data
@@ -66,6 +98,7 @@ impl Shared {
         shutdown: CancellationToken,
     ) -> Self {
         let calls = PeerBudget::new(server.limits.max_calls);
+        let caller_calls = PeerBudget::new(options.max_calls_per_caller);
         Self {
             streams: Budget::new(options.event_stream_cap()),
             server,
@@ -74,14 +107,18 @@ impl Shared {
             sessions: Mutex::new(HashMap::new()),
             connections: Connections::default(),
             calls,
+            caller_calls,
         }
     }
 
-    /// The session of id `id`, if it is open: a request names it, which
-    /// uses it.
-    pub(super) fn find(&self, id: &str) -> Option<Arc<HttpSession>> {
+    /// The session of id `id`, if it is open and `owner`'s (the caller of
+    /// the request naming it; `None` for an anonymous request, which finds
+    /// the sessions no caller opened): a request names it, which uses it.
+    /// Another caller's session is not found, as one never opened.
+    pub(super) fn find(&self, id: &str, owner: Option<&Owner>) -> Option<Arc<HttpSession>> {
         let session = lock(&self.sessions)
             .get(id)
+            .filter(|entry| entry.owner() == owner)
             .map(|entry| Arc::clone(&entry.session))?;
         session.output.mark_used();
         Some(session)
@@ -106,8 +143,8 @@ impl Shared {
             None => None,
         };
         Ok(Held {
-            _call: None,
             stream: Some((server, own)),
+            ..Held::default()
         })
     }
 
@@ -122,42 +159,66 @@ impl Shared {
         self.server.context.clone()
     }
 
-    /// A new session, not yet registered: `initialize` sets it up.
+    /// A new session, not yet registered: `initialize` sets it up. What
+    /// its anonymous calls leave behind is its own.
     pub(super) fn new_session(&self) -> Arc<HttpSession> {
         let routes = Routes::new(self.options.max_session_event_streams);
-        Session::new(self.server.clone(), routes)
+        Session::new(self.server.clone(), routes, true)
     }
 
     /// A session for one request: set up as if `initialize` had come, with
     /// a client of no capabilities, when `initialized` (a stateless
-    /// server's requests of the revisions with sessions).
+    /// server's requests of the revisions with sessions). It ends with the
+    /// request, so what its anonymous calls leave behind is no one's.
     pub(super) fn own_session(&self, initialized: bool) -> Arc<HttpSession> {
-        let session = self.new_session();
+        let routes = Routes::new(self.options.max_session_event_streams);
+        let session = Session::new(self.server.clone(), routes, false);
         if initialized {
             *lock(&session.client) = Some(Map::new());
         }
         session
     }
 
-    /// Registers `session`, set up, opened by `peer`, under a new id: the
-    /// id, or `None` when there are as many sessions as the server allows
-    /// and each is in use. When the table is full, a session not in use
-    /// gives way ([`victim`]) and ends.
-    pub(super) fn register(&self, session: Arc<HttpSession>, peer: IpAddr) -> Option<String> {
+    /// Registers `session`, set up, opened by `peer` for `owner` (the
+    /// caller a token showed), under a new id: the id, or why there is no
+    /// room. A caller at its share gives up its own session not in use
+    /// that has gone unused longest; a full table, a session not in use
+    /// ([`victim`]). Those given up end.
+    pub(super) fn register(
+        &self,
+        session: Arc<HttpSession>,
+        peer: IpAddr,
+        owner: Option<&Owner>,
+    ) -> Result<String, NoRoom> {
         let mut sessions = lock(&self.sessions);
-        let mut ended = None;
+        let mut ended = Vec::new();
+        if let Some(owner) = owner {
+            let share = self.options.max_sessions_per_caller;
+            let own = sessions
+                .values()
+                .filter(|entry| entry.owner() == Some(owner))
+                .count();
+            if own >= share {
+                let id = own_victim(&sessions, owner).ok_or(NoRoom::Caller(share))?;
+                tracing::debug!(session = %id, "ending a caller's MCP session not in use to make room for its new one");
+                ended.extend(sessions.remove(&id));
+            }
+        }
         if sessions.len() >= self.options.max_sessions {
-            let id = victim(&sessions)?;
+            let Some(id) = victim(&sessions) else {
+                drop(sessions);
+                ended.into_iter().for_each(|entry| end(entry.session));
+                return Err(NoRoom::Server);
+            };
             tracing::debug!(session = %id, "ending an MCP session not in use to make room for a new one");
-            ended = sessions.remove(&id);
+            ended.extend(sessions.remove(&id));
         }
         let id = new_id();
-        sessions.insert(id.clone(), Entry { session, peer });
+        let holder = Principal::of(owner, peer);
+        sessions.insert(id.clone(), Entry { session, holder });
         drop(sessions);
-        if let Some(entry) = ended {
-            end(entry.session);
-        }
-        Some(id)
+        ended.into_iter().for_each(|entry| end(entry.session));
+        Ok(id)
     }
 
     /// Ends the session of id `id`: whether there was one.
@@ -178,24 +239,39 @@ impl Shared {
 
 /// The session that gives way to a new one when the table is full, of
 /// those not in use (no request or stream of it open, and no task of it
-/// running): one of the peer address holding the most sessions, then one
-/// that has had no request since its `initialize`, then the one unused
-/// longest. `None` when every session is in use.
+/// running): one of the caller (or, for anonymous clients, the peer
+/// address) holding the most sessions, then one that has had no request
+/// since its `initialize`, then the one unused longest. `None` when every
+/// session is in use.
 fn victim(sessions: &HashMap<String, Entry>) -> Option<String> {
-    let mut held: HashMap<IpAddr, usize> = HashMap::new();
+    let mut held: HashMap<&Principal, usize> = HashMap::new();
     for entry in sessions.values() {
-        *held.entry(entry.peer).or_default() += 1;
+        *held.entry(&entry.holder).or_default() += 1;
     }
     sessions
         .iter()
-        .filter(|(_, entry)| !entry.session.output.in_use() && entry.session.tasks.running() == 0)
+        .filter(|(_, entry)| !entry.in_use())
         .max_by_key(|(_, entry)| {
             let routes = &entry.session.output;
             (
-                held[&entry.peer],
+                held[&entry.holder],
                 !routes.was_used(),
                 Reverse(routes.last_used()),
             )
+        })
+        .map(|(id, _)| id.clone())
+}
+
+/// The session of `owner`'s that gives way to its new one when it holds
+/// its share: of those not in use, one that has had no request since its
+/// `initialize`, then the one unused longest. `None` when each is in use.
+fn own_victim(sessions: &HashMap<String, Entry>, owner: &Owner) -> Option<String> {
+    sessions
+        .iter()
+        .filter(|(_, entry)| entry.owner() == Some(owner) && !entry.in_use())
+        .max_by_key(|(_, entry)| {
+            let routes = &entry.session.output;
+            (!routes.was_used(), Reverse(routes.last_used()))
         })
         .map(|(id, _)| id.clone())
 }
@@ -276,10 +352,12 @@ pub(super) fn unknown_session() -> Reply {
     )
 }
 
-/// The session a `GET` or `DELETE` names, or the answer to give instead.
+/// The session a `GET` or `DELETE` of `owner` names, or the answer to
+/// give instead (another caller's session is unknown).
 fn named_session(
     shared: &Shared,
     headers: &HeaderMap,
+    owner: Option<&Owner>,
 ) -> Result<(String, Arc<HttpSession>), Box<Reply>> {
     if shared.options.stateless {
         return Err(Box::new(not_allowed(true)));
@@ -292,7 +370,9 @@ fn named_session(
             session_required()
         }));
     };
-    let session = shared.find(id).ok_or_else(|| Box::new(unknown_session()))?;
+    let session = shared
+        .find(id, owner)
+        .ok_or_else(|| Box::new(unknown_session()))?;
     if let Some(version) = headers::protocol_version(headers)
         && !headers::is_known(version)
     {
@@ -304,16 +384,16 @@ fn named_session(
     Ok((id.to_owned(), session))
 }
 
-/// `GET`: the session's standalone stream, where its own messages go (a
-/// change to the tools).
-pub(super) fn get(shared: &Shared, headers: &HeaderMap) -> Reply {
+/// `GET` of `owner`: the session's standalone stream, where its own
+/// messages go (a change to the tools).
+pub(super) fn get(shared: &Shared, headers: &HeaderMap, owner: Option<&Owner>) -> Reply {
     if !headers::accepts(headers, "text/event-stream") {
         return body::text(
             StatusCode::NOT_ACCEPTABLE,
             "not acceptable: the standalone stream is text/event-stream",
         );
     }
-    let (_, session) = match named_session(shared, headers) {
+    let (_, session) = match named_session(shared, headers, owner) {
         Ok(named) => named,
         Err(reply) => return *reply,
     };
@@ -351,9 +431,9 @@ fn streams_full(full: &StreamsFull) -> Reply {
     reply
 }
 
-/// `DELETE`: the session ends.
-pub(super) fn delete(shared: &Shared, headers: &HeaderMap) -> Reply {
-    match named_session(shared, headers) {
+/// `DELETE` of `owner`: the session ends.
+pub(super) fn delete(shared: &Shared, headers: &HeaderMap, owner: Option<&Owner>) -> Reply {
+    match named_session(shared, headers, owner) {
         Ok((id, _)) => {
             if shared.end(&id) {
                 body::empty(StatusCode::OK)
