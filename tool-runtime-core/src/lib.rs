@@ -61,6 +61,7 @@ pub mod transform;
 
 mod invoke;
 mod names;
+mod order;
 mod quote;
 mod stream;
 mod tool;

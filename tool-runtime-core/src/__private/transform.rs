@@ -248,6 +248,6 @@ fn merge(spec: &ToolSpec, mut problems: Vec<ArgError>, refused: Vec<ArgError>) -
         (unknown, index)
     };
     problems.extend(refused);
-    problems.sort_by_key(order);
+    crate::order::sort_by_key(&mut problems, order);
     problems
 }

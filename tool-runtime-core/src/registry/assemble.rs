@@ -136,7 +136,7 @@ pub(super) fn add_aliases(
 
 /// `tools` in name order, with one definition added twice kept once.
 pub(super) fn dedup(mut tools: Vec<ToolRef>) -> Vec<ToolRef> {
-    tools.sort_by(|a, b| {
+    crate::order::sort_by(&mut tools, |a, b| {
         let (a, b) = (a.spec(), b.spec());
         (&a.name, a.location.file, a.location.line).cmp(&(
             &b.name,

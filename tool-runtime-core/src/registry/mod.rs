@@ -218,7 +218,7 @@ impl Registry {
             .iter()
             .map(|(alias, i)| (alias, &*self.tools[i].spec().name))
             .collect();
-        aliases.sort_unstable();
+        crate::order::sort_by(&mut aliases, Ord::cmp);
         aliases
     }
 

@@ -134,7 +134,7 @@ pub(super) fn tool_reports(registry: &Registry) -> Vec<ToolReport<'_>> {
         availability: Availability::Withheld(&w.missing),
     });
     let mut report: Vec<ToolReport<'_>> = offered.chain(held).chain(withheld).collect();
-    report.sort_by(|a, b| {
+    crate::order::sort_by(&mut report, |a, b| {
         let version = |spec: &ToolSpec| {
             spec.version
                 .as_deref()

@@ -65,87 +65,128 @@ pub(super) fn choose(
         }
     }
     for (name, version) in pins {
-        let known = tools
-            .iter()
-            .chain(withheld.iter().map(|w| &w.tool))
-            .any(|t| t.spec().name == *name && same_version(t.spec(), version));
+        let pinned = |spec: &ToolSpec| spec.name == *name && same_version(spec, version);
+        let mut known = false;
+        for tool in &tools {
+            known |= pinned(tool.spec());
+        }
+        for w in withheld {
+            known |= pinned(w.tool.spec());
+        }
         if !known {
-            let mut versions: Vec<&ToolSpec> = tools
-                .iter()
-                .map(|t| t.spec())
-                .filter(|spec| spec.name == *name && spec.version.is_some())
-                .collect();
-            versions.sort_by_key(|spec| version_of(spec));
-            let versions = versions
-                .iter()
-                .filter_map(|spec| spec.version.as_deref().map(str::to_owned))
-                .collect();
+            let mut versions: Vec<&ToolSpec> = Vec::new();
+            for tool in &tools {
+                let spec = tool.spec();
+                if spec.name == *name && spec.version.is_some() {
+                    versions.push(spec);
+                }
+            }
             chosen.problems.push(RegistryProblem::UnknownVersion {
                 name: name.clone(),
                 version: version.clone(),
-                versions,
+                versions: version_texts(versions),
             });
         }
     }
-    let mut rest = tools.into_iter().peekable();
-    while let Some(first) = rest.next() {
-        let mut group = vec![first];
-        while let Some(next) = rest.next_if(|t| t.spec().name == group[0].spec().name) {
-            group.push(next);
+    // `tools` come in name order: each run of one name is a group.
+    let mut group: Vec<ToolRef> = Vec::new();
+    for tool in tools {
+        if group
+            .first()
+            .is_some_and(|first| first.spec().name != tool.spec().name)
+        {
+            choose_one(std::mem::take(&mut group), pins, withheld, &mut chosen);
         }
+        group.push(tool);
+    }
+    if !group.is_empty() {
         choose_one(group, pins, withheld, &mut chosen);
     }
     chosen
 }
 
+/// The versions of `specs`, oldest first.
+fn version_texts(mut specs: Vec<&ToolSpec>) -> Vec<String> {
+    crate::order::sort_by_key(&mut specs, |spec| version_of(spec));
+    let mut texts = Vec::with_capacity(specs.len());
+    for spec in specs {
+        if let Some(version) = &spec.version {
+            texts.push(version.to_string());
+        }
+    }
+    texts
+}
+
 /// Chooses among the tools of one name.
 fn choose_one(
-    mut group: Vec<ToolRef>,
+    group: Vec<ToolRef>,
     pins: &[(String, String)],
     withheld: &[Withheld],
     chosen: &mut Chosen,
 ) {
     let name = group[0].spec().name.clone();
-    let pin = pins
-        .iter()
-        .find(|(pinned, _)| *pinned == name)
-        .map(|p| &p.1);
-    let versions: Option<Vec<Version>> = group.iter().map(|t| version_of(t.spec())).collect();
-    let distinct = versions.as_ref().is_some_and(|versions| {
-        let mut sorted = versions.clone();
-        sorted.sort();
-        sorted.windows(2).all(|pair| pair[0] != pair[1])
-    });
+    let mut pin = None;
+    for (pinned, version) in pins {
+        if *pinned == name {
+            pin = Some(version);
+            break;
+        }
+    }
+    // Each tool's version; `None` for all when one has none.
+    let mut versions = Vec::with_capacity(group.len());
+    for tool in &group {
+        versions.push(version_of(tool.spec()));
+    }
+    let mut distinct = versions.iter().all(Option::is_some);
+    for (i, a) in versions.iter().enumerate() {
+        distinct &= !versions[..i].contains(a);
+    }
     if group.len() > 1 && !distinct {
         // Two tools of one name without versions, or of one version: the
         // registry reports them as duplicates.
         chosen.offered.extend(group);
         return;
     }
-    let mut by_version: Vec<(Option<Version>, ToolRef)> = group
-        .drain(..)
-        .map(|tool| (version_of(tool.spec()), tool))
-        .collect();
-    by_version.sort_by(|a, b| a.0.cmp(&b.0));
-    let pinned = pin.map(|pin| {
-        by_version
-            .iter()
-            .position(|(_, t)| same_version(t.spec(), pin))
-    });
+    // Oldest first (a tool without a version before any with one).
+    let mut order: Vec<usize> = (0..group.len()).collect();
+    crate::order::sort_by(&mut order, |&a, &b| versions[a].cmp(&versions[b]));
+    let mut offered = None;
+    let mut pin_found = false;
+    if let Some(pin) = pin {
+        for (i, &at) in order.iter().enumerate() {
+            if same_version(group[at].spec(), pin) {
+                offered = Some(i);
+                pin_found = true;
+                break;
+            }
+        }
+    }
     // A pinned version withheld for its requirements leaves the name with
     // nothing offered; one no tool has (an error of its own) is passed over.
-    let pin_withheld = pin.is_some_and(|pin| {
-        (withheld.iter()).any(|w| w.tool.spec().name == name && same_version(w.tool.spec(), pin))
-    });
-    let offered = match pinned {
-        Some(Some(i)) => Some(i),
-        _ if pin_withheld => None,
-        _ => by_version
-            .iter()
-            .rposition(|(_, tool)| tool.spec().deprecated.is_none())
-            .or(by_version.len().checked_sub(1)),
-    };
-    for (i, (_, tool)) in by_version.into_iter().enumerate() {
+    let mut pin_withheld = false;
+    if let Some(pin) = pin {
+        for w in withheld {
+            let spec = w.tool.spec();
+            pin_withheld |= spec.name == name && same_version(spec, pin);
+        }
+    }
+    if !pin_found && !pin_withheld {
+        // The newest not deprecated, else the newest.
+        offered = order.len().checked_sub(1);
+        for (i, &at) in order.iter().enumerate() {
+            if group[at].spec().deprecated.is_none() {
+                offered = Some(i);
+            }
+        }
+    }
+    let mut slots: Vec<Option<ToolRef>> = Vec::with_capacity(group.len());
+    for tool in group {
+        slots.push(Some(tool));
+    }
+    for (i, at) in order.into_iter().enumerate() {
+        let Some(tool) = slots[at].take() else {
+            continue;
+        };
         if Some(i) == offered {
             chosen.offered.push(tool);
         } else {
@@ -182,7 +223,7 @@ pub(super) fn reachable<'a>(registry: &'a Registry, name: &str) -> Vec<&'a ToolS
                 .filter(|spec| spec.name == name),
         )
         .collect();
-    specs.sort_by_key(|spec| version_of(spec));
+    crate::order::sort_by_key(&mut specs, |spec| version_of(spec));
     specs
 }
 

@@ -200,11 +200,8 @@ impl ToolIndex {
             b.1.total_cmp(&a.1)
                 .then_with(|| self.names[a.0].cmp(&self.names[b.0]))
         };
-        if ranked.len() > limit {
-            ranked.select_nth_unstable_by(limit - 1, order);
-            ranked.truncate(limit);
-        }
-        ranked.sort_unstable_by(order);
+        crate::order::sort_by(&mut ranked, order);
+        ranked.truncate(limit);
         ranked
     }
 
