@@ -33,10 +33,10 @@
 
 use std::fmt;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use super::base64;
 
 /// One piece of a tool result's content.
 ///
@@ -171,7 +171,7 @@ impl fmt::Display for InvalidBase64 {
 impl std::error::Error for InvalidBase64 {}
 
 fn checked_base64(data: String) -> Result<String, InvalidBase64> {
-    match BASE64.decode(data.as_bytes()) {
+    match base64::decode(data.as_bytes()) {
         Ok(_) => Ok(data),
         Err(error) => Err(InvalidBase64(error.to_string())),
     }
@@ -197,7 +197,7 @@ macro_rules! media {
             pub fn new(mime_type: impl Into<String>, bytes: impl AsRef<[u8]>) -> Self {
                 Self {
                     mime_type: mime_type.into(),
-                    data: BASE64.encode(bytes.as_ref()),
+                    data: base64::encode(bytes.as_ref()),
                 }
             }
 
@@ -232,7 +232,7 @@ macro_rules! media {
 
             /// The data as bytes.
             pub fn to_bytes(&self) -> Vec<u8> {
-                BASE64.decode(self.data.as_bytes()).unwrap_or_default()
+                base64::decode(self.data.as_bytes()).unwrap_or_default()
             }
 
             /// The number of bytes of data.
@@ -337,7 +337,7 @@ impl Resource {
         Self {
             uri: uri.into(),
             mime_type: Some(mime_type.into()),
-            contents: ResourceContents::Blob(BASE64.encode(bytes.as_ref())),
+            contents: ResourceContents::Blob(base64::encode(bytes.as_ref())),
         }
     }
 

@@ -7,6 +7,7 @@
 //! a caller inspects.
 
 pub(crate) mod args;
+mod base64;
 pub(crate) mod config;
 pub mod constraints;
 pub(crate) mod content;
