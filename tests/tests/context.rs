@@ -457,3 +457,247 @@ mod client_requests {
         );
     }
 }
+
+/// A tool's scopes against the caller on the call's context.
+mod scopes {
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use serde_json::json;
+    use tool_runtime::context::Caller;
+    use tool_runtime::dynamic::DynamicTool;
+    use tool_runtime::{Registry, Tool, ToolContext, ToolUse, spec::ToolErrorKind, tool, toolset};
+
+    /// Writes a file.
+    #[tool(scopes("files:write", "files:read"))]
+    fn write_file(path: String) -> String {
+        format!("wrote {path}")
+    }
+
+    /// How many times `open_vault` ran: only the test of a refused call
+    /// calls it.
+    static OPENED: AtomicU32 = AtomicU32::new(0);
+
+    /// Opens the vault.
+    #[tool(scopes("vault:open"))]
+    fn open_vault() -> &'static str {
+        OPENED.fetch_add(1, Ordering::SeqCst);
+        "open"
+    }
+
+    /// Reads a file.
+    #[tool]
+    fn read_file(path: String) -> String {
+        format!("read {path}")
+    }
+
+    /// An archive, whose methods are tools.
+    struct Archive;
+
+    #[toolset]
+    impl Archive {
+        /// Deletes the archive, which needs the admin scope.
+        #[tool(scopes("archive:admin"))]
+        async fn purge_archive(&self, ctx: &ToolContext) -> String {
+            tokio::task::yield_now().await;
+            format!(
+                "purged by {:?}",
+                ctx.caller().and_then(|c| c.subject.clone())
+            )
+        }
+    }
+
+    fn registry() -> Registry {
+        Registry::builder()
+            .tool(WriteFileTool)
+            .tool(ReadFileTool)
+            .toolset(std::sync::Arc::new(Archive))
+            .build()
+            .unwrap()
+    }
+
+    fn as_caller(scopes: &[&str]) -> ToolContext {
+        ToolContext::new().with_caller(Caller::new("ada").with_scopes(scopes.iter().copied()))
+    }
+
+    fn write(id: &str) -> ToolUse {
+        ToolUse::new(id, "write_file", json!({"path": "a.txt"}))
+    }
+
+    #[test]
+    fn the_attribute_puts_the_scopes_in_the_spec() {
+        assert_eq!(*WriteFileTool::SPEC.scopes, ["files:write", "files:read"]);
+        assert!(ReadFileTool::SPEC.scopes.is_empty());
+        let registry = registry();
+        let purge = registry.get("purge_archive").unwrap().spec();
+        assert_eq!(*purge.scopes, ["archive:admin"]);
+    }
+
+    #[tokio::test]
+    async fn a_caller_lacking_a_scope_gets_an_error_and_the_tool_does_not_run() {
+        let registry = registry();
+        let result = registry
+            .invoke(write("1"), &as_caller(&["files:read"]))
+            .await;
+        assert_eq!(result.error_kind, Some(ToolErrorKind::InsufficientScope));
+        assert_eq!(
+            result.text_content(),
+            "the call to write_file needs the scope \"files:write\", which the caller was not \
+             granted, so it was not run"
+        );
+        let result = registry.invoke(write("2"), &as_caller(&[])).await;
+        assert_eq!(
+            result.text_content(),
+            "the call to write_file needs the scopes \"files:write\" and \"files:read\", which \
+             the caller was not granted, so it was not run"
+        );
+        let purge = ToolUse::new("3", "purge_archive", json!({}));
+        let result = registry.invoke(purge, &as_caller(&["files:write"])).await;
+        assert_eq!(result.error_kind, Some(ToolErrorKind::InsufficientScope));
+        // Refused before it runs, on the path of a tool that reads no
+        // context and on the direct path.
+        let vault = Registry::builder().tool(OpenVaultTool).build().unwrap();
+        let open = ToolUse::new("4", "open_vault", json!({}));
+        let result = vault
+            .invoke(open.clone(), &as_caller(&["vault:close"]))
+            .await;
+        assert_eq!(result.error_kind, Some(ToolErrorKind::InsufficientScope));
+        let anyone = as_caller(&[]);
+        let direct = vault.call_json("open_vault", json!({}), &anyone).await;
+        assert_eq!(direct.unwrap_err().kind(), ToolErrorKind::InsufficientScope);
+        assert_eq!(OPENED.load(Ordering::SeqCst), 0);
+        let result = vault.invoke(open, &as_caller(&["vault:open"])).await;
+        assert_eq!(result.text_content(), "open");
+        assert_eq!(OPENED.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_caller_granted_every_scope_calls_the_tool() {
+        let registry = registry();
+        let ctx = as_caller(&["files:read", "files:write", "archive:admin"]);
+        let result = registry.invoke(write("1"), &ctx).await;
+        assert_eq!(result.text_content(), "wrote a.txt");
+        let purge = ToolUse::new("2", "purge_archive", json!({}));
+        let result = registry.invoke(purge, &ctx).await;
+        assert_eq!(result.text_content(), "purged by Some(\"ada\")");
+    }
+
+    #[tokio::test]
+    async fn an_anonymous_call_is_not_checked() {
+        let registry = registry();
+        let result = registry.invoke(write("1"), &ToolContext::new()).await;
+        assert_eq!(result.text_content(), "wrote a.txt");
+        assert_eq!(registry.specs_for(&ToolContext::new()).count(), 3);
+    }
+
+    #[tokio::test]
+    async fn the_direct_path_checks_scopes_too() {
+        let registry = registry();
+        let input = json!({"path": "b.txt"});
+        let error = registry
+            .call_json("write_file", input.clone(), &as_caller(&["files:read"]))
+            .await
+            .unwrap_err();
+        assert_eq!(error.kind(), ToolErrorKind::InsufficientScope);
+        let ctx = as_caller(&["files:read", "files:write"]);
+        let value = registry.call_json("write_file", input, &ctx).await.unwrap();
+        assert_eq!(value, "wrote b.txt");
+    }
+
+    #[tokio::test]
+    async fn a_caller_is_not_offered_nor_told_of_tools_it_may_not_call() {
+        let registry = registry();
+        let names = |ctx: &ToolContext| {
+            registry
+                .specs_for(ctx)
+                .map(|spec| spec.name.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&as_caller(&[])), ["read_file"]);
+        assert_eq!(
+            names(&as_caller(&["files:write", "files:read"])),
+            ["read_file", "write_file"]
+        );
+        // An unknown name's suggestions leave hidden tools out.
+        let typo = ToolUse::new("1", "write_fil", json!({}));
+        let result = registry.invoke(typo, &as_caller(&["files:read"])).await;
+        assert_eq!(
+            result.text_content(),
+            "unknown tool \"write_fil\"; available tools: read_file"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_builder_adds_scopes_to_a_tool_by_name() {
+        let registry = Registry::builder()
+            .tool(WriteFileTool)
+            .tool(ReadFileTool)
+            .require_scopes("read_file", ["files:read"])
+            .require_scopes("write_file", ["files:read", "audit"])
+            .build()
+            .unwrap();
+        let spec = |name| registry.get(name).unwrap().spec().scopes.to_vec();
+        assert_eq!(spec("read_file"), ["files:read"]);
+        assert_eq!(spec("write_file"), ["files:write", "files:read", "audit"]);
+        let read = ToolUse::new("1", "read_file", json!({"path": "a"}));
+        let result = registry.invoke(read.clone(), &as_caller(&[])).await;
+        assert_eq!(result.error_kind, Some(ToolErrorKind::InsufficientScope));
+        let result = registry.invoke(read, &as_caller(&["files:read"])).await;
+        assert_eq!(result.text_content(), "read a");
+    }
+
+    #[tokio::test]
+    async fn a_dynamic_tool_takes_scopes_and_checks_them() {
+        let tool = DynamicTool::builder("shout", "Shouts.", json!({"type": "object"}))
+            .scopes(["voice:loud"])
+            .handler(|_, _| Ok("HEY"))
+            .build()
+            .unwrap();
+        assert_eq!(*tool.spec().scopes, ["voice:loud"]);
+        let registry = Registry::builder().tool(tool).build().unwrap();
+        let shout = ToolUse::new("1", "shout", json!({}));
+        let result = registry.invoke(shout.clone(), &as_caller(&[])).await;
+        assert_eq!(result.error_kind, Some(ToolErrorKind::InsufficientScope));
+        let result = registry.invoke(shout, &as_caller(&["voice:loud"])).await;
+        assert_eq!(result.text_content(), "HEY");
+
+        for (bad, problem) in [
+            ("voice loud", "it holds ' '"),
+            ("", "it is empty"),
+            ("voice\"", "'\"' is not allowed in a scope"),
+        ] {
+            let error = DynamicTool::builder("shout", "Shouts.", json!({"type": "object"}))
+                .scopes(["ok", bad])
+                .handler(|_, _| Ok("HEY"))
+                .build()
+                .unwrap_err();
+            let text = error.to_string();
+            assert!(
+                text.starts_with("tool shout: invalid scope") && text.contains(problem),
+                "{text}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn search_tools_finds_no_tool_the_caller_may_not_call() {
+        let registry = Registry::builder()
+            .tool(WriteFileTool)
+            .tool(ReadFileTool)
+            .tool_search(true)
+            .build()
+            .unwrap();
+        let search = |ctx: ToolContext| {
+            let registry = registry.clone();
+            async move {
+                let query = ToolUse::new("s", "search_tools", json!({"query": "file"}));
+                let found = registry.invoke(query, &ctx).await;
+                tool_runtime::search::found_names(&found)
+            }
+        };
+        assert_eq!(search(as_caller(&["files:read"])).await, ["read_file"]);
+        let mut all = search(as_caller(&["files:read", "files:write"])).await;
+        all.sort();
+        assert_eq!(all, ["read_file", "write_file"]);
+        assert_eq!(search(ToolContext::new()).await.len(), 2);
+    }
+}

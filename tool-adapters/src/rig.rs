@@ -78,7 +78,10 @@ fn output(result: ToolResult) -> Result<ToolOutput, ToolExecutionError> {
             Some(ToolErrorKind::TimedOut) => RigErrorKind::Timeout,
             Some(ToolErrorKind::Cancelled) => RigErrorKind::Cancelled,
             Some(
-                ToolErrorKind::NotAllowed | ToolErrorKind::NotApproved | ToolErrorKind::Disabled,
+                ToolErrorKind::NotAllowed
+                | ToolErrorKind::NotApproved
+                | ToolErrorKind::Disabled
+                | ToolErrorKind::InsufficientScope,
             ) => RigErrorKind::PermissionDenied,
             _ => RigErrorKind::Other,
         };

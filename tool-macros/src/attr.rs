@@ -58,6 +58,9 @@ pub struct ToolArgs {
     pub format: Option<PathArg>,
     /// `transform = PATH`: rewrites the JSON arguments before they decode.
     pub transform: Option<PathArg>,
+    /// `scopes("files:read", ..)`: the OAuth scopes a caller needs; each
+    /// `scopes(..)` written, so that a second one is reported.
+    pub scopes: Vec<ScopesArg>,
 }
 
 /// `#[tool(...)]` on a parameter.
@@ -114,10 +117,11 @@ impl Fields for ToolArgs {
         "result_limit",
         "format",
         "transform",
+        "scopes",
     ];
 
     fn multiple(name: &str) -> bool {
-        name == "alias"
+        matches!(name, "alias" | "scopes")
     }
 
     fn read(&mut self, name: &str, meta: &syn::Meta) -> meta::Result<()> {
@@ -145,6 +149,7 @@ impl Fields for ToolArgs {
             "result_limit" => self.result_limit = FromMeta::from_meta(meta)?,
             "format" => self.format = Some(PathArg::read(meta, FORMAT_HINT)?),
             "transform" => self.transform = Some(PathArg::read(meta, TRANSFORM_INPUT_HINT)?),
+            "scopes" => self.scopes.push(FromMeta::from_meta(meta)?),
             _ => unreachable!("not a key of #[tool]: {name}"),
         }
         Ok(())
@@ -608,6 +613,57 @@ fn string_values(expr: &syn::Expr) -> Option<Vec<SpannedValue<String>>> {
         syn::Expr::Array(array) => array.elems.iter().map(one).collect(),
         syn::Expr::Group(group) => string_values(&group.expr),
         other => one(other).map(|value| vec![value]),
+    }
+}
+
+const SCOPES_HINT: &str = "`scopes` takes a list of string literals: write the OAuth scopes a \
+                           caller needs, as in scopes(\"files:read\", \"files:write\")";
+
+/// `scopes("files:read", "files:write")`: each scope spanned at its string.
+#[derive(Clone)]
+pub struct ScopesArg {
+    /// The scopes, in order.
+    pub scopes: Vec<SpannedValue<String>>,
+    /// Where `scopes` was written.
+    pub span: Span,
+}
+
+impl FromMeta for ScopesArg {
+    fn from_meta(item: &syn::Meta) -> meta::Result<Self> {
+        let syn::Meta::List(list) = item else {
+            return Err(Error::custom(SCOPES_HINT).with_span(item));
+        };
+        let items = NestedMeta::parse_meta_list(list.tokens.clone())
+            .map_err(|error| Error::from(error).with_span(item))?;
+        let mut errors = Error::accumulator();
+        let mut scopes = Vec::new();
+        for nested in &items {
+            match nested {
+                NestedMeta::Lit(syn::Lit::Str(text)) => {
+                    scopes.push(SpannedValue::new(text.value(), text.span()));
+                }
+                other => errors.push(
+                    Error::custom(
+                        "each scope is a string literal: write it in quotes, as in \
+                         scopes(\"files:read\", \"files:write\")",
+                    )
+                    .with_span(other),
+                ),
+            }
+        }
+        if items.is_empty() {
+            errors.push(
+                Error::custom(
+                    "an empty `scopes()` asks for no scope: write the scopes a caller needs, \
+                     as in scopes(\"files:read\"), or remove `scopes`",
+                )
+                .with_span(item),
+            );
+        }
+        errors.finish_with(ScopesArg {
+            scopes,
+            span: item.path().span(),
+        })
     }
 }
 

@@ -170,6 +170,11 @@ pub struct ToolOptions {
     /// `transform = PATH` on the function: rewrites the JSON arguments
     /// before they decode.
     pub transform: Option<syn::ExprPath>,
+    /// `scopes(..)`: the OAuth scopes a caller needs, in order, each
+    /// spanned at its string.
+    pub scopes: Vec<Sp<String>>,
+    /// Where `scopes(..)` was written again after its first time.
+    pub repeated_scopes: Vec<Span>,
 }
 
 /// `requires(..)`, each value spanned at its string.

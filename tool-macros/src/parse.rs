@@ -231,6 +231,12 @@ fn options(args: &ToolArgs, attrs: &[syn::Attribute]) -> ToolOptions {
         result_limit: args.result_limit.clone(),
         format: args.format.as_ref().map(|format| format.0.clone()),
         transform: args.transform.as_ref().map(|transform| transform.0.clone()),
+        scopes: args
+            .scopes
+            .first()
+            .map(|first| first.scopes.clone())
+            .unwrap_or_default(),
+        repeated_scopes: args.scopes.iter().skip(1).map(|again| again.span).collect(),
         title: args.title.as_ref().map(|t| t.as_str().to_owned()),
         read_only: args.read_only,
         destructive: args.destructive,

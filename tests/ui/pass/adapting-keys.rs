@@ -30,6 +30,7 @@ fn legacy(args: Value) -> Value {
     version = "2.0.0",
     requires(env = ["A", "B"], program = "git", feature = "search"),
     sequential,
+    scopes("files:read", "files:write"),
     result_limit = "64KB",
     format = TERSE,
     transform = legacy
@@ -47,7 +48,7 @@ struct Shelf;
 impl Shelf {
     /// Lists books.
     #[deprecated]
-    #[tool(version = "1.0.0-rc.1", deprecated = "use list_v2", sequential, result_limit = "100 tokens", format = Terse)]
+    #[tool(version = "1.0.0-rc.1", deprecated = "use list_v2", sequential, scopes("books:read"), result_limit = "100 tokens", format = Terse)]
     fn list(&self, #[tool(transform = trim)] genre: String) -> String {
         genre
     }

@@ -55,9 +55,9 @@ pub fn spec(tool: &ToolFn) -> TokenStream {
 /// How many of `ToolSpec`'s fields are options, with a default in
 /// `SPEC_DEFAULTS`: `title`, `annotations`, `strict`, `timeout`, `blocking`,
 /// `needs_approval`, `streaming`, `aliases`, `config`, `task_support`,
-/// `version`, `deprecated`, `requires`, `sequential`, `result_limit`,
-/// `formatter`.
-const SPEC_OPTIONS: usize = 16;
+/// `version`, `deprecated`, `requires`, `sequential`, `scopes`,
+/// `result_limit`, `formatter`.
+const SPEC_OPTIONS: usize = 17;
 
 /// The fields of the options the attribute sets, `config` apart; the others
 /// come from `SPEC_DEFAULTS`.
@@ -121,8 +121,8 @@ fn options(tool: &ToolFn) -> Vec<TokenStream> {
 }
 
 /// The fields of the options that describe the tool to a registry:
-/// `version`, `deprecated`, `requires`, `sequential`, `result_limit` and
-/// `formatter`.
+/// `version`, `deprecated`, `requires`, `sequential`, `scopes`,
+/// `result_limit` and `formatter`.
 fn registry_options(options: &ToolOptions) -> Vec<TokenStream> {
     let mut fields = Vec::new();
     if let Some(version) = &options.version {
@@ -166,6 +166,12 @@ fn registry_options(options: &ToolOptions) -> Vec<TokenStream> {
     }
     if options.sequential {
         fields.push(quote!(sequential: true,));
+    }
+    if !options.scopes.is_empty() {
+        let scopes = options.scopes.iter().map(|scope| scope.as_str());
+        fields.push(
+            quote!(scopes: __tool_rt::Cow::Borrowed(&[#(__tool_rt::Cow::Borrowed(#scopes)),*]),),
+        );
     }
     match options.limit() {
         Some(Limit::Bytes(bytes)) => {

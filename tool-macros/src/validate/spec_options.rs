@@ -1,11 +1,12 @@
 //! The keys that describe a tool to a registry rather than to a model:
-//! `version`, `requires(..)` and `result_limit`.
+//! `version`, `requires(..)`, `result_limit` and `scopes(..)`.
 
 use crate::errors::Errors;
 use crate::model::{Limit, Sp, ToolOptions};
 
-/// Checks `version`, `requires(..)` and `result_limit`.
+/// Checks `version`, `requires(..)`, `result_limit` and `scopes(..)`.
 pub(super) fn spec_options(options: &ToolOptions, errors: &mut Errors) {
+    scopes(options, errors);
     if let Some(version) = &options.version {
         version_problem(version, errors);
     }
@@ -65,4 +66,54 @@ fn version_problem(version: &Sp<String>, errors: &mut Errors) {
             ),
         );
     }
+}
+
+/// `scopes(..)`: written once, each scope an OAuth scope token (RFC 6749
+/// §3.3: printable ASCII but space, `"` and `\`), none given twice.
+fn scopes(options: &ToolOptions, errors: &mut Errors) {
+    for again in &options.repeated_scopes {
+        errors.push(
+            *again,
+            "`scopes` is written twice: list every scope a caller needs in one `scopes(..)`, \
+             as in scopes(\"files:read\", \"files:write\")",
+        );
+    }
+    let mut kept: Vec<&str> = Vec::new();
+    for scope in &options.scopes {
+        let text = scope.as_str();
+        if let Some(problem) = scope_problem(text) {
+            errors.push(scope.span(), problem);
+        } else if kept.contains(&text) {
+            errors.push(
+                scope.span(),
+                format!("the scope \"{text}\" is given twice. Remove one"),
+            );
+        } else {
+            kept.push(text);
+        }
+    }
+}
+
+/// What is wrong with `scope` as a scope token, as the error to show.
+fn scope_problem(scope: &str) -> Option<String> {
+    if scope.is_empty() {
+        return Some(
+            "an empty scope names nothing a caller needs: write a scope, as in \
+             scopes(\"files:read\"), or remove the empty string"
+                .to_owned(),
+        );
+    }
+    let token = |c: char| matches!(c, '\x21' | '\x23'..='\x5B' | '\x5D'..='\x7E');
+    let bad = scope.chars().find(|c| !token(*c))?;
+    Some(if bad.is_whitespace() {
+        format!(
+            "the scope {scope:?} holds {bad:?}: a scope is one word, so write each scope \
+             as a string of its own, as in scopes(\"files:read\", \"files:write\")"
+        )
+    } else {
+        format!(
+            "the scope {scope:?} holds {bad:?}, which OAuth does not allow in a scope: use \
+             printable ASCII other than space, `\"` and `\\`, as in scopes(\"files:read\")"
+        )
+    })
 }

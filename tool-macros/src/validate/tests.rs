@@ -411,6 +411,47 @@ fn requirements_are_named() {
 }
 
 #[test]
+fn scopes_are_scope_tokens() {
+    assert_eq!(keys(quote!(scopes("files:read", "files:write"))), "");
+    assert_eq!(keys(quote!(scopes("https://api.example.com/files"))), "");
+    let error = keys(quote!(scopes(
+        "files:read files:write",
+        "",
+        "caf\u{e9}",
+        "a\"b"
+    )));
+    assert_eq!(error.lines().count(), 4, "{error}");
+    assert!(
+        error.contains("the scope \"files:read files:write\" holds ' ': a scope is one word"),
+        "{error}"
+    );
+    assert!(error.contains("an empty scope names nothing"), "{error}");
+    assert!(
+        error.contains("holds 'é', which OAuth does not allow in a scope"),
+        "{error}"
+    );
+    assert!(error.contains("holds '\"', which OAuth"), "{error}");
+    let error = keys(quote!(scopes("a", "b", "a")));
+    assert_eq!(error, "the scope \"a\" is given twice. Remove one");
+    let error = keys(quote!(scopes("a"), scopes("b")));
+    assert!(error.starts_with("`scopes` is written twice"), "{error}");
+    assert!(keys(quote!(scopes())).starts_with("an empty `scopes()` asks for no scope"));
+    for bad in [quote!(scopes), quote!(scopes = "a"), quote!(scopes = ["a"])] {
+        let error = keys(bad);
+        assert!(
+            error.starts_with("`scopes` takes a list of string literals"),
+            "{error}"
+        );
+    }
+    let error = keys(quote!(scopes("a", files_read, 3)));
+    assert_eq!(error.lines().count(), 2, "{error}");
+    assert!(
+        error.starts_with("each scope is a string literal"),
+        "{error}"
+    );
+}
+
+#[test]
 fn flags_take_no_value() {
     assert_eq!(keys(quote!(sequential)), "");
     for bad in [

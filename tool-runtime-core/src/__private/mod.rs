@@ -78,6 +78,7 @@ pub mod names {
 pub mod quote {
     pub use crate::quote::*;
 }
+
 pub use crate::spec::args::{
     ArgSeed, CheckError, Checked, Input, ToolArgs, decode, decode_checked, decode_str,
     decode_str_checked, default_arg, next_arg, required_arg,
@@ -87,6 +88,9 @@ pub use crate::spec::constraints::{Constraints, Literal};
 pub use crate::spec::limit::ResultLimit;
 pub use crate::spec::requires::{Feature, Requirements};
 pub use crate::spec::tool_spec::format::Formatter;
+/// What is wrong with a text as an OAuth scope token, if anything: for the
+/// family's crates that read scopes from files, not for users.
+pub use crate::spec::tool_spec::scope_problem;
 pub use crate::stream::{GeneratorStream, channel as stream_channel, next as stream_next};
 pub use crate::{
     FromToolContext, Tool, ToolContext, ToolError, ToolOutput, ToolResult, ToolSpec, Toolset,

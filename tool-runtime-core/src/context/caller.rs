@@ -5,6 +5,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 
 use super::{FromToolContext, ToolContext};
+use crate::spec::tool_spec::ToolSpec;
 use crate::spec::{ToolError, ToolErrorKind};
 
 /// Who is calling: the principal a server authenticated, with what it was
@@ -163,4 +164,42 @@ impl<'a> FromToolContext<'a> for &'a Caller {
             )
         })
     }
+}
+
+/// Whether the caller on `ctx` may call, and see, the tool with `spec`: it
+/// was granted every one of the tool's [scopes](ToolSpec::scopes), or the
+/// call is anonymous (no caller), which is not checked.
+pub(crate) fn may_call(ctx: &ToolContext, spec: &ToolSpec) -> bool {
+    spec.scopes.is_empty()
+        || ctx
+            .caller()
+            .is_none_or(|caller| spec.scopes.iter().all(|scope| caller.has_scope(scope)))
+}
+
+/// The error that ends a call of the tool with `spec` when the caller on
+/// `ctx` lacks any of its scopes, naming every one it lacks; `None` when it
+/// [`may_call`].
+pub(crate) fn scope_refusal(ctx: &ToolContext, spec: &ToolSpec) -> Option<ToolError> {
+    if may_call(ctx, spec) {
+        return None;
+    }
+    let caller = ctx.caller()?;
+    let missing: Vec<String> = spec
+        .scopes
+        .iter()
+        .filter(|scope| !caller.has_scope(scope))
+        .map(|scope| format!("\"{scope}\""))
+        .collect();
+    let needs = match missing.as_slice() {
+        [one] => format!("the scope {one}"),
+        [first @ .., last] => format!("the scopes {} and {last}", first.join(", ")),
+        [] => return None,
+    };
+    Some(ToolError::with_kind(
+        ToolErrorKind::InsufficientScope,
+        format!(
+            "the call to {} needs {needs}, which the caller was not granted, so it was not run",
+            spec.name
+        ),
+    ))
 }

@@ -5,7 +5,11 @@
 //!
 //! One call, in order:
 //!
-//! 1. The tool is looked up (an unknown name is an error result).
+//! 1. The tool is looked up (an unknown name is an error result), and the
+//!    context's caller is checked against its
+//!    [scopes](crate::ToolSpec::scopes): one lacking any ends the call here
+//!    ([`InsufficientScope`](ToolErrorKind::InsufficientScope)); an
+//!    anonymous call is not checked.
 //! 2. A call already cancelled ends here, `incomplete`.
 //! 3. The registry's [`enabled_when`](crate::RegistryBuilder::enabled_when)
 //!    predicate may refuse it ([`Disabled`](ToolErrorKind::Disabled)).
@@ -44,13 +48,11 @@ pub(crate) mod store;
 
 use policy::{ErrorDetail, Settings};
 
-use crate::context::approval::{Approval, ApprovalRequest};
 use crate::context::{Cancel, ToolContext};
 use crate::events::record::ToolCallRecord;
 use crate::events::{CallSink, ToolCallStream};
 use crate::spec::error::{ToolError, ToolErrorKind};
 use crate::spec::result::{ToolOutput, ToolResult, ToolUse};
-use crate::spec::tool_spec::ToolSpec;
 use crate::tool::{Tool, ToolFuture, ToolRef};
 
 /// What the agent path needs from the tools it calls. [`Registry`](crate::Registry)
@@ -123,6 +125,9 @@ pub(crate) async fn call_json(
     let Some(tool) = registry.resolve(name) else {
         return Err(registry.unknown_tool(name, ctx));
     };
+    if let Some(error) = crate::context::caller::scope_refusal(ctx, tool.spec()) {
+        return Err(error);
+    }
     if !tool.takes_context() {
         return run_guarded(tool, &input, ToolContext::unused())
             .await?
@@ -185,8 +190,9 @@ enum Prepared {
         ctx: ToolContext,
         settings: Option<Arc<Settings>>,
     },
-    /// No tool of that name: the error, made when the call was.
-    Unknown {
+    /// No tool of that name, or one the caller lacks a scope of: the
+    /// error, made when the call was.
+    Refused {
         id: String,
         error: Option<ToolError>,
     },
@@ -255,7 +261,7 @@ pub(crate) fn call<C: Catalog>(
                 };
                 (ctx.take_tool_use_id(), &*tool.spec().name, outcome)
             }
-            Prepared::Unknown { id, error } => (
+            Prepared::Refused { id, error } => (
                 std::mem::take(id),
                 "",
                 Err(error
@@ -306,8 +312,9 @@ fn call_span(name: &str, id: &str) -> tracing::Span {
 
 /// The call made ready to run: the tool found by `name`, with a context
 /// of the call's own when it reads one and the registry's settings when a
-/// policy or a limit applies; or the error for a name no tool has (or for
-/// arguments nested too deep).
+/// policy or a limit applies; or the error for a name no tool has, for a
+/// caller that lacks a scope of the tool, or for arguments nested too
+/// deep.
 #[inline]
 fn prepare<C: Catalog>(
     registry: &C,
@@ -333,6 +340,14 @@ fn prepare<C: Catalog>(
             token: ctx.call_token(),
         },
         Some((tool, false)) => {
+            // A tool that needs scopes is never plain: its caller is
+            // checked here, before anything of the call is made.
+            if let Some(error) = crate::context::caller::scope_refusal(ctx, tool.spec()) {
+                return Prepared::Refused {
+                    error: Some(error),
+                    id,
+                };
+            }
             // Only a call that a policy or a limit applies to holds the
             // registry's settings, and only a tool that reads a context gets
             // one of the call's own (the id moves into it and comes back out
@@ -350,12 +365,12 @@ fn prepare<C: Catalog>(
         }
         None if deep => {
             crate::spec::args::dismantle(input);
-            Prepared::Unknown {
+            Prepared::Refused {
                 error: Some(crate::spec::args::too_deep(&crate::quote::name(name))),
                 id,
             }
         }
-        None => Prepared::Unknown {
+        None => Prepared::Refused {
             error: Some(registry.unknown_tool(name, ctx)),
             id,
         },
@@ -411,7 +426,7 @@ async fn governed(
             None => false,
         };
     if needs_approval {
-        let approval = approve(settings, spec, ctx);
+        let approval = policy::approve(settings, spec, ctx);
         match poll::catch_unwind(approval).await {
             Ok(decision) => decision?,
             Err(payload) => return Err(hook_panicked(name, payload.as_ref())),
@@ -631,48 +646,11 @@ async fn run_limited(
     }
 }
 
-fn cancelled(name: &str) -> ToolError {
+pub(super) fn cancelled(name: &str) -> ToolError {
     ToolError::with_kind(
         ToolErrorKind::Cancelled,
         format!("the call to {name} was cancelled before it finished"),
     )
-}
-
-/// Asks the call's approver, else the registry's; no approver refuses.
-async fn approve(settings: &Settings, spec: &ToolSpec, ctx: &ToolContext) -> Result<(), ToolError> {
-    let name = &*spec.name;
-    let Some(approver) = ctx.approver().or(settings.approver.as_ref()).cloned() else {
-        return Err(ToolError::with_kind(
-            ToolErrorKind::NotApproved,
-            format!(
-                "the call to {name} needs approval and no approver is configured, so it was not run"
-            ),
-        ));
-    };
-    let request = ApprovalRequest {
-        tool_use_id: ctx.tool_use_id().unwrap_or_default().to_owned(),
-        spec: spec.clone(),
-        input: ctx.input().clone(),
-        context: ctx.clone(),
-    };
-    let decision = tokio::select! {
-        biased;
-        () = ctx.cancelled() => return Err(cancelled(name)),
-        decision = approver.decide(request) => decision,
-    };
-    match decision {
-        Approval::Approve => {
-            crate::trace::debug!("call approved");
-            Ok(())
-        }
-        Approval::Reject(reason) => {
-            crate::trace::debug!(reason = %reason, "call rejected");
-            Err(ToolError::with_kind(
-                ToolErrorKind::NotApproved,
-                format!("the call to {name} was rejected: {reason}"),
-            ))
-        }
-    }
 }
 
 type Timer = std::pin::Pin<Box<tokio::time::Sleep>>;

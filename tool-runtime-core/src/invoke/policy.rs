@@ -15,8 +15,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::context::approval::Approver;
+use crate::context::approval::{Approval, ApprovalRequest, Approver};
 use crate::context::{ToolContext, TypeMap};
+use crate::spec::error::{ToolError, ToolErrorKind};
 use crate::spec::tool_spec::ToolSpec;
 
 /// How much the model reads of a panic or an internal error.
@@ -106,5 +107,46 @@ impl fmt::Debug for Settings {
             .field("result_limit", &self.result_limit)
             .field("read_result", &self.read_result)
             .finish()
+    }
+}
+
+/// Asks the call's approver, else the registry's; no approver refuses.
+pub(super) async fn approve(
+    settings: &Settings,
+    spec: &ToolSpec,
+    ctx: &ToolContext,
+) -> Result<(), ToolError> {
+    let name = &*spec.name;
+    let Some(approver) = ctx.approver().or(settings.approver.as_ref()).cloned() else {
+        return Err(ToolError::with_kind(
+            ToolErrorKind::NotApproved,
+            format!(
+                "the call to {name} needs approval and no approver is configured, so it was not run"
+            ),
+        ));
+    };
+    let request = ApprovalRequest {
+        tool_use_id: ctx.tool_use_id().unwrap_or_default().to_owned(),
+        spec: spec.clone(),
+        input: ctx.input().clone(),
+        context: ctx.clone(),
+    };
+    let decision = tokio::select! {
+        biased;
+        () = ctx.cancelled() => return Err(super::cancelled(name)),
+        decision = approver.decide(request) => decision,
+    };
+    match decision {
+        Approval::Approve => {
+            crate::trace::debug!("call approved");
+            Ok(())
+        }
+        Approval::Reject(reason) => {
+            crate::trace::debug!(reason = %reason, "call rejected");
+            Err(ToolError::with_kind(
+                ToolErrorKind::NotApproved,
+                format!("the call to {name} was rejected: {reason}"),
+            ))
+        }
     }
 }

@@ -5,8 +5,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use super::Registry;
 use super::error::{RegistryError, RegistryProblem};
+use crate::context::ToolContext;
 use crate::invoke::policy::Settings;
 use crate::names::Aliases;
 use crate::search::{Deferral, SearchTool};
@@ -61,9 +64,13 @@ pub(super) fn from_tools(mut tools: Vec<ToolRef>) -> Result<Registry, RegistryEr
                 .collect(),
         });
     }
+    // A tool that needs scopes is not plain: its calls check their caller.
     let plain = tools
         .iter()
-        .map(|tool| !tool.takes_context() && !Settings::governs_tool(tool.spec()))
+        .map(|tool| {
+            let spec = tool.spec();
+            !tool.takes_context() && !Settings::governs_tool(spec) && spec.scopes.is_empty()
+        })
         .collect();
     Ok(Registry {
         tools,
@@ -187,4 +194,37 @@ pub(super) fn strict_problems<'a>(
             },
         )
         .collect()
+}
+
+/// A tool the registry renders strict whose strict arguments differ in shape
+/// from its ordinary ones (free-form maps, values of any type): they are
+/// turned back with [`from_strict_arguments`](crate::schema::strict::from_strict_arguments)
+/// before the tool decodes them.
+pub(super) struct StrictArguments(pub(super) ToolRef);
+
+impl Tool for StrictArguments {
+    fn spec(&self) -> &ToolSpec {
+        self.0.spec()
+    }
+
+    fn takes_context(&self) -> bool {
+        self.0.takes_context()
+    }
+
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> crate::spec::ToolFuture<'a> {
+        let input =
+            crate::schema::strict::from_strict_arguments(self.spec().input_schema(), input.clone());
+        crate::spec::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
+    }
+
+    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::spec::ToolFuture<'a> {
+        match crate::spec::args::parse_text(self.spec(), input) {
+            Ok(value) => {
+                let input =
+                    crate::schema::strict::from_strict_arguments(self.spec().input_schema(), value);
+                crate::spec::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
+            }
+            Err(error) => crate::spec::ToolFuture::ready(Err(error)),
+        }
+    }
 }

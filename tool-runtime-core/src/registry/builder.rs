@@ -74,6 +74,8 @@ pub struct RegistryBuilder {
     features: Vec<String>,
     /// Requirements added to tools by name (`require`).
     required: Vec<(String, crate::spec::requires::Requirements)>,
+    /// Scopes added to tools by name (`require_scopes`).
+    scopes: Vec<super::scopes::Added>,
     /// Tools to make by re-exposing others (`transformed`).
     transforms: Vec<super::transforms::Pending>,
     /// Whether to offer `read_result` (`read_result`); when not said, it
@@ -183,6 +185,22 @@ impl RegistryBuilder {
         requirements: crate::spec::requires::Requirements,
     ) -> Self {
         self.required.push((name.into(), requirements));
+        self
+    }
+
+    /// Adds OAuth scopes to those the tool named `name` (every version of
+    /// it) needs, besides those its spec states, as a registry file's
+    /// `scopes:` does: a caller must be granted them all to call the tool
+    /// or to have it offered (see [`ToolSpec::scopes`], which says why an
+    /// anonymous call is not checked). Each is a scope token, such as
+    /// `files:write`. A name no tool has adds nothing.
+    pub fn require_scopes<I, S>(mut self, name: impl Into<String>, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<std::borrow::Cow<'static, str>>,
+    {
+        let scopes = scopes.into_iter().map(Into::into).collect();
+        self.scopes.push((name.into(), scopes));
         self
     }
 
@@ -545,9 +563,10 @@ impl RegistryBuilder {
         let (tools, withheld) = super::report::withhold(tools, &self.features, &self.required);
         let chosen = super::versions::choose(tools, &self.pins, &withheld);
         self.problems.extend(chosen.problems);
-        let deprecated = super::versions::mark_deprecated;
-        let offered = chosen.offered.into_iter().map(deprecated).collect();
-        let held = chosen.held.into_iter().map(deprecated).collect();
+        let held_as =
+            |tool| super::versions::mark_deprecated(super::scopes::add(tool, &self.scopes));
+        let offered = chosen.offered.into_iter().map(held_as).collect();
+        let held = chosen.held.into_iter().map(held_as).collect();
         let built = assemble::from_tools(offered);
         let built = built.and_then(
             |registry| match self.tool_search || self.deferral.is_set() {
@@ -578,7 +597,7 @@ impl RegistryBuilder {
             if (self.strict || spec.strict)
                 && crate::schema::strict::arguments_differ(spec.input_schema())
             {
-                *tool = ToolRef::Shared(Arc::new(StrictArguments(tool.clone())));
+                *tool = ToolRef::Shared(Arc::new(assemble::StrictArguments(tool.clone())));
             }
         }
         problems.extend(assemble::add_aliases(&mut registry, self.extra_aliases));
@@ -760,38 +779,5 @@ impl RegistryBuilder {
         let store = crate::invoke::store::ResultStore::new(max_results, max_bytes);
         self.settings.results = Arc::new(store);
         self
-    }
-}
-
-/// A tool the registry renders strict whose strict arguments differ in shape
-/// from its ordinary ones (free-form maps, values of any type): they are
-/// turned back with [`from_strict_arguments`](crate::schema::strict::from_strict_arguments)
-/// before the tool decodes them.
-pub(super) struct StrictArguments(pub(super) ToolRef);
-
-impl Tool for StrictArguments {
-    fn spec(&self) -> &ToolSpec {
-        self.0.spec()
-    }
-
-    fn takes_context(&self) -> bool {
-        self.0.takes_context()
-    }
-
-    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> crate::spec::ToolFuture<'a> {
-        let input =
-            crate::schema::strict::from_strict_arguments(self.spec().input_schema(), input.clone());
-        crate::spec::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
-    }
-
-    fn call_str<'a>(&'a self, input: &'a str, ctx: &'a ToolContext) -> crate::spec::ToolFuture<'a> {
-        match crate::spec::args::parse_text(self.spec(), input) {
-            Ok(value) => {
-                let input =
-                    crate::schema::strict::from_strict_arguments(self.spec().input_schema(), value);
-                crate::spec::ToolFuture::pending(async move { self.0.call(&input, ctx).await })
-            }
-            Err(error) => crate::spec::ToolFuture::ready(Err(error)),
-        }
     }
 }

@@ -28,8 +28,9 @@ impl Registry {
     /// error [`ToolResult`] whose text tells the model what went wrong. The
     /// registry is unaffected by a panicking tool and keeps serving.
     ///
-    /// The registry's limits and policies apply: the tool's time limit,
-    /// cancellation through the context's token, the
+    /// The registry's limits and policies apply: the tool's
+    /// [scopes](ToolSpec::scopes) against the context's caller, the tool's
+    /// time limit, cancellation through the context's token, the
     /// [`enabled_when`](crate::RegistryBuilder::enabled_when) predicate, approval
     /// for tools that need it, and [`ErrorDetail`](crate::registry::ErrorDetail).
     /// Each ends the call with an error result of its own
@@ -50,7 +51,9 @@ impl Registry {
 
     /// Calls the tool named `name` directly and returns its plain value: the
     /// direct path. Errors, including an unknown name, are returned as `Err`;
-    /// a panic inside the tool is caught and returned as an `Err` too.
+    /// a panic inside the tool is caught and returned as an `Err` too. The
+    /// tool's [scopes](ToolSpec::scopes) are checked against the context's
+    /// caller as on the agent path; its other policies are not applied.
     pub async fn call_json(
         &self,
         name: &str,
@@ -148,13 +151,15 @@ impl Registry {
     }
 
     /// Whether a model calling with `ctx` may see the tool: inside the
-    /// allowlist (by name or alias) and enabled for `ctx`. A panicking
+    /// allowlist (by name or alias), callable by the caller on `ctx` (its
+    /// scopes), and enabled for `ctx`. A panicking
     /// [`enabled_when`](crate::RegistryBuilder::enabled_when) predicate hides it.
     fn offered(&self, spec: &ToolSpec, ctx: &ToolContext) -> bool {
         let allowed = self.allowlist.as_ref().is_none_or(|allow| {
             allow.allows(&spec.name) || spec.aliases.iter().any(|alias| allow.allows(alias))
         });
         allowed
+            && crate::context::caller::may_call(ctx, spec)
             && self.settings.enabled.as_ref().is_none_or(|enabled| {
                 std::panic::catch_unwind(AssertUnwindSafe(|| enabled(spec, ctx))).unwrap_or(false)
             })

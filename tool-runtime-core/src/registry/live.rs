@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use arc_swap::ArcSwap;
 use tokio::sync::watch;
 
+use super::assemble::StrictArguments;
 use super::assemble::{add_aliases, from_tools, strict_problems, with_search_tool};
-use super::builder::StrictArguments;
 use super::config;
 use super::{Registry, RegistryError};
 use crate::search::SearchTool;

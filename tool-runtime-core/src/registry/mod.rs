@@ -53,6 +53,7 @@
 // - `versions.rs`: several versions of one name, the one offered, calls by
 //   `name@version`, and deprecated tools;
 // - `report.rs`: tools withheld for their requirements, and the report;
+// - `scopes.rs`: scopes added to tools by name;
 // - `results.rs`: the `read_result` tool that reads full results in pages;
 // - `global.rs`: the global registry, built on first use;
 // - `live.rs`: `LiveRegistry`, and the registry each change builds
@@ -75,6 +76,7 @@ mod live;
 mod render;
 mod report;
 mod results;
+mod scopes;
 pub(crate) mod select;
 mod transforms;
 pub(crate) mod versions;
@@ -265,18 +267,23 @@ impl Registry {
         self.tools.is_empty()
     }
 
-    /// The specs of the tools enabled in `ctx` (see
-    /// [`RegistryBuilder::enabled_when`]), in name order: what to offer the
-    /// model for this conversation.
+    /// The specs of the tools offered in `ctx`, in name order: what to
+    /// offer the model for this conversation. A tool is offered when it is
+    /// enabled (see [`RegistryBuilder::enabled_when`]) and the caller on
+    /// `ctx` was granted every one of its [scopes](ToolSpec::scopes): a
+    /// model is not offered what its caller cannot call. An anonymous
+    /// context (no caller) is offered every enabled tool.
     pub fn specs_for<'a>(
         &'a self,
         ctx: &'a ToolContext,
     ) -> impl Iterator<Item = &'a ToolSpec> + 'a {
         self.specs().filter(move |spec| {
-            self.settings
-                .enabled
-                .as_ref()
-                .is_none_or(|enabled| enabled(spec, ctx))
+            crate::context::caller::may_call(ctx, spec)
+                && self
+                    .settings
+                    .enabled
+                    .as_ref()
+                    .is_none_or(|enabled| enabled(spec, ctx))
         })
     }
 

@@ -25,7 +25,9 @@ const PARAMETERS: [&str; 3] = ["query", "limit", "include_definitions"];
 /// `include_definitions`, each tool's full definition in the MCP shape
 /// ([`providers::mcp::tool`](crate::providers::mcp::tool): `name`,
 /// `description`, `inputSchema`, ...). When nothing matches, the list is
-/// empty and a `hint` says to try other words.
+/// empty and a `hint` says to try other words. A call never finds a tool
+/// the caller on its context lacks a [scope](crate::ToolSpec::scopes) of,
+/// as such a tool is not offered to it either.
 ///
 /// [`RegistryBuilder::tool_search`](crate::RegistryBuilder::tool_search)
 /// (or deferring tools) adds one over the registry's tools; make one
@@ -65,6 +67,8 @@ pub struct SearchTool {
     index: ToolIndex,
     /// The searched tools' specs, in the index's order.
     specs: Vec<ToolSpec>,
+    /// Whether any of them needs scopes: calls then read their caller.
+    scoped: bool,
 }
 
 impl SearchTool {
@@ -110,7 +114,13 @@ impl SearchTool {
         spec.annotations.read_only = Some(true);
         spec.annotations.idempotent = Some(true);
         spec.annotations.open_world = Some(false);
-        SearchTool { spec, index, specs }
+        let scoped = specs.iter().any(|spec| !spec.scopes.is_empty());
+        SearchTool {
+            spec,
+            index,
+            specs,
+            scoped,
+        }
     }
 
     /// The index the tool searches.
@@ -126,10 +136,30 @@ impl SearchTool {
     /// What a call with these arguments returns: the `limit` best tools for
     /// `query`, as described [above](SearchTool).
     pub fn search(&self, query: &str, limit: usize, include_definitions: bool) -> Value {
-        let tools: Vec<Value> = self
+        self.search_for(query, limit, include_definitions, ToolContext::unused())
+    }
+
+    /// [`search`](Self::search) for a call in `ctx`: without the tools its
+    /// caller lacks a scope of.
+    fn search_for(
+        &self,
+        query: &str,
+        limit: usize,
+        include_definitions: bool,
+        ctx: &ToolContext,
+    ) -> Value {
+        let limit = limit.min(MAX_LIMIT);
+        let hidden = self.scoped && ctx.caller().is_some();
+        // Ranked among the visible tools only, when some are hidden.
+        let ranked = self
             .index
-            .ranked(query, limit.min(MAX_LIMIT))
+            .ranked(query, if hidden { self.specs.len() } else { limit });
+        let tools: Vec<Value> = ranked
             .into_iter()
+            .filter(|(position, _)| {
+                !hidden || crate::context::caller::may_call(ctx, &self.specs[*position])
+            })
+            .take(limit)
             .map(|(position, _)| {
                 let spec = &self.specs[position];
                 if include_definitions {
@@ -257,14 +287,16 @@ impl Tool for SearchTool {
         &self.spec
     }
 
+    /// Only when a tool it searches needs scopes: then a call reads its
+    /// caller.
     fn takes_context(&self) -> bool {
-        false
+        self.scoped
     }
 
-    fn call<'a>(&'a self, input: &'a Value, _ctx: &'a ToolContext) -> ToolFuture<'a> {
+    fn call<'a>(&'a self, input: &'a Value, ctx: &'a ToolContext) -> ToolFuture<'a> {
         ToolFuture::ready(
             self.arguments(input)
-                .map(|(query, limit, include)| self.search(&query, limit, include).into()),
+                .map(|(query, limit, include)| self.search_for(&query, limit, include, ctx).into()),
         )
     }
 }

@@ -46,6 +46,10 @@ pub enum ToolErrorKind {
     /// user's input) and no client could answer: the call did not come
     /// through one, or it lacks the capability.
     ClientUnavailable,
+    /// The caller on the call's context was not granted a scope the tool
+    /// needs ([`ToolSpec::scopes`](crate::ToolSpec::scopes)); the tool did
+    /// not run. The message names the scopes it lacks.
+    InsufficientScope,
 }
 
 impl ToolErrorKind {
@@ -65,6 +69,7 @@ impl ToolErrorKind {
             Self::Internal => "internal",
             Self::NotAllowed => "not_allowed",
             Self::ClientUnavailable => "client_unavailable",
+            Self::InsufficientScope => "insufficient_scope",
         }
     }
 }

@@ -325,6 +325,19 @@ impl DynamicToolBuilder {
         self
     }
 
+    /// The OAuth scopes a caller needs to call the tool and to have it
+    /// offered (see [`ToolSpec::scopes`], which says why an anonymous call
+    /// is not checked), replacing any given before: each a scope token,
+    /// such as `files:write`, which [`build`](Self::build) checks.
+    pub fn scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<Cow<'static, str>>,
+    {
+        self.spec.scopes = Cow::Owned(scopes.into_iter().map(Into::into).collect());
+        self
+    }
+
     /// The spec as it stands, for the fields no method sets (`location`).
     pub fn spec_mut(&mut self) -> &mut ToolSpec {
         &mut self.spec
@@ -366,8 +379,9 @@ impl DynamicToolBuilder {
     /// draft in `$schema`), when a part of a schema no value can satisfy
     /// ([`DynamicToolError::Unsatisfiable`]: an `enum` of strings on an
     /// `integer` or an `array`, `minimum` above `maximum`, ...), when the
-    /// input schema does not describe an object, or when no handler was
-    /// given.
+    /// input schema does not describe an object, when a scope is not a
+    /// scope token (empty, or with a space, `"` or `\`), or when no handler
+    /// was given.
     pub fn build(self) -> Result<DynamicTool, DynamicToolError> {
         let mut spec = self.spec;
         let name = spec.name.to_string();
@@ -379,6 +393,15 @@ impl DynamicToolBuilder {
         {
             return Err(DynamicToolError::InvalidName {
                 name: crate::quote::name(&name),
+            });
+        }
+        if let Some((scope, problem)) = spec.scopes.iter().find_map(|scope| {
+            crate::spec::tool_spec::scope_problem(scope).map(|problem| (scope, problem))
+        }) {
+            return Err(DynamicToolError::InvalidScope {
+                tool: name,
+                scope: crate::quote::name(scope),
+                problem,
             });
         }
         let error = |which: &'static str, message: String| DynamicToolError::InvalidSchema {
@@ -467,6 +490,17 @@ pub enum DynamicToolError {
         /// why.
         problems: Vec<crate::schema::SchemaProblem>,
     },
+    /// A scope given to [`scopes`](DynamicToolBuilder::scopes) is not an
+    /// OAuth scope token: empty, or with a space, `"`, `\` or a character
+    /// outside printable ASCII.
+    InvalidScope {
+        /// The tool.
+        tool: String,
+        /// The scope, quoted and cut short.
+        scope: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// Neither [`handler`](DynamicToolBuilder::handler) nor
     /// [`async_handler`](DynamicToolBuilder::async_handler) was called.
     NoHandler {
@@ -504,6 +538,11 @@ impl fmt::Display for DynamicToolError {
                 }
                 Ok(())
             }
+            DynamicToolError::InvalidScope {
+                tool,
+                scope,
+                problem,
+            } => write!(f, "tool {tool}: invalid scope \"{scope}\": {problem}"),
             DynamicToolError::NoHandler { tool } => write!(
                 f,
                 "tool {tool} has no handler: call `handler` or `async_handler` before `build`"

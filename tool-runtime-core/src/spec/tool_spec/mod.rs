@@ -124,6 +124,22 @@ pub struct ToolSpec {
     /// (`#[tool(sequential)]`): calls before it finish first, calls after it
     /// start after it.
     pub sequential: bool,
+    /// The OAuth scopes a caller needs to call the tool and to see it
+    /// listed (`#[tool(scopes("files:write"))]`), each one scope token
+    /// (RFC 6749 §3.3: printable ASCII but space, `"` and `\`).
+    ///
+    /// They are checked against the [`Caller`](crate::context::Caller) on
+    /// the call's context: a caller granted every one calls the tool; one
+    /// lacking any gets an
+    /// [`InsufficientScope`](crate::spec::ToolErrorKind::InsufficientScope)
+    /// error naming what it lacks, the tool not run, and
+    /// [`Registry::specs_for`](crate::Registry::specs_for) leaves the tool
+    /// out. A call without a caller is anonymous and not checked: a server
+    /// that authenticates no one trusts whoever reaches it (a stdio
+    /// server's parent process, a loopback listener), and a server that
+    /// does authenticate sets a caller on every call. Empty (the default):
+    /// anyone who may reach the tool may call it.
+    pub scopes: Cow<'static, [Cow<'static, str>]>,
     /// The most of a result the model sees (`#[tool(result_limit = "64KB")]`);
     /// `None` leaves it to the registry's limit.
     pub result_limit: Option<crate::spec::limit::ResultLimit>,
@@ -252,6 +268,7 @@ pub const UNSET: ToolSpec = ToolSpec {
     deprecated: None,
     requires: crate::spec::requires::Requirements::NONE,
     sequential: false,
+    scopes: Cow::Borrowed(&[]),
     result_limit: None,
     formatter: None,
     input_schema: SchemaSource::None,
@@ -342,6 +359,22 @@ impl ToolSpec {
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
         self.params.iter().find(|param| param.name == name)
     }
+}
+
+/// What is wrong with `scope` as an OAuth scope token (RFC 6749 §3.3: one
+/// or more characters of printable ASCII but space, `"` and `\`), if
+/// anything, as a phrase (`it is empty`) to put after the scope.
+pub fn scope_problem(scope: &str) -> Option<String> {
+    if scope.is_empty() {
+        return Some("it is empty".to_owned());
+    }
+    let token = |c: char| matches!(c, '\x21' | '\x23'..='\x5B' | '\x5D'..='\x7E');
+    let bad = scope.chars().find(|c| !token(*c))?;
+    Some(if bad.is_whitespace() {
+        format!("it holds {bad:?}: a scope is one word, so give each scope separately")
+    } else {
+        format!("{bad:?} is not allowed in a scope")
+    })
 }
 
 /// Hints about a tool's behaviour, for clients that show or gate tools.
