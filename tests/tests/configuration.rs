@@ -235,6 +235,82 @@ async fn an_allowlist_limits_what_is_listed_and_run() {
     );
 }
 
+#[tokio::test]
+async fn a_registry_file_adds_scopes_a_caller_needs() {
+    let text = "tools:\n  - name: echo\n    scopes: [talk:echo, audit]\n  - name: whisper\n    \
+                from: shout\n    scopes: talk:whisper\n";
+    let registry = Manifest::parse("tools.yaml", text)
+        .unwrap()
+        .build()
+        .unwrap();
+    let scopes = |name| registry.get(name).unwrap().spec().scopes.to_vec();
+    assert_eq!(scopes("echo"), ["talk:echo", "audit"]);
+    assert_eq!(scopes("whisper"), ["talk:whisper"]);
+    let caller = |scopes: &[&str]| {
+        let caller = tool_runtime::context::Caller::new("ada").with_scopes(scopes.iter().copied());
+        ToolContext::new().with_caller(caller)
+    };
+    let echo = ToolUse::new("1", "echo", json!({"text": "hi"}));
+    let refused = registry.invoke(echo.clone(), &caller(&["talk:echo"])).await;
+    assert_eq!(refused.error_kind, Some(ToolErrorKind::InsufficientScope));
+    assert!(refused.text_content().contains("\"audit\""), "{refused:?}");
+    let done = registry
+        .invoke(echo, &caller(&["talk:echo", "audit"]))
+        .await;
+    assert_eq!(done.text_content(), "hi");
+    let whisperer = caller(&["talk:whisper"]);
+    let offered: Vec<&str> = registry
+        .specs_for(&whisperer)
+        .map(|spec| &*spec.name)
+        .collect();
+    assert_eq!(offered, ["whisper"]);
+}
+
+#[test]
+fn a_registry_file_s_bad_scopes_are_mistakes_at_their_place() {
+    let text = "\
+tools:
+  - name: echo
+    scopes: [talk:echo, 'talk echo', talk:echo, '']
+  - name: whisper
+    from: shout
+    scopes: []
+  - name: murmur
+    from: echo
+    scopes: {talk: yes}
+";
+    let error = Manifest::parse("tools.yaml", text)
+        .unwrap()
+        .build_with(Registry::builder().config_from_env(false))
+        .unwrap_err();
+    let lines: Vec<String> = error.to_string().lines().map(str::to_owned).collect();
+    assert_eq!(
+        lines,
+        [
+            "tools.yaml:3:25: invalid scope \"talk echo\": it holds ' ': a scope is one word, so \
+             give each scope separately",
+            "tools.yaml:3:38: scope \"talk:echo\" is listed twice; remove one",
+            "tools.yaml:3:49: invalid scope \"\": it is empty",
+            "tools.yaml:6:13: `scopes` is an empty list: write the scopes a caller needs, as in \
+             scopes: [files:read], or remove `scopes`",
+            "tools.yaml:9:13: `scopes` is a scope or a list of scopes, as in scopes: [files:read, \
+             files:write]",
+        ],
+        "{error}"
+    );
+    // The published schema says so too.
+    for bad in [
+        "scopes: []",
+        "scopes: ['a b']",
+        "scopes: [a, a]",
+        "scopes: {a: b}",
+    ] {
+        let text = format!("tools: [{{name: echo, {bad}}}]\n");
+        assert!(!schema_errors(&text).is_empty(), "{bad}");
+    }
+    assert!(schema_errors("tools: [{name: echo, scopes: [a, 'b:c/d']}]\n").is_empty());
+}
+
 #[test]
 fn a_bad_registry_file_reports_every_mistake_with_its_place() {
     let manifest = Manifest::parse("bad-tools.yaml", BAD_FILE).unwrap();
@@ -246,7 +322,7 @@ fn a_bad_registry_file_reports_every_mistake_with_its_place() {
         lines,
         [
             "bad-tools.yaml:3:5: no linked tool is named \"convert_lenght\"; did you mean \"convert_length\"?",
-            "bad-tools.yaml:5:5: unknown key \"aliasses\"; did you mean \"aliases\"? an entry has `name`, `aliases`, `config`, `requires`, and `from`, `description` and `arguments` to re-expose a tool",
+            "bad-tools.yaml:5:5: unknown key \"aliasses\"; did you mean \"aliases\"? an entry has `name`, `aliases`, `config`, `requires`, `scopes`, and `from`, `description` and `arguments` to re-expose a tool",
             "bad-tools.yaml:7:20: configuration of \"search\": max_results: must be from 1 to 50, got 500",
             "bad-tools.yaml:8:16: configuration of \"search\": api_key: expected a string, got 42",
             "bad-tools.yaml:9:15: configuration of \"search\": colour: unknown field \"colour\"",
@@ -379,7 +455,7 @@ fn the_sample_registry_files_fit_the_schema() {
     }
     // Each form of each section, with its settings.
     let every_form = "\
-tools: [echo, {name: search, aliases: [find], config: {max_results: 3}}]
+tools: [echo, {name: search, aliases: [find], config: {max_results: 3}, scopes: [search:run]}]
 mcp_servers:
   local: {type: stdio, command: npx, args: [-y, server], env: {KEY: v}, prefix: l_, max_tools: 5}
   remote: {type: streamable-http, url: 'http://127.0.0.1:3001/mcp', headers: {A: b}, connect_timeout_ms: 100}

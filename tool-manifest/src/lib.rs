@@ -1,6 +1,7 @@
 //! Registry files for [`tool-runtime`](https://docs.rs/tool-runtime): a
 //! YAML (or JSON, which YAML reads too) file that says which tools a
-//! registry offers, their aliases and their configuration.
+//! registry offers, their aliases, their configuration and the scopes a
+//! caller needs.
 //!
 //! ```yaml
 //! # tools.yaml
@@ -10,6 +11,7 @@
 //!     aliases: [web_search]     # more names for it
 //!     config:                   # validated against its configuration schema
 //!       max_results: 5
+//!     scopes: [search:run]      # OAuth scopes a caller needs to call it
 //! ```
 //!
 //! [`Manifest`] reads the file and builds the [`Registry`] it describes,
@@ -45,8 +47,8 @@
 //!     error.to_string(),
 //!     "tools.yaml:2:5: no linked tool is named \"to_fet\"; did you mean \"to_feet\"?\n\
 //!      tools.yaml:4:5: unknown key \"alias\"; did you mean \"aliases\"? an entry has `name`, \
-//!      `aliases`, `config`, `requires`, and `from`, `description` and `arguments` to \
-//!      re-expose a tool"
+//!      `aliases`, `config`, `requires`, `scopes`, and `from`, `description` and `arguments` \
+//!      to re-expose a tool"
 //! );
 //! # Ok::<(), tool_manifest::ManifestError>(())
 //! ```

@@ -1,6 +1,7 @@
-//! The `tools` section: which linked tools to enable, their aliases and
-//! their configuration; applying it to a builder, and finding where in the
-//! file a problem the registry reports comes from.
+//! The `tools` section: which linked tools to enable, their aliases, their
+//! configuration, what they require and the scopes a caller needs; applying
+//! it to a builder, and finding where in the file a problem the registry
+//! reports comes from.
 
 use std::collections::HashMap;
 
@@ -26,6 +27,8 @@ pub(crate) struct Entry {
     version: Option<String>,
     /// Requirements added to the tool's own (`requires`).
     requires: Option<Requirements>,
+    /// OAuth scopes a caller needs besides the tool's own (`scopes`).
+    scopes: Vec<String>,
     /// What it makes of the tool it re-exposes (`from`), if it does.
     transform: Option<transform::FileTransform>,
 }
@@ -44,6 +47,7 @@ impl Entry {
             config: None,
             version,
             requires: None,
+            scopes: Vec::new(),
             transform: None,
         }
     }
@@ -89,7 +93,7 @@ fn read_entry(
             return None;
         }
     };
-    const KEYS: [&str; 4] = ["name", "aliases", "config", "requires"];
+    const KEYS: [&str; 5] = ["name", "aliases", "config", "requires", "scopes"];
     for (key, _) in mapping.iter() {
         let more = transform::KEYS;
         if !KEYS.contains(&key.as_str()) && !more.contains(&key.as_str()) {
@@ -103,7 +107,8 @@ fn read_entry(
                 key.span().start(),
                 format!(
                     "unknown key \"{}\"; {suggestion}an entry has `name`, `aliases`, `config`, \
-                     `requires`, and `from`, `description` and `arguments` to re-expose a tool",
+                     `requires`, `scopes`, and `from`, `description` and `arguments` to \
+                     re-expose a tool",
                     key.as_str()
                 ),
             ));
@@ -118,6 +123,9 @@ fn read_entry(
     entry.transform = transform::read(index, mapping, locations, problems);
     if let Some(requires) = mapping.get_node("requires") {
         entry.requires = read_requires(requires, problems);
+    }
+    if let Some(scopes) = mapping.get_node("scopes") {
+        entry.scopes = read_scopes(scopes, problems);
     }
     if let Some(config) = mapping.get_node("config") {
         let pointer = format!("/tools/{index}/config");
@@ -178,6 +186,56 @@ fn read_requires(node: &Node, problems: &mut Vec<ManifestProblem>) -> Option<Req
     Some(requires)
 }
 
+/// An entry's `scopes`: a scope or a list of scopes, each an OAuth scope
+/// token, none twice.
+fn read_scopes(node: &Node, problems: &mut Vec<ManifestProblem>) -> Vec<String> {
+    let written: Vec<&Node> = match node {
+        Node::Scalar(_) => vec![node],
+        Node::Sequence(items) if items.is_empty() => {
+            problems.push(problem(
+                node.span().start(),
+                "`scopes` is an empty list: write the scopes a caller needs, as in \
+                 scopes: [files:read], or remove `scopes`",
+            ));
+            return Vec::new();
+        }
+        Node::Sequence(items) => items.iter().collect(),
+        Node::Mapping(_) => {
+            problems.push(problem(
+                node.span().start(),
+                "`scopes` is a scope or a list of scopes, as in scopes: [files:read, files:write]",
+            ));
+            return Vec::new();
+        }
+    };
+    let mut scopes: Vec<String> = Vec::new();
+    for item in written {
+        let Some(scope) = item.as_scalar() else {
+            problems.push(problem(
+                item.span().start(),
+                "a scope is a word, such as files:read",
+            ));
+            continue;
+        };
+        let text = scope.as_str();
+        let shown = tool_runtime_core::__private::quote::name(text);
+        if let Some(why) = tool_runtime_core::__private::scope_problem(text) {
+            problems.push(problem(
+                item.span().start(),
+                format!("invalid scope \"{shown}\": {why}"),
+            ));
+        } else if scopes.iter().any(|known| known == text) {
+            problems.push(problem(
+                item.span().start(),
+                format!("scope \"{shown}\" is listed twice; remove one"),
+            ));
+        } else {
+            scopes.push(text.to_owned());
+        }
+    }
+    scopes
+}
+
 /// An entry's `aliases`: a name or a list of names.
 fn read_aliases(node: Option<&Node>, entry: &mut Entry, problems: &mut Vec<ManifestProblem>) {
     match node {
@@ -222,6 +280,9 @@ pub(crate) fn configure(entries: &[Entry], mut builder: RegistryBuilder) -> Regi
         }
         if let Some(requires) = &entry.requires {
             builder = builder.require(entry.name.clone(), requires.clone());
+        }
+        if !entry.scopes.is_empty() {
+            builder = builder.require_scopes(entry.name.clone(), entry.scopes.clone());
         }
     }
     builder
@@ -316,6 +377,9 @@ pub(crate) fn locate(
     }
 }
 
+/// An OAuth scope token (RFC 6749 §3.3), as a JSON Schema pattern.
+const SCOPE_PATTERN: &str = r"^[\x21\x23-\x5B\x5D-\x7E]+$";
+
 /// The section's JSON Schema: names, or `{name, aliases, config}`.
 pub(crate) fn schema() -> Value {
     let mut schema = json!({
@@ -355,6 +419,13 @@ pub(crate) fn schema() -> Value {
                                 }
                             },
                             "additionalProperties": false
+                        },
+                        "scopes": {
+                            "anyOf": [
+                                {"type": "string", "pattern": SCOPE_PATTERN},
+                                {"type": "array", "items": {"type": "string", "pattern": SCOPE_PATTERN}, "minItems": 1, "uniqueItems": true}
+                            ],
+                            "description": "OAuth scopes a caller needs to call the tool and to see it listed, besides those the tool states itself; a call without a caller (a server that authenticates no one) is not checked."
                         }
                     },
                     "required": ["name"],
