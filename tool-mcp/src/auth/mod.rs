@@ -567,10 +567,21 @@ impl ResourceServer {
     }
 
     /// The caller the request's `Authorization` header shows, if its token
-    /// is good and grants the server-wide scopes.
+    /// is good and grants the server-wide scopes. Its
+    /// [`scopes`](Caller::scopes) are the token's and those they
+    /// [imply](ResourceServerBuilder::scope_implies), so that a tool's
+    /// scopes ([`ToolSpec::scopes`](tool_runtime::ToolSpec::scopes)) are
+    /// checked against the hierarchy too.
     pub async fn check(&self, authorization: Option<&str>) -> Result<Caller, AuthError> {
-        let caller = self.authenticate(authorization).await?;
+        let mut caller = self.authenticate(authorization).await?;
         self.authorize(&caller, &self.inner.config.required_scopes)?;
+        let implied: Vec<String> = self
+            .granted(&caller)
+            .into_iter()
+            .filter(|scope| !caller.has_scope(scope))
+            .map(str::to_owned)
+            .collect();
+        caller.scopes.extend(implied);
         Ok(caller)
     }
 

@@ -16,7 +16,9 @@
 //!
 //! - `tools/list` gives every tool the registry offers (those its
 //!   [`enabled_when`](tool_runtime::RegistryBuilder::enabled_when)
-//!   predicate allows in the server's context) in the MCP shape of
+//!   predicate allows in the server's context, less those whose
+//!   [scopes](tool_runtime::ToolSpec::scopes) the request's caller lacks)
+//!   in the MCP shape of
 //!   [`providers::mcp::tool`]: name, title, description, input schema,
 //!   output schema and annotations; in revision 2025-11-25, on a server
 //!   that serves tasks, `execution.taskSupport` on the tools whose calls
@@ -28,7 +30,9 @@
 //!   Invalid arguments and failing tools are error results
 //!   (`isError: true`) the model can read and correct; a tool the registry
 //!   does not have (or does not allow) is a JSON-RPC error `-32602`, as the
-//!   specification says.
+//!   specification says. A caller that lacks a scope of the tool gets an
+//!   error result (`insufficient_scope`); over HTTP with a resource server
+//!   the request is refused `403` before that, for the client to step up.
 //! - Progress the tool reports ([`Progress`](tool_runtime::events::Progress))
 //!   reaches the client as `notifications/progress` when the request
 //!   carried a `progressToken` in its `_meta`: `progress` is the fraction
@@ -303,7 +307,8 @@ impl McpServer {
 
     /// How long a client of the 2026-07-28 revision may cache the results
     /// of `tools/list` and `server/discover` (their `ttlMs`; `cacheScope` is
-    /// `public`: the list is the same for every client). A client that
+    /// `public`: the list is the same for every client, but for a list
+    /// made for a caller that tools' scopes apply to, `private`). A client that
     /// listens for changes (`subscriptions/listen`) hears of one at once
     /// whatever the lifetime. The default is
     /// [`DEFAULT_LIST_TTL`](Self::DEFAULT_LIST_TTL).
@@ -391,7 +396,8 @@ impl McpServer {
         listed
     }
 
-    /// The tools `tools/list` gives, in name order, each in MCP's shape
+    /// The tools `tools/list` gives in the server's context (to a request
+    /// without a caller of its own), in name order, each in MCP's shape
     /// (`name`, `title`, `description`, `inputSchema`, `outputSchema`,
     /// `annotations`: [`providers::mcp::tool`]).
     pub fn tools(&self) -> Vec<Value> {

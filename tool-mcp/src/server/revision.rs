@@ -11,9 +11,11 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
+use tool_runtime::ToolContext;
 use tool_runtime::events::LogLevel;
 
 use super::McpServer;
+use super::listing::Listed;
 use super::wire::{RpcError, cut};
 
 /// The protocol revisions a session can be set up with (`initialize`),
@@ -215,9 +217,10 @@ pub(super) fn complete(server: &McpServer, result: &mut Value) {
     }
 }
 
-/// How a `tools/list` (and `server/discover`) result may be cached: the
-/// result is the same for every client (`public`) and fresh for the
-/// server's list lifetime.
+/// How a `tools/list` (and `server/discover`) result may be cached: fresh
+/// for the server's list lifetime, and the same for every client
+/// (`public`), but for a tool list that leaves out tools its caller lacks
+/// scopes of (`private`).
 #[derive(Serialize)]
 pub(super) struct Caching {
     #[serde(rename = "ttlMs")]
@@ -233,6 +236,17 @@ impl Caching {
             ttl_ms: u64::try_from(server.limits.list_ttl.as_millis()).unwrap_or(u64::MAX),
             cache_scope: "public",
         }
+    }
+
+    /// The hints for `listed`'s tools as listed in `context`: `private`
+    /// when some tool needs scopes and the context has a caller, whom the
+    /// list is made for.
+    pub(super) fn for_list(mut self, listed: &Listed, context: &ToolContext) -> Self {
+        let scoped = || listed.registry.specs().any(|spec| !spec.scopes.is_empty());
+        if context.caller().is_some() && scoped() {
+            self.cache_scope = "private";
+        }
+        self
     }
 }
 

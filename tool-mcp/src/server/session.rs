@@ -439,9 +439,10 @@ impl<O: Outbox> Session<O> {
         self.respond(id, result).await;
     }
 
-    /// `tools/list` in `revision` (when known): every tool offered, in one
-    /// page, in name order; for the stateless revision with its result
-    /// type, caching hints and the server's `_meta`.
+    /// `tools/list` in `revision` (when known): every tool offered to the
+    /// request's caller, in one page, in name order; for the stateless
+    /// revision with its result type, caching hints and the server's
+    /// `_meta`.
     async fn list_tools(&self, id: &Id, revision: Option<&str>) {
         let stateless = revision == Some(revision::STATELESS_REVISION);
         #[derive(Serialize)]
@@ -455,13 +456,15 @@ impl<O: Outbox> Session<O> {
             meta: Option<Map<String, Value>>,
         }
         let listed = self.server.listed();
+        // The request's caller is offered only the tools it may call.
+        let context = self.base_context(id);
         let tools = Tools {
             tools: listed.offered(
                 listed.rendered_for(revision, self.server.tasks.is_some()),
-                &self.server.context,
+                &context,
             ),
             result_type: stateless.then_some("complete"),
-            caching: stateless.then(|| Caching::of(&self.server)),
+            caching: stateless.then(|| Caching::of(&self.server).for_list(&listed, &context)),
             meta: stateless.then(|| revision::result_meta(&self.server, None)),
         };
         self.respond(id, tools).await;

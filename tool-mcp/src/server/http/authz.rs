@@ -4,7 +4,9 @@
 //! by the [`ResourceServer`] of [`HttpOptions`](super::HttpOptions). A
 //! request it refuses is answered `401`, `403`, `400` or `503`, with the
 //! `WWW-Authenticate` challenge and a JSON body
-//! `{"error": …, "error_description": …}` as RFC 6750 has them.
+//! `{"error": …, "error_description": …}` as RFC 6750 has them. A
+//! `tools/call` of a tool whose scopes the token lacks is refused `403`
+//! the same way, before the call is dispatched.
 
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, StatusCode};
@@ -71,6 +73,37 @@ pub(super) async fn check(
         Ok(caller) => Ok(Some(shared.base_context().with_caller(caller))),
         Err(error) => Err(Box::new(refusal(resource_server, &error))),
     }
+}
+
+/// The refusal of a `tools/call` of the tool `name` (or alias) whose
+/// [scopes](tool_runtime::ToolSpec::scopes) the caller on `context` was not
+/// granted, checked with the server-wide scopes and those its scopes imply
+/// ([`ResourceServer::authorize`]): `403` with `error="insufficient_scope"`
+/// and, in `scope`, the tool's scopes and the server-wide ones, before the
+/// call reaches its session, so that the client can ask for a token with
+/// them and call again. `None` for a tool that needs none, one the registry
+/// does not have (the call is answered for that), and a request without a
+/// caller.
+pub(super) fn tool_scopes(
+    shared: &Shared,
+    context: Option<&ToolContext>,
+    name: &str,
+) -> Option<Reply> {
+    let resource_server = shared.options.resource_server.as_ref()?;
+    let caller = context?.caller()?;
+    let registry = shared.registry();
+    let spec = registry.resolve(name)?.spec();
+    if spec.scopes.is_empty() {
+        return None;
+    }
+    let mut needed: Vec<&str> = spec.scopes.iter().map(|scope| &**scope).collect();
+    for scope in resource_server.required_scopes() {
+        if !needed.contains(&scope.as_str()) {
+            needed.push(scope);
+        }
+    }
+    let error = resource_server.authorize(caller, &needed).err()?;
+    Some(refusal(resource_server, &error))
 }
 
 /// The answer refusing a request for `error`.

@@ -286,6 +286,28 @@ impl<'a> Posted<'a> {
         }
     }
 
+    /// The name of the tool a `tools/call` calls, when the message is one
+    /// and names it.
+    #[cfg(feature = "auth")]
+    fn called_tool(&self) -> Option<Cow<'_, str>> {
+        #[derive(Deserialize)]
+        struct Named<'a> {
+            #[serde(borrow)]
+            name: Cow<'a, str>,
+        }
+        if let Some(call) = &self.call {
+            return Some(Cow::Borrowed(&call.name));
+        }
+        if self.method.as_deref() != Some("tools/call") {
+            return None;
+        }
+        if let Some(params) = &self.params {
+            return params.get("name")?.as_str().map(Cow::Borrowed);
+        }
+        let named: Named<'_> = serde_json::from_str(self.raw_params?.get()).ok()?;
+        Some(named.name)
+    }
+
     /// The refusal of a `tools/call` whose header parameters' headers
     /// (`Mcp-Param-*`, revision 2026-07-28) disagree with its arguments:
     /// `400` and `-32020`, before the tool runs. `None` for anything else,
@@ -363,6 +385,13 @@ impl<'a> Posted<'a> {
             );
         }
         if modern && let Some(refusal) = self.check_header_params(shared, headers) {
+            return refusal;
+        }
+        // A tool whose scopes the token lacks: `403` before dispatch.
+        #[cfg(feature = "auth")]
+        if let Some(name) = self.called_tool()
+            && let Some(refusal) = super::authz::tool_scopes(shared, context.as_ref(), &name)
+        {
             return refusal;
         }
         let owner = context.as_ref().and_then(ToolContext::owner);
