@@ -224,6 +224,13 @@ impl CodeMode {
     /// names a tool the registry does not have, when a limit is zero, or,
     /// under the sandbox, when the allowlist names a tool that would reach
     /// outside it (see [`CodeModeOptions::open_world_tools`]).
+    ///
+    /// The tool needs every [scope](tool_runtime::ToolSpec::scopes) its
+    /// script's tools need: its description shows them all, so a caller
+    /// that lacks one is neither offered `code_mode` nor can call it (each
+    /// call a script makes is checked too). To offer code mode to callers
+    /// of fewer scopes, make one per set of scopes with
+    /// [`tools`](Self::tools).
     pub fn build(self) -> Result<CodeModeTool, CodeModeError> {
         let options = self.options;
         for (name, value) in [
@@ -251,7 +258,19 @@ impl CodeMode {
             .collect();
         let index = (tools.len() > options.search_threshold)
             .then(|| tool_runtime::search::ToolIndex::new(specs.iter().copied()));
-        Ok(CodeModeTool::new(self.registry, options, tools, index))
+        let mut scopes = Vec::new();
+        for scope in specs.iter().flat_map(|spec| spec.scopes.iter()) {
+            if !scopes.contains(scope) {
+                scopes.push(scope.clone());
+            }
+        }
+        Ok(CodeModeTool::new(
+            self.registry,
+            options,
+            tools,
+            index,
+            scopes,
+        ))
     }
 }
 

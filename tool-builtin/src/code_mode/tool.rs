@@ -38,11 +38,14 @@ impl std::fmt::Debug for CodeModeTool {
 }
 
 impl CodeModeTool {
+    /// The tool over `tools` of `registry`, which needs `scopes`: those
+    /// the tools need, each once.
     pub(super) fn new(
         registry: Arc<Registry>,
         options: CodeModeOptions,
         tools: Vec<PyTool>,
         index: Option<ToolIndex>,
+        scopes: Vec<std::borrow::Cow<'static, str>>,
     ) -> Self {
         let by_name = tools
             .iter()
@@ -59,6 +62,9 @@ impl CodeModeTool {
         let mut spec = ToolSpec::new("code_mode", describe(&inner), input_schema(&inner));
         spec.title = Some("Python script calling tools".into());
         spec.output_schema = SchemaSource::given(output_schema());
+        // Its description shows every tool: a caller sees it only when it
+        // may call them all.
+        spec.scopes = scopes.into();
         // As python_exec's: the script may do what Python can.
         spec.annotations.destructive = Some(true);
         spec.annotations.open_world = Some(true);

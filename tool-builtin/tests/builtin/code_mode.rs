@@ -438,6 +438,44 @@ async fn scripts_run_without_the_sandbox_too() {
     assert_eq!(run["calls"][0]["id"], "plain.1");
 }
 
+/// Writes a note, for callers granted `notes:write`.
+#[tool(register = false, scopes("notes:write"))]
+fn write_note(text: String) -> String {
+    text
+}
+
+#[tokio::test]
+async fn code_mode_needs_every_scope_its_tools_need() {
+    use tool_runtime::context::Caller;
+    use tool_runtime::{Tool, spec::ToolErrorKind};
+
+    let registry = Registry::builder()
+        .tool(ConvertLengthTool)
+        .tool(WriteNoteTool)
+        .require_scopes("convert_length", ["units", "notes:write"])
+        .build()
+        .unwrap();
+    let tool = CodeMode::new(registry).build().unwrap();
+    assert_eq!(*tool.spec().scopes, ["units", "notes:write"]);
+    let outer = Registry::builder().tool(tool).build().unwrap();
+    let caller = |scopes: &[&str]| {
+        let caller = Caller::new("ada").with_scopes(scopes.iter().copied());
+        ToolContext::new().with_caller(caller)
+    };
+    // A caller lacking one is not offered code mode, and cannot call it:
+    // refused before any script runs.
+    let narrow = caller(&["notes:write"]);
+    assert_eq!(outer.specs_for(&narrow).count(), 0);
+    let script = json!({"script": "print(write_note(text='hi'))"});
+    let result = outer
+        .invoke(ToolUse::new("1", "code_mode", script), &narrow)
+        .await;
+    assert_eq!(result.error_kind, Some(ToolErrorKind::InsufficientScope));
+    assert!(result.text_content().contains("\"units\""), "{result:?}");
+    let broad = caller(&["units", "notes:write"]);
+    assert_eq!(outer.specs_for(&broad).count(), 1);
+}
+
 /// Records each span's tool name and parent: the spans of the calls a
 /// script makes are children of the `code_mode` call's span.
 mod spans {
