@@ -9,11 +9,18 @@
 # makes 100 task calls through the balancer, polls each until it has ended
 # and checks its result, cancels through one instance a task another runs,
 # and, once the script has restarted an instance, checks that its finished
-# task still reads as completed and its running one as failed.
+# task still reads as completed and its running one as failed. Last, two
+# callers through a balancer in front of two instances that ask for access
+# tokens of the pinned authorization server (tests/mcp/auth/, started by
+# the script): tests/mcp/lb_owners.mjs checks, as alice and bob, that bob
+# cannot get, update or cancel alice's task on either instance, and that
+# bob's 10,000 task calls leave alice
+# room (LB_OWNERS=0 skips this part; LB_FLOOD sets the number of calls).
 #
 #   tests/mcp/load-balancer.sh
 #   TOOLBOX=target/debug/toolbox tests/mcp/load-balancer.sh   # a binary built already
 #   LB_CALLS=200 tests/mcp/load-balancer.sh                   # fewer calls
+#   LB_FLOOD=1000 tests/mcp/load-balancer.sh                  # a smaller flood
 #
 # nginx comes from Debian's packages without installing it: `apt-get
 # download` and `dpkg -x` into target/lb/nginx (reused by later runs; the
@@ -31,6 +38,7 @@ cd "$(dirname "$0")/../.."
 root="$(pwd)"
 
 CALLS="${LB_CALLS:-1000}"
+FLOOD="${LB_FLOOD:-10000}"
 # The least share of the calls each of the two instances must serve; round
 # robin gives each half of them.
 MIN_SHARE=0.4
@@ -157,11 +165,13 @@ log "== redis-server on $tasks"
 
 # --- two stateless instances, each on a free loopback port of its own
 # choosing, which it prints on stderr; their tasks in Redis. start_instance
-# NAME sets `port` and adds the process to `pids`.
+# NAME [FLAGS...] sets `port` and adds the process to `pids`; the flags go
+# after `serve`.
 start_instance() {
   local name="$1"
-  "$TOOLBOX" serve --http 127.0.0.1:0 --stateless --tasks "$tasks" </dev/null \
-    2>"$run/toolbox-$name.log" &
+  shift
+  "$TOOLBOX" serve --http 127.0.0.1:0 --stateless --tasks "$tasks" "$@" \
+    </dev/null 2>"$run/toolbox-$name.log" &
   pids+=("$!")
   port=""
   for _ in $(seq 300); do
@@ -182,17 +192,21 @@ for name in a b; do
 done
 log "== toolbox instances on 127.0.0.1:${ports[0]} and 127.0.0.1:${ports[1]}"
 
-# --- nginx, round robin over both, on a free loopback port.
+# --- nginx, round robin over both, on a free loopback port. start_nginx
+# PORT [NAME] balances over the instances `ports` names; NAME (nginx by
+# default) names its configuration, pid file, logs and temporary files.
 start_nginx() {
-  local port="$1"
-  mkdir -p "$run/temp"
-  cat >"$run/nginx.conf" <<EOF
+  local port="$1" name="${2:-nginx}"
+  local access="$run/access.log"
+  [ "$name" = nginx ] || access="$run/access-$name.log"
+  mkdir -p "$run/temp-$name"
+  cat >"$run/$name.conf" <<EOF
 # Written by tests/mcp/load-balancer.sh.
 daemon off;
 master_process on;
 worker_processes 1;
-pid $run/nginx.pid;
-error_log $run/nginx-error.log notice;
+pid $run/$name.pid;
+error_log $run/$name-error.log notice;
 events { worker_connections 256; }
 http {
     # Each request: the instance that answered, its status, and the
@@ -200,12 +214,12 @@ http {
     log_format upstreams escape=json
         '{"upstream":"\$upstream_addr","status":"\$status",'
         '"method":"\$request_method","body":"\$request_body"}';
-    access_log $run/access.log upstreams;
-    client_body_temp_path $run/temp/client_body;
-    proxy_temp_path $run/temp/proxy;
-    fastcgi_temp_path $run/temp/fastcgi;
-    uwsgi_temp_path $run/temp/uwsgi;
-    scgi_temp_path $run/temp/scgi;
+    access_log $access upstreams;
+    client_body_temp_path $run/temp-$name/client_body;
+    proxy_temp_path $run/temp-$name/proxy;
+    fastcgi_temp_path $run/temp-$name/fastcgi;
+    uwsgi_temp_path $run/temp-$name/uwsgi;
+    scgi_temp_path $run/temp-$name/scgi;
 
     upstream toolbox {
         server 127.0.0.1:${ports[0]};
@@ -226,7 +240,7 @@ http {
     }
 }
 EOF
-  LD_LIBRARY_PATH="$libs" "$nginx" -p "$run" -e "$run/nginx-error.log" -c "$run/nginx.conf" &
+  LD_LIBRARY_PATH="$libs" "$nginx" -p "$run" -e "$run/$name-error.log" -c "$run/$name.conf" &
   pids+=("$!")
   local pid="$!"
   for _ in $(seq 100); do
@@ -317,4 +331,42 @@ start_instance a-again
   >"$run/restarted.out" &
 pids+=("$!")
 wait "$!" || die "after the restart, the tasks do not read as they should"
+
+# --- two callers, through a balancer in front of two instances that ask
+# for access tokens of the pinned authorization server.
+if [ "${LB_OWNERS:-1}" != 0 ]; then
+  log "== alice and bob through a balancer in front of instances that ask for access tokens"
+  [[ "$("$TOOLBOX" serve --help)" == *--auth-issuer* ]] ||
+    die "$TOOLBOX serve has no --auth-issuer (tool-cli's feature auth); LB_OWNERS=0 skips this part"
+  . tests/mcp/auth/node.sh
+  "$MCP_NODE" tests/mcp/auth/authorization-server.mjs --scopes "tools:call" \
+    >"$run/authorization-server.out" 2>"$run/authorization-server.log" &
+  pids+=("$!")
+  for _ in $(seq 300); do
+    [ -s "$run/authorization-server.out" ] && break
+    kill -0 "${pids[-1]}" 2>/dev/null || die "the authorization server exited at startup"
+    sleep 0.1
+  done
+  as_info="$(head -n 1 "$run/authorization-server.out")"
+  [ -n "$as_info" ] || die "the authorization server did not say where it listens"
+  issuer="$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["issuer"])' "$as_info")"
+  # The instances take tokens issued for the balancer's URL, which clients
+  # reach: its port is chosen first.
+  owners_port="$(free_port)"
+  owners_url="http://127.0.0.1:$owners_port/mcp"
+  ports=()
+  for name in c d; do
+    start_instance "$name" --auth-issuer "$issuer" --auth-resource "$owners_url" \
+      --auth-scope tools:call
+    ports+=("$port")
+  done
+  log "== toolbox instances on 127.0.0.1:${ports[0]} and 127.0.0.1:${ports[1]}, tokens of $issuer"
+  start_nginx "$owners_port" nginx-owners || die "nginx did not start (see $run/nginx-owners-error.log)"
+  log "== nginx on $owners_url; $FLOOD task calls of bob's"
+  "$MCP_NODE" tests/mcp/lb_owners.mjs "$owners_url" "http://127.0.0.1:${ports[0]}/mcp" \
+    "http://127.0.0.1:${ports[1]}/mcp" "$as_info" "$FLOOD" >"$run/owners.out" &
+  pids+=("$!")
+  wait "$!" || die "a caller reached another's task or state, or was kept out by another's"
+  log "owners: $(cat "$run/owners.out")"
+fi
 log "== load balancer test passed"
