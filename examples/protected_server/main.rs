@@ -12,7 +12,10 @@
 //! When it listens it prints one line of JSON on stdout,
 //! `{"url":"http://127.0.0.1:PORT/mcp","issuer":"..."}`, and serves until
 //! it is killed. Its tools: `whoami` (the
-//! caller the token shows) and `add`.
+//! caller the token shows), `add`, and `write_note`, which needs the scope
+//! `notes:write` besides SCOPES: a token without it is not offered the
+//! tool, and its call is refused `403 insufficient_scope` naming the scope,
+//! for the client to step up.
 
 use std::time::Duration;
 
@@ -44,6 +47,15 @@ fn add(
     a + b
 }
 
+/// Writes a note, for callers granted `notes:write`.
+#[tool(scopes("notes:write"))]
+fn write_note(
+    /// What to write
+    text: String,
+) -> String {
+    format!("noted: {text}")
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -63,7 +75,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .resource_name("toolbox protected example")
         .fetch_timeout(Duration::from_secs(5))
         .build()?;
-    let registry = Registry::builder().tool(WhoamiTool).tool(AddTool).build()?;
+    let registry = Registry::builder()
+        .tool(WhoamiTool)
+        .tool(AddTool)
+        .tool(WriteNoteTool)
+        .build()?;
     println!("{}", serde_json::json!({"url": url, "issuer": issuer}));
     McpServer::new(registry)
         .with_implementation("protected-example", "1.0.0")

@@ -7,7 +7,7 @@
 //   . tests/mcp/auth/node.sh
 //   "$MCP_NODE" tests/mcp/auth/client-credentials.mjs URL TOOL [ARGS] \
 //     [--client-id ID] [--client-secret SECRET] [--issuer ISSUER] \
-//     [--scope "a b"] [--mode auto|legacy|2026-07-28]
+//     [--scope "a b"] [--mode auto|legacy|2026-07-28] [--step-up SCOPE]
 //
 // --client-id / --client-secret default to AS_CLIENT_ID / AS_CLIENT_SECRET,
 // then mcp-m2m / mcp-m2m-secret (tests/mcp/auth/authorization-server.mjs's
@@ -16,7 +16,12 @@
 // send them to any other); without it the SDK warns and uses whichever the
 // server names. --scope is the provider's `scope`, used only when neither
 // the 401 challenge nor the resource metadata names one. --mode is the
-// client's version negotiation (default legacy: `initialize`).
+// client's version negotiation (default legacy: `initialize`). --step-up
+// says TOOL needs SCOPE, a scope of its own the first token lacks: the
+// client then checks that the listing left TOOL out, that its call was
+// refused 403 insufficient_scope with SCOPE in the challenge's scope, that
+// one more token was asked for with SCOPE, and that the call then succeeded
+// (stage "step-up" otherwise; `stepped_up` in the result line).
 //
 // Every HTTP request the SDK makes goes through a logging fetch: one JSON
 // line on stderr each (`{"http":"POST URL","status":401,...}`, the token
@@ -93,6 +98,7 @@ const { values, positionals } = parseArgs({
     issuer: { type: 'string' },
     scope: { type: 'string' },
     mode: { type: 'string' },
+    'step-up': { type: 'string' },
   },
 });
 const [url, tool, rawArgs] = positionals;
@@ -104,7 +110,12 @@ const toolArgs = rawArgs ? JSON.parse(rawArgs) : {};
 const mode = values.mode ?? 'legacy';
 const versionNegotiation = { mode: mode === 'auto' || mode === 'legacy' ? mode : { pin: mode } };
 
-const log = (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`);
+// Every request logged, in order, for the step-up check.
+const requests = [];
+const log = (entry) => {
+  requests.push(entry);
+  process.stderr.write(`${JSON.stringify(entry)}\n`);
+};
 
 /** fetch that logs each request and its answer. */
 async function loggingFetch(input, init = {}) {
@@ -177,10 +188,38 @@ const granted = provider.tokens();
 if (!granted) {
   await fail('auth', new Error('the server answered without asking for a token (no 401 challenge)'));
 }
+const stepUp = values['step-up'];
+if (stepUp) {
+  const problem = stepUpProblem(stepUp);
+  if (problem) await fail('step-up', new Error(problem));
+}
 process.stdout.write(`${JSON.stringify({
   ok: true,
   tools: tools.map((t) => t.name),
   result,
   token_scope: granted?.scope,
+  ...(stepUp ? { stepped_up: true } : {}),
 })}\n`);
 await client.close();
+
+/** What is wrong with the step-up to `scope` the call of TOOL needed, if anything. */
+function stepUpProblem(scope) {
+  const has = (text) => String(text ?? '').split(/\s+/).includes(scope);
+  if (tools.some((t) => t.name === tool)) return `${tool} was listed to a token without ${scope}`;
+  if (result?.isError) return `the call of ${tool} failed after the step-up: ${JSON.stringify(result)}`;
+  const refused = requests.findIndex((r) => r.jsonrpc === 'tools/call' && r.status === 403);
+  if (refused < 0) return `the call of ${tool} was never refused 403`;
+  const challenge = requests[refused].www_authenticate ?? '';
+  const named = /scope="([^"]*)"/.exec(challenge)?.[1];
+  if (!challenge.includes('error="insufficient_scope"') || !has(named)) {
+    return `the 403 does not ask for ${scope}: ${challenge}`;
+  }
+  const later = requests.slice(refused + 1);
+  const token = later.find((r) => r.form?.grant_type === 'client_credentials');
+  if (!has(token?.form?.scope)) return `no token was asked for with ${scope} after the 403`;
+  if (!has(provider.tokens()?.scope)) return `the token in use lacks ${scope}`;
+  if (!later.some((r) => r.jsonrpc === 'tools/call' && r.status === 200)) {
+    return `the call of ${tool} was not made again with the new token`;
+  }
+  return null;
+}
