@@ -13,6 +13,8 @@ const TOOLBOX: &str = env!("CARGO_BIN_EXE_toolbox");
 
 #[path = "cli/own_client.rs"]
 mod own_client;
+#[path = "cli/serve_auth.rs"]
+mod serve_auth;
 #[path = "cli/serve_http.rs"]
 mod serve_http;
 #[path = "cli/synopsis.rs"]
@@ -708,10 +710,10 @@ fn a_bad_registry_file_exits_with_2_and_every_mistake() {
 }
 
 #[test]
-fn serve_over_http_accepts_loopback_addresses_only() {
+fn serve_over_http_refuses_other_addresses_than_loopback_by_default() {
     let output = run(&["serve", "--http", "0.0.0.0:0"]);
     assert_eq!(code(&output), 2);
-    assert!(stderr(&output).contains("only loopback addresses"));
+    assert!(stderr(&output).contains("--allow-anonymous"));
     let output = run(&["serve", "--http", "not-an-address"]);
     assert_eq!(code(&output), 2);
 }

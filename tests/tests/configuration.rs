@@ -408,7 +408,7 @@ fn a_section_no_reader_was_given_is_an_unknown_key_at_its_place() {
     assert_eq!(
         problems,
         [
-            "2:1: unknown key \"mcp_server\"; did you mean \"mcp_servers\"? the file has a `tools` list, an `mcp_servers` mapping, an `http_tools` list, an `openapi` mapping and a `code_mode` mapping (and optionally `$schema`)"
+            "2:1: unknown key \"mcp_server\"; did you mean \"mcp_servers\"? the file has a `tools` list, an `mcp_servers` mapping, an `http_tools` list, an `openapi` mapping, a `code_mode` mapping and an `auth` mapping (and optionally `$schema`)"
         ]
     );
     // Read with `tools` alone, the other sections are unknown keys too.

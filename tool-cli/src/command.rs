@@ -122,8 +122,10 @@ pub(crate) struct CallArgs {
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeArgs {
-    /// Serve streamable HTTP on this loopback address (say
-    /// 127.0.0.1:8080; port 0 picks a free one) at /mcp, instead of stdio.
+    /// Serve streamable HTTP on this address (say 127.0.0.1:8080; port 0
+    /// picks a free one) at /mcp, instead of stdio. An address other than
+    /// loopback needs an authorization server (--auth-issuer, or a
+    /// registry file's `auth` section) or --allow-anonymous.
     #[cfg(feature = "http")]
     #[arg(long, value_name = "ADDR")]
     pub(crate) http: Option<std::net::SocketAddr>,
@@ -150,6 +152,18 @@ pub(crate) struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) max_connections: Option<u32>,
+    /// With --http: serve a non-loopback address without authorization,
+    /// to anyone who reaches it (say, behind a proxy that authenticates).
+    /// Without it, an address other than loopback needs an authorization
+    /// server (--auth-issuer, or a registry file's `auth` section).
+    #[cfg(feature = "http")]
+    #[arg(long, requires = "http")]
+    pub(crate) allow_anonymous: bool,
+    /// With --http: the OAuth 2.1 resource server's settings (feature
+    /// `auth`).
+    #[cfg(feature = "auth")]
+    #[command(flatten)]
+    pub(crate) auth: AuthArgs,
     /// Run calls of the tools that may run as tasks as tasks (MCP's tasks
     /// extension, for clients that declare it), kept in STORE: `memory`
     /// (this process) or a Redis URL, redis://HOST:PORT/ (feature
@@ -195,6 +209,49 @@ pub(crate) struct ServeArgs {
     #[cfg(feature = "code-mode")]
     #[arg(long)]
     pub(crate) sandbox: bool,
+}
+
+/// `serve --http`'s settings as an OAuth 2.1 resource server: every
+/// request must carry an access token of the authorization server, issued
+/// for this server. Each overrides its key in a registry file's `auth`
+/// section.
+#[cfg(feature = "auth")]
+#[derive(Debug, Default, clap::Args)]
+pub(crate) struct AuthArgs {
+    /// With --http: ask every request for an OAuth access token issued by
+    /// this authorization server (its issuer identifier, exactly as its
+    /// metadata says, such as https://auth.example.com).
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "http",
+        conflicts_with = "allow_anonymous"
+    )]
+    pub(crate) auth_issuer: Option<String>,
+    /// With --http and an issuer: this server's canonical URL, as clients
+    /// reach it (https://tools.example.com/mcp): the audience its tokens
+    /// must name. Its host is accepted in the Host header. Defaults to
+    /// http://ADDR/mcp on a loopback address; needed on any other.
+    #[arg(long, value_name = "URL", requires = "http")]
+    pub(crate) auth_resource: Option<String>,
+    /// With --http and an issuer: a scope every request's token must
+    /// grant; repeat for more (none by default).
+    #[arg(long = "auth-scope", value_name = "SCOPE", requires = "http")]
+    pub(crate) auth_scopes: Vec<String>,
+    /// With --http and an issuer: introspect opaque tokens (RFC 7662) as
+    /// this client of the authorization server, its secret read from the
+    /// variable --auth-client-secret-env names. Without it, only JWT access
+    /// tokens are taken.
+    #[arg(long, value_name = "ID", requires = "http")]
+    pub(crate) auth_client_id: Option<String>,
+    /// With --auth-client-id: the environment variable that holds the
+    /// client's secret (never the secret itself on the command line).
+    #[arg(long, value_name = "VAR", requires = "http")]
+    pub(crate) auth_client_secret_env: Option<String>,
+    /// With --auth-client-id: the introspection endpoint, instead of the
+    /// one the authorization server's metadata names.
+    #[arg(long, value_name = "URL", requires = "http")]
+    pub(crate) auth_introspection_endpoint: Option<String>,
 }
 
 pub(crate) fn parse_provider(name: &str) -> Result<Provider, String> {

@@ -18,7 +18,7 @@
 //! toolbox schema [NAME] [--format openai|openai-strict|responses|anthropic|bedrock|gemini|mcp|xml]
 //! toolbox call NAME [--args JSON | --args - | --args-file PATH] [--state JSON]
 //! toolbox config NAME [--json]
-//! toolbox serve [--http 127.0.0.1:PORT [--stateless]]
+//! toolbox serve [--http ADDR:PORT [--stateless] [--auth-issuer URL ... | --allow-anonymous]]
 //! toolbox --registry tools.yaml COMMAND ...
 //! ```
 //!
@@ -132,9 +132,18 @@
 //!
 //! # Features
 //!
-//! - `http` (default): `serve --http ADDR`, MCP over streamable HTTP on a
-//!   loopback address (`tool-mcp`'s feature of the same name). Without it
+//! - `http` (default): `serve --http ADDR`, MCP over streamable HTTP
+//!   (`tool-mcp`'s feature of the same name): on a loopback address to
+//!   anyone who reaches it; on any other address only with an
+//!   authorization server (`auth`) or `--allow-anonymous`. Without it
 //!   `serve` speaks stdio only.
+//! - `auth` (default): `serve --http` as an OAuth 2.1 resource server
+//!   (`tool-mcp`'s feature of the same name): every request needs an access
+//!   token of the authorization server `--auth-issuer` names (with
+//!   `--auth-resource`, `--auth-scope`, and introspection with
+//!   `--auth-client-id`), or a registry file's `auth` section does; the
+//!   flags override the file's keys. Without it a registry file with the
+//!   section is refused.
 //! - `mcp-client` (default): the MCP servers of a registry file, with
 //!   `tool-mcp`'s client (`tool-mcp`'s `client` feature). Without it a
 //!   registry file that names MCP servers is refused.
@@ -166,6 +175,8 @@ use tool_runtime::{Registry, ToolSpec, registry::RegistryProblem};
 
 use crate::command::{Cli, Command};
 
+#[cfg(feature = "auth")]
+mod auth;
 mod call;
 mod command;
 mod inspect;
@@ -365,7 +376,12 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
     match registry {
         Some(registry) if problems.is_empty() => {
             #[cfg_attr(
-                not(any(feature = "mcp-client", feature = "http-tools", feature = "code-mode")),
+                not(any(
+                    feature = "mcp-client",
+                    feature = "http-tools",
+                    feature = "code-mode",
+                    feature = "auth"
+                )),
                 allow(unused_mut)
             )]
             let mut tools = Tools::new(registry, Vec::new());
@@ -382,6 +398,14 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
             {
                 use tool_builtin::code_mode::CodeModeSection;
                 tools.code_mode = manifest.section::<CodeModeSection>().cloned().flatten();
+            }
+            #[cfg(feature = "auth")]
+            {
+                tools.auth = manifest
+                    .section::<auth::AuthSection>()
+                    .cloned()
+                    .flatten()
+                    .map(|setting| setting.read_from(manifest.source()));
             }
             Ok(tools)
         }
@@ -419,6 +443,9 @@ pub(crate) struct Tools {
     /// The registry file's `code_mode` section, which `serve` follows.
     #[cfg(feature = "code-mode")]
     pub(crate) code_mode: Option<tool_builtin::code_mode::CodeModeSetting>,
+    /// The registry file's `auth` section, which `serve --http` follows.
+    #[cfg(feature = "auth")]
+    pub(crate) auth: Option<auth::AuthSetting>,
 }
 
 impl Tools {
@@ -435,6 +462,8 @@ impl Tools {
             clients: Vec::new(),
             #[cfg(feature = "code-mode")]
             code_mode: None,
+            #[cfg(feature = "auth")]
+            auth: None,
         }
     }
 

@@ -1,7 +1,8 @@
 //! The sections of a registry file `--registry` reads besides `tools`:
 //! `mcp_servers` (feature `mcp-client`, tool-mcp's reader), `http_tools`
 //! and `openapi` (feature `http-tools`, tool-builtin's readers), `code_mode`
-//! (feature `code-mode`, tool-builtin's reader); a section
+//! (feature `code-mode`, tool-builtin's reader), `auth` (feature `auth`,
+//! `serve --http`'s authorization server); a section
 //! whose feature is off is refused at its line and column, naming the
 //! feature. The file's JSON Schema is assembled from the same sections.
 
@@ -13,7 +14,8 @@ use tool_manifest::{AnySection, Node, Section, SectionReader, schema_with};
 /// has ([`tool_mcp::client::McpServers`] with `mcp-client`,
 /// [`tool_builtin::http_tools::HttpTools`] and
 /// [`tool_builtin::http_tools::OpenApi`] with `http-tools`,
-/// `tool_builtin::code_mode::CodeModeSection` with `code-mode`).
+/// `tool_builtin::code_mode::CodeModeSection` with `code-mode`, and the
+/// `auth` section of `serve --http`'s authorization server with `auth`).
 pub fn registry_sections() -> Vec<&'static dyn AnySection> {
     vec![
         #[cfg(feature = "mcp-client")]
@@ -24,6 +26,8 @@ pub fn registry_sections() -> Vec<&'static dyn AnySection> {
         &tool_builtin::http_tools::OpenApi,
         #[cfg(feature = "code-mode")]
         &tool_builtin::code_mode::CodeModeSection,
+        #[cfg(feature = "auth")]
+        &crate::auth::AuthSection,
     ]
 }
 
@@ -44,7 +48,12 @@ pub fn registry_file_schema() -> Value {
 /// refuses each section whose feature this build does not have.
 pub(crate) fn read_with() -> Vec<&'static dyn AnySection> {
     #[cfg_attr(
-        all(feature = "mcp-client", feature = "http-tools", feature = "code-mode"),
+        all(
+            feature = "mcp-client",
+            feature = "http-tools",
+            feature = "code-mode",
+            feature = "auth"
+        ),
         allow(unused_mut)
     )]
     let mut sections = registry_sections();
@@ -54,6 +63,13 @@ pub(crate) fn read_with() -> Vec<&'static dyn AnySection> {
         description: "a `code_mode` mapping",
         feature: "code-mode",
         reason: "so it cannot offer a code_mode tool",
+    });
+    #[cfg(not(feature = "auth"))]
+    sections.push(&Refused {
+        key: "auth",
+        description: "an `auth` mapping",
+        feature: "auth",
+        reason: "so it cannot ask for access tokens",
     });
     #[cfg(not(feature = "mcp-client"))]
     sections.push(&Refused {
@@ -83,7 +99,12 @@ pub(crate) fn read_with() -> Vec<&'static dyn AnySection> {
 /// A section this build cannot use: the file that has it is refused, the
 /// message naming the feature that reads it.
 #[cfg_attr(
-    all(feature = "mcp-client", feature = "http-tools", feature = "code-mode"),
+    all(
+        feature = "mcp-client",
+        feature = "http-tools",
+        feature = "code-mode",
+        feature = "auth"
+    ),
     allow(dead_code)
 )]
 struct Refused {

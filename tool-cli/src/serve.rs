@@ -1,9 +1,17 @@
 //! The `serve` command: the tools over MCP, on stdio or (feature `http`)
-//! streamable HTTP on a loopback address, with tool-mcp's server. With a
-//! registry file's MCP servers (feature `mcp-client`), their tools are
-//! served too, and follow the servers' lists.
+//! streamable HTTP, with tool-mcp's server. With a registry file's MCP
+//! servers (feature `mcp-client`), their tools are served too, and follow
+//! the servers' lists.
+//!
+//! Over HTTP, a loopback address is served to anyone who reaches it; any
+//! other address only with an authorization server (feature `auth`: the
+//! `--auth-*` flags or a registry file's `auth` section), whose access
+//! tokens every request must then carry, or with `--allow-anonymous`.
 
 use std::process::ExitCode;
+
+#[cfg(feature = "http")]
+use std::net::SocketAddr;
 
 use tool_mcp::server::McpServer;
 use tool_runtime::registry::LiveRegistry;
@@ -33,7 +41,7 @@ pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitC
             Err(code) => return code,
         }
     }
-    let code = serve_on(server, args).await;
+    let code = serve_on(server, args, &tools, program).await;
     #[cfg(feature = "mcp-client")]
     following.stop().await;
     drop(tools);
@@ -84,12 +92,16 @@ fn code_mode(tools: &Tools, args: &ServeArgs) -> Result<LiveRegistry, ExitCode> 
         .map_err(|error| fail(format!("code mode: {error}")))
 }
 
-async fn serve_on(server: McpServer, args: ServeArgs) -> ExitCode {
+async fn serve_on(server: McpServer, args: ServeArgs, tools: &Tools, program: &str) -> ExitCode {
     #[cfg(feature = "http")]
     if let Some(address) = args.http {
-        return serve_http(server, address, http_options(&args)).await;
+        let access = match access(&args, tools, address) {
+            Ok(access) => access,
+            Err(message) => return usage_error(message),
+        };
+        return serve_http(server, address, &args, access, program).await;
     }
-    let _ = args;
+    let _ = (args, tools, program);
     match server.serve_stdio().await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -125,25 +137,101 @@ fn http_options(args: &ServeArgs) -> tool_mcp::server::HttpOptions {
     options
 }
 
-/// Serves `server` over streamable HTTP on `address`, which must be a
-/// loopback address, as `options` say, until the process ends.
+/// Who `serve --http` serves.
+#[cfg(feature = "http")]
+enum Access {
+    /// Anyone who reaches the address.
+    Anonymous,
+    /// Requests with an access token of the authorization server.
+    #[cfg(feature = "auth")]
+    Protected(Box<crate::auth::Settings>),
+}
+
+/// Who is served on `address`, as the flags and the registry file say; an
+/// address other than loopback is refused without an authorization
+/// server or `--allow-anonymous`.
+#[cfg(feature = "http")]
+fn access(args: &ServeArgs, tools: &Tools, address: SocketAddr) -> Result<Access, String> {
+    #[cfg(feature = "auth")]
+    if let Some(settings) = crate::auth::settings(&args.auth, tools.auth.as_ref())? {
+        if args.allow_anonymous {
+            return Err(
+                "--allow-anonymous: the registry file's `auth` section asks for access tokens; \
+                 serve anonymously with a file without it"
+                    .to_owned(),
+            );
+        }
+        if !address.ip().is_loopback() && !settings.has_resource() {
+            return Err(format!(
+                "--http {address} is not a loopback address: give --auth-resource URL (or \
+                 `resource` in the registry file's `auth` section), this server's URL as \
+                 clients reach it, the audience its access tokens must name"
+            ));
+        }
+        return Ok(Access::Protected(Box::new(settings)));
+    }
+    let _ = tools;
+    if address.ip().is_loopback() || args.allow_anonymous {
+        return Ok(Access::Anonymous);
+    }
+    #[cfg(feature = "auth")]
+    let how = "give an authorization server whose access tokens every request must carry \
+               (--auth-issuer URL --auth-resource URL, or a registry file's `auth` section), \
+               or --allow-anonymous";
+    #[cfg(not(feature = "auth"))]
+    let how = "this program is built without tool-cli's `auth` feature, so give \
+               --allow-anonymous";
+    Err(format!(
+        "--http {address} is not a loopback address, and anyone who reaches it could call the \
+         tools: {how} to serve it without authorization (say, behind a proxy that \
+         authenticates)"
+    ))
+}
+
+/// Serves `server` over streamable HTTP on `address`, with the settings
+/// of `args`, to those `access` lets in, until the process ends.
 #[cfg(feature = "http")]
 async fn serve_http(
     server: McpServer,
-    address: std::net::SocketAddr,
-    options: tool_mcp::server::HttpOptions,
+    address: SocketAddr,
+    args: &ServeArgs,
+    access: Access,
+    program: &str,
 ) -> ExitCode {
-    if !address.ip().is_loopback() {
-        return usage_error(format!(
-            "--http {address}: only loopback addresses (127.0.0.1, [::1]) are served; \
-             put a proxy with authentication in front to reach the server from elsewhere"
-        ));
-    }
+    let options = http_options(args);
     let listener = match tokio::net::TcpListener::bind(address).await {
         Ok(listener) => listener,
         Err(error) => return usage_error(format!("cannot listen on {address}: {error}")),
     };
     let bound = listener.local_addr().unwrap_or(address);
+    let (options, note) = match access {
+        Access::Anonymous if bound.ip().is_loopback() => (options, None),
+        Access::Anonymous => (
+            options,
+            Some(format!(
+                "warning: serving {bound} without authorization (--allow-anonymous): anyone \
+                 who reaches it can call the tools"
+            )),
+        ),
+        #[cfg(feature = "auth")]
+        Access::Protected(settings) => match settings.resource_server(bound, program) {
+            Ok((resource_server, host)) => {
+                let note = format!(
+                    "asking every request for an access token of {}, issued for {}",
+                    resource_server.issuer(),
+                    resource_server.resource()
+                );
+                // The resource URL's host is where clients reach the server.
+                let hosts = args.allow_hosts.iter().cloned().chain(host);
+                let options = options
+                    .allowed_hosts(hosts)
+                    .resource_server(resource_server);
+                (options, Some(note))
+            }
+            Err(message) => return usage_error(message),
+        },
+    };
+    let _ = program;
     let mode = if options.is_stateless() {
         "stateless "
     } else {
@@ -153,6 +241,9 @@ async fn serve_http(
         "serving MCP over {mode}streamable HTTP at http://{bound}{}",
         tool_mcp::server::MCP_PATH
     );
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
     let shutdown = tool_runtime::context::CancellationToken::new();
     match server.serve_http_with(listener, options, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,
