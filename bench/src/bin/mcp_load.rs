@@ -18,13 +18,15 @@
 //!   on its stdout to their requests by id.
 //! - `http`: `CONNECTIONS` clients, each on its own keep-alive connection
 //!   and MCP session, each sending its calls one after another (POST, the
-//!   answer as JSON or as an SSE stream).
+//!   answer as JSON or as an SSE stream); with `--bearer-env VAR`, every
+//!   request carries `Authorization: Bearer` and the access token the
+//!   environment variable `VAR` holds, for a server that asks for one.
 //!
 //! ```sh
 //! cargo build --release -p examples --bin toolbox -p bench --bin mcp_load
 //! target/release/mcp_load stdio [--requests N] [--window N] [--tool T] -- target/release/toolbox serve
 //! target/release/toolbox serve --http 127.0.0.1:8931 &
-//! target/release/mcp_load http [--requests N] [--connections N] [--tool T] [--pid PID] http://127.0.0.1:8931/mcp
+//! target/release/mcp_load http [--requests N] [--connections N] [--tool T] [--pid PID] [--bearer-env VAR] http://127.0.0.1:8931/mcp
 //! ```
 //!
 //! Prints one line: requests, seconds, requests a second, lost, wrong, and
@@ -136,6 +138,8 @@ struct Options {
     tool: Tool,
     /// Over HTTP, the server's process, for its peak memory.
     pid: Option<u32>,
+    /// Over HTTP, the access token every request carries.
+    bearer: Option<String>,
     rest: Vec<String>,
 }
 
@@ -146,6 +150,7 @@ fn options(args: &[String]) -> Result<Options, Error> {
         connections: 16,
         tool: Tool::ConvertLength,
         pid: None,
+        bearer: None,
         rest: Vec::new(),
     };
     let mut args = args.iter();
@@ -158,6 +163,11 @@ fn options(args: &[String]) -> Result<Options, Error> {
             "--connections" => options.connections = number()?.max(1),
             "--pid" => options.pid = Some(u32::try_from(number()?)?),
             "--tool" => options.tool = Tool::parse(args.next().ok_or("a tool is missing")?)?,
+            "--bearer-env" => {
+                let name = args.next().ok_or("a variable is missing")?;
+                let token = std::env::var(name).map_err(|_| format!("{name} is not set"))?;
+                options.bearer = Some(token);
+            }
             "--" => {
                 options.rest.extend(args.cloned());
                 break;
@@ -170,7 +180,7 @@ fn options(args: &[String]) -> Result<Options, Error> {
 
 fn main() -> Result<(), Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: mcp_load stdio [--requests N] [--window N] [--tool convert_length|add] -- COMMAND...\n       mcp_load http [--requests N] [--connections N] [--tool convert_length|add] [--pid PID] URL";
+    let usage = "usage: mcp_load stdio [--requests N] [--window N] [--tool convert_length|add] -- COMMAND...\n       mcp_load http [--requests N] [--connections N] [--tool convert_length|add] [--pid PID] [--bearer-env VAR] URL";
     let (mode, rest) = args.split_first().ok_or(usage)?;
     let options = options(rest)?;
     match mode.as_str() {
@@ -275,7 +285,7 @@ fn http(options: &Options) -> Result<(), Error> {
     let requests = per_connection * options.connections;
     let mut sessions = Vec::new();
     for _ in 0..options.connections {
-        sessions.push(Session::open(authority, path)?);
+        sessions.push(Session::open(authority, path, options.bearer.as_deref())?);
     }
     let start = Instant::now();
     let workers: Vec<_> = sessions
@@ -320,10 +330,12 @@ struct Session {
     authority: String,
     path: String,
     id: Option<String>,
+    /// The `Authorization` header's line, if requests carry a token.
+    authorization: String,
 }
 
 impl Session {
-    fn open(authority: &str, path: &str) -> Result<Self, Error> {
+    fn open(authority: &str, path: &str, bearer: Option<&str>) -> Result<Self, Error> {
         let stream = TcpStream::connect(authority)?;
         // The client's own writes are whole requests; no need to wait.
         stream.set_nodelay(true)?;
@@ -332,6 +344,9 @@ impl Session {
             authority: authority.to_owned(),
             path: path.to_owned(),
             id: None,
+            authorization: bearer
+                .map(|token| format!("Authorization: Bearer {token}\r\n"))
+                .unwrap_or_default(),
         };
         session.post(&initialize().to_string())?;
         if session.id.is_none() {
@@ -350,6 +365,7 @@ impl Session {
             self.authority,
             body.len()
         );
+        request.push_str(&self.authorization);
         if let Some(id) = &self.id {
             request.push_str(&format!(
                 "Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-06-18\r\n"

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use super::Caller;
 use super::ResourceServer;
+use super::cache::Checked;
 use super::error::AuthError;
 use super::fetch::FetchError;
 
@@ -55,7 +56,7 @@ impl Introspection {
 }
 
 /// Checks the opaque `token` by introspection, as `server` is configured.
-pub(crate) async fn validate(server: &ResourceServer, token: &str) -> Result<Caller, AuthError> {
+pub(crate) async fn validate(server: &ResourceServer, token: &str) -> Result<Checked, AuthError> {
     let inner = &server.inner;
     let Some(introspection) = &inner.config.introspection else {
         return Err(AuthError::InvalidToken(
@@ -97,7 +98,10 @@ pub(crate) async fn validate(server: &ResourceServer, token: &str) -> Result<Cal
             });
         }
     };
-    check(server, answer)
+    Ok(Checked {
+        caller: check(server, answer)?,
+        keys: None,
+    })
 }
 
 /// The caller an introspection answer describes, if it is one this

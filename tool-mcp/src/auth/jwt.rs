@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::Caller;
 use super::ResourceServer;
+use super::cache::Checked;
 use super::error::AuthError;
 use super::keys::family_of;
 
@@ -30,7 +31,7 @@ fn invalid(text: impl Into<String>) -> AuthError {
 }
 
 /// Checks the JWT `token` as `server` is configured to.
-pub(crate) async fn validate(server: &ResourceServer, token: &str) -> Result<Caller, AuthError> {
+pub(crate) async fn validate(server: &ResourceServer, token: &str) -> Result<Checked, AuthError> {
     let config = &server.inner.config;
     // An unknown `alg` (`none` included) does not parse.
     let header = decode_header(token).map_err(|error| {
@@ -54,12 +55,13 @@ pub(crate) async fn validate(server: &ResourceServer, token: &str) -> Result<Cal
             "the token's type {typ:?} is not that of an access token"
         )));
     }
-    let jwk = server
+    let found = server
         .inner
         .keys
         .key(header.kid.as_deref(), header.alg)
         .await?;
-    if family_of(&jwk) != Some(header.alg.family()) {
+    let jwk = &found.jwk;
+    if family_of(jwk) != Some(header.alg.family()) {
         return Err(invalid(format!(
             "the key the token names does not sign with {:?}",
             header.alg
@@ -73,7 +75,7 @@ pub(crate) async fn validate(server: &ResourceServer, token: &str) -> Result<Cal
             header.alg
         )));
     }
-    let key = DecodingKey::from_jwk(&jwk).map_err(|error| {
+    let key = DecodingKey::from_jwk(jwk).map_err(|error| {
         invalid(format!(
             "the authorization server's key is unusable: {error}"
         ))
@@ -86,7 +88,10 @@ pub(crate) async fn validate(server: &ResourceServer, token: &str) -> Result<Cal
     validation.set_audience(&[&config.resource]);
     let data = decode::<Map<String, Value>>(token, &key, &validation)
         .map_err(|error| invalid(describe(&error)))?;
-    Ok(Caller::from_claims(data.claims))
+    Ok(Checked {
+        caller: Caller::from_claims(data.claims),
+        keys: Some((found.fresh_until, found.generation)),
+    })
 }
 
 /// What a failed check says to the client.

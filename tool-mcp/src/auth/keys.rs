@@ -11,6 +11,7 @@
 //! [`AuthError::Unavailable`] (the key may exist), and the server is not
 //! asked again before the minimum interval has passed.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -48,8 +49,21 @@ pub(crate) struct KeyStore {
     fetcher: Fetcher,
     limits: Limits,
     state: Mutex<State>,
+    /// How many times keys were fetched: tokens checked against older keys
+    /// are checked again (changed under `state`'s lock).
+    generation: AtomicU64,
     /// Held by the one fetch running.
     fetching: tokio::sync::Mutex<()>,
+}
+
+/// A key that checks a token, and how long what it checked holds: until
+/// `fresh_until` (the keys' lifetime; already past for keys kept while the
+/// authorization server is out of reach), while the keys are of
+/// `generation`.
+pub(crate) struct FoundKey {
+    pub(crate) jwk: Jwk,
+    pub(crate) fresh_until: Instant,
+    pub(crate) generation: u64,
 }
 
 impl KeyStore {
@@ -59,12 +73,18 @@ impl KeyStore {
             fetcher,
             limits,
             state: Mutex::new(State::default()),
+            generation: AtomicU64::new(0),
             fetching: tokio::sync::Mutex::new(()),
         }
     }
 
     pub(crate) fn fetcher(&self) -> &Fetcher {
         &self.fetcher
+    }
+
+    /// The generation of the keys: it changes with every fetch of them.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     fn unavailable(&self, reason: String) -> AuthError {
@@ -75,7 +95,11 @@ impl KeyStore {
     }
 
     /// The key that checks a token signed with `alg` under key id `kid`.
-    pub(crate) async fn key(&self, kid: Option<&str>, alg: Algorithm) -> Result<Jwk, AuthError> {
+    pub(crate) async fn key(
+        &self,
+        kid: Option<&str>,
+        alg: Algorithm,
+    ) -> Result<FoundKey, AuthError> {
         if let Some(key) = self.known(kid, alg, true) {
             return Ok(key);
         }
@@ -112,17 +136,18 @@ impl KeyStore {
     }
 
     /// The key among those known (only if still fresh, when `fresh`).
-    fn known(&self, kid: Option<&str>, alg: Algorithm, fresh: bool) -> Option<Jwk> {
+    fn known(&self, kid: Option<&str>, alg: Algorithm, fresh: bool) -> Option<FoundKey> {
         let state = lock(&self.state);
         let keys = state.keys.as_ref()?;
-        if fresh
-            && state
-                .fetched_at
-                .is_none_or(|at| at.elapsed() >= self.limits.jwks_cache_lifetime)
-        {
+        let fresh_until = state.fetched_at? + self.limits.jwks_cache_lifetime;
+        if fresh && fresh_until <= Instant::now() {
             return None;
         }
-        select(keys, kid, alg).cloned()
+        Some(FoundKey {
+            jwk: select(keys, kid, alg)?.clone(),
+            fresh_until,
+            generation: self.generation(),
+        })
     }
 
     /// The authorization server's metadata, fetched if it is not yet.
@@ -151,6 +176,7 @@ impl KeyStore {
                 state.keys = Some(Arc::new(keys));
                 state.fetched_at = Some(started);
                 state.last_error = None;
+                self.generation.fetch_add(1, Ordering::AcqRel);
                 Ok(())
             }
             Err(error) => {

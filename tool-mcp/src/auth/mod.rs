@@ -43,6 +43,16 @@
 //! `401` would send the client for another one, in vain). Every fetch has a
 //! timeout and a size limit.
 //!
+//! A token accepted is remembered (by its SHA-256 digest, up to
+//! [`verification_cache_size`](ResourceServerBuilder::verification_cache_size)
+//! tokens), so that a client sending it with every request has it checked
+//! once: until its `exp`, for at most
+//! [`verification_cache_lifetime`](ResourceServerBuilder::verification_cache_lifetime),
+//! and for a JWT only while the keys that checked it are fresh and not
+//! fetched again. A token introspected is taken for that long without
+//! asking again, so the lifetime bounds how long a token revoked at the
+//! authorization server is still served.
+//!
 //! ```no_run
 //! use tool_mcp::auth::ResourceServer;
 //! use tool_mcp::server::{HttpOptions, McpServer};
@@ -80,6 +90,7 @@
 //! }
 //! ```
 
+mod cache;
 mod error;
 mod fetch;
 mod introspect;
@@ -98,7 +109,7 @@ pub use introspect::Introspection;
 /// ([`ResourceServerBuilder::algorithms`]); only the asymmetric ones are
 /// allowed (`none` is not an algorithm here at all).
 pub use jsonwebtoken::Algorithm;
-/// Who is calling: the core's [`Caller`](tool_runtime::context::Caller), which
+/// Who is calling: the core's [`Caller`], which
 /// the server puts on the context of each call it serves for a token.
 pub use tool_runtime::context::Caller;
 
@@ -156,6 +167,8 @@ pub(crate) struct Limits {
     pub(crate) max_document_bytes: usize,
     pub(crate) jwks_cache_lifetime: Duration,
     pub(crate) min_refetch_interval: Duration,
+    pub(crate) verification_cache_size: usize,
+    pub(crate) verification_cache_lifetime: Duration,
 }
 
 /// What a [`ResourceServer`] is configured with.
@@ -321,6 +334,26 @@ impl ResourceServerBuilder {
         self
     }
 
+    /// How many accepted tokens are remembered, so that each is checked
+    /// once rather than on every request:
+    /// [`ResourceServer::DEFAULT_VERIFICATION_CACHE_SIZE`] by default; `0`
+    /// checks every request's token. A full cache forgets the token that
+    /// would be forgotten first.
+    pub fn verification_cache_size(mut self, tokens: usize) -> Self {
+        self.config.limits.verification_cache_size = tokens;
+        self
+    }
+
+    /// How long an accepted token is remembered at most (never past its
+    /// `exp`, nor for a JWT past the freshness of the keys that checked
+    /// it): [`ResourceServer::DEFAULT_VERIFICATION_CACHE_LIFETIME`] by
+    /// default. For an introspected token it is how long a revocation at
+    /// the authorization server may go unnoticed.
+    pub fn verification_cache_lifetime(mut self, lifetime: Duration) -> Self {
+        self.config.limits.verification_cache_lifetime = lifetime;
+        self
+    }
+
     /// The resource server, or why the configuration is not one.
     pub fn build(self) -> Result<ResourceServer, BuildError> {
         let config = self.config;
@@ -353,10 +386,15 @@ impl ResourceServerBuilder {
             .map_err(BuildError::Client)?;
         let keys = keys::KeyStore::new(config.issuer.clone(), fetcher, limits);
         let metadata_path = format!("{METADATA_PATH}{}", resource_path(&config.resource));
+        let verified = cache::VerifiedCache::new(
+            limits.verification_cache_size,
+            limits.verification_cache_lifetime,
+        );
         Ok(ResourceServer {
             inner: Arc::new(Inner {
                 config,
                 keys,
+                verified,
                 metadata_url,
                 metadata_path,
             }),
@@ -411,6 +449,8 @@ fn resource_path(resource: &str) -> String {
 struct Inner {
     config: Config,
     keys: keys::KeyStore,
+    /// The tokens accepted, remembered.
+    verified: cache::VerifiedCache,
     /// The URL of the protected resource metadata, for challenges.
     metadata_url: String,
     /// The path of `metadata_url`.
@@ -454,6 +494,10 @@ impl ResourceServer {
     pub const DEFAULT_JWKS_CACHE_LIFETIME: Duration = Duration::from_secs(10 * 60);
     /// The least time between fetches for unknown key ids: 30 seconds.
     pub const DEFAULT_MIN_REFETCH_INTERVAL: Duration = Duration::from_secs(30);
+    /// How many accepted tokens are remembered: 1,024.
+    pub const DEFAULT_VERIFICATION_CACHE_SIZE: usize = 1024;
+    /// How long an accepted token is remembered at most: 60 seconds.
+    pub const DEFAULT_VERIFICATION_CACHE_LIFETIME: Duration = Duration::from_secs(60);
 
     /// A resource server for tokens of the authorization server `issuer`
     /// (its issuer identifier, exactly as its metadata's `issuer` says),
@@ -481,6 +525,8 @@ impl ResourceServer {
                     max_document_bytes: Self::DEFAULT_MAX_DOCUMENT_BYTES,
                     jwks_cache_lifetime: Self::DEFAULT_JWKS_CACHE_LIFETIME,
                     min_refetch_interval: Self::DEFAULT_MIN_REFETCH_INTERVAL,
+                    verification_cache_size: Self::DEFAULT_VERIFICATION_CACHE_SIZE,
+                    verification_cache_lifetime: Self::DEFAULT_VERIFICATION_CACHE_LIFETIME,
                 },
             },
         }
@@ -543,11 +589,18 @@ impl ResourceServer {
     /// had one) shows, its token checked, the server-wide scopes not yet.
     pub async fn authenticate(&self, authorization: Option<&str>) -> Result<Caller, AuthError> {
         let token = bearer_token(authorization)?;
-        if jwt::looks_like_jwt(token) {
-            jwt::validate(self, token).await
-        } else {
-            introspect::validate(self, token).await
+        let inner = &self.inner;
+        let digest = cache::digest(token);
+        if let Some(caller) = inner.verified.get(&digest, inner.keys.generation()) {
+            return Ok(Caller::clone(&caller));
         }
+        let checked = if jwt::looks_like_jwt(token) {
+            jwt::validate(self, token).await?
+        } else {
+            introspect::validate(self, token).await?
+        };
+        inner.verified.insert(digest, &checked);
+        Ok(checked.caller)
     }
 
     /// Refuses `caller` unless its token grants every one of `scopes` (or

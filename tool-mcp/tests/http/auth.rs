@@ -369,12 +369,40 @@ fn forged(header: &Value, claims: &Value, secret: Option<&[u8]>) -> String {
     }
 }
 
+/// The parameters of a `Bearer` challenge (`name="value", ...`), in order.
+fn challenge_params(challenge: &str) -> Vec<(String, String)> {
+    let mut rest = challenge
+        .strip_prefix("Bearer ")
+        .unwrap_or_else(|| panic!("not a Bearer challenge: {challenge}"));
+    let mut params = Vec::new();
+    while !rest.is_empty() {
+        let (name, after) = rest.split_once("=\"").expect("name=\"value\"");
+        let mut value = String::new();
+        let mut chars = after.char_indices();
+        let end = loop {
+            match chars.next() {
+                Some((_, '\\')) => value.push(chars.next().expect("an escaped character").1),
+                Some((at, '"')) => break at,
+                Some((_, c)) => value.push(c),
+                None => panic!("an unterminated value in {challenge}"),
+            }
+        };
+        params.push((name.trim().to_owned(), value));
+        rest = after[end + 1..].trim_start_matches([',', ' ']);
+    }
+    params
+}
+
 #[tokio::test]
 async fn tokens_that_are_not_good_get_401_invalid_token() {
     let rsa = Key::new("rsa-1", Algorithm::RS256);
     let other = Key::new("rsa-2", Algorithm::RS256);
     let auth = AuthServer::start(&[&rsa]).await;
     let (server, resource) = protected(&auth.issuer, scoped).await;
+    let metadata = format!(
+        "http://{}/.well-known/oauth-protected-resource/mcp",
+        server.address
+    );
     let good = claims(&auth.issuer, &resource);
     let with = |name: &str, value: Value| {
         let mut claims = good.clone();
@@ -387,29 +415,69 @@ async fn tokens_that_are_not_good_get_401_invalid_token() {
         claims
     };
     let n = rsa.jwk["n"].as_str().unwrap().as_bytes().to_vec();
+    let jwk_text = rsa.jwk.to_string().into_bytes();
     // Signed by another key, under the known key's id.
     let mut stolen_kid = Header::new(Algorithm::RS256);
     stolen_kid.kid = Some("rsa-1".to_owned());
     let mut id_token = Header::new(Algorithm::RS256);
     id_token.kid = Some("rsa-1".to_owned());
     id_token.typ = Some("id+jwt".to_owned());
+    let not_for_us = "the token was not issued for this resource (aud)";
+    let unreadable =
+        "the token's header cannot be read, or names an algorithm that is not supported";
+    // Each case and the start of the `error_description` it gets.
     let cases = [
         (
             "another issuer",
             rsa.sign(&with("iss", json!("http://127.0.0.1:1"))),
+            "the token was issued by another issuer",
         ),
         (
             "another audience",
             rsa.sign(&with("aud", json!("http://127.0.0.1:1/mcp"))),
+            not_for_us,
+        ),
+        (
+            "minted for another resource of the same server",
+            rsa.sign(&with(
+                "aud",
+                json!(format!("http://{}/other", server.address)),
+            )),
+            not_for_us,
+        ),
+        (
+            "minted for other resources, as a list",
+            rsa.sign(&with(
+                "aud",
+                json!(["https://a.example.com/mcp", "https://b.example.com/mcp"]),
+            )),
+            not_for_us,
         ),
         (
             "an audience with a slash",
             rsa.sign(&with("aud", json!(format!("{resource}/")))),
+            not_for_us,
         ),
-        ("no audience", rsa.sign(&without("aud"))),
-        ("no expiry", rsa.sign(&without("exp"))),
-        ("expired", rsa.sign(&with("exp", json!(now() - 120)))),
-        ("not valid yet", rsa.sign(&with("nbf", json!(now() + 600)))),
+        (
+            "no audience",
+            rsa.sign(&without("aud")),
+            "the token has no \"aud\" claim",
+        ),
+        (
+            "no expiry",
+            rsa.sign(&without("exp")),
+            "the token has no \"exp\" claim",
+        ),
+        (
+            "expired",
+            rsa.sign(&with("exp", json!(now() - 120))),
+            "the token has expired",
+        ),
+        (
+            "not valid yet",
+            rsa.sign(&with("nbf", json!(now() + 600))),
+            "the token is not valid yet (nbf)",
+        ),
         (
             "alg none",
             forged(
@@ -417,34 +485,47 @@ async fn tokens_that_are_not_good_get_401_invalid_token() {
                 &good,
                 None,
             ),
+            unreadable,
         ),
         (
-            "HS256 with the public key",
+            "HS256 keyed with the public key's modulus",
             forged(&json!({"kid": "rsa-1"}), &good, Some(&n)),
+            "the token is signed with HS256, which this server does not accept",
+        ),
+        (
+            "HS256 keyed with the public JWK",
+            forged(&json!({"kid": "rsa-1"}), &good, Some(&jwk_text)),
+            "the token is signed with HS256, which this server does not accept",
         ),
         (
             "another key's signature",
             jsonwebtoken::encode(&stolen_kid, &good, &other.encoding).unwrap(),
+            "the token's signature does not verify",
         ),
         (
             "an ID token",
             jsonwebtoken::encode(&id_token, &good, &rsa.encoding).unwrap(),
+            "the token's type \"id+jwt\" is not that of an access token",
         ),
-        ("garbage", "a.b.c".to_owned()),
+        ("garbage", "a.b.c".to_owned(), unreadable),
     ];
-    for (case, token) in cases {
+    for (case, token, description) in cases {
         let answer = call_whoami(&server, Some(&token)).await;
         assert_eq!(answer.status, 401, "{case}: {}", answer.body);
         let challenge = answer.header("www-authenticate").unwrap();
-        assert!(
-            challenge.starts_with("Bearer error=\"invalid_token\", error_description=\""),
+        let params = challenge_params(challenge);
+        let names: Vec<&str> = params.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["error", "error_description", "resource_metadata", "scope"],
             "{case}: {challenge}"
         );
-        assert!(
-            challenge.contains("resource_metadata=\""),
-            "{case}: {challenge}"
-        );
+        assert_eq!(params[0].1, "invalid_token", "{case}");
+        assert!(params[1].1.starts_with(description), "{case}: {challenge}");
+        assert_eq!(params[2].1, metadata, "{case}");
+        assert_eq!(params[3].1, "tools:call", "{case}");
         assert_eq!(answer.message()["error"], "invalid_token", "{case}");
+        assert_eq!(answer.message()["error_description"], params[1].1, "{case}");
     }
     // The good token, for contrast.
     assert_eq!(
@@ -602,6 +683,143 @@ async fn opaque_tokens_are_introspected_when_the_server_may() {
     // Without introspection, an opaque token is refused.
     let (server, _) = protected(&auth.issuer, scoped).await;
     assert_eq!(call_whoami(&server, Some("good-opaque")).await.status, 401);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_accepted_token_is_checked_once_while_the_cache_holds_it() {
+    let auth = AuthServer::start(&[]).await;
+    let active = |auth: &AuthServer, resource: &str, exp: u64| {
+        json!({"active": true, "client_id": "m2m", "scope": "tools:call",
+            "aud": resource, "iss": auth.issuer, "exp": exp})
+    };
+    let introspecting =
+        |builder| scoped(builder).introspection(Introspection::new("rs", "rs-secret"));
+    // Room for two tokens.
+    let (server, resource) = protected(&auth.issuer, |builder| {
+        introspecting(builder).verification_cache_size(2)
+    })
+    .await;
+    for token in ["a", "b", "c"] {
+        let answer = active(&auth, &resource, now() + 300);
+        auth.state
+            .lock()
+            .unwrap()
+            .introspection
+            .insert(token.into(), answer);
+    }
+    let introspected = || auth.hits("/introspect");
+    for _ in 0..3 {
+        assert_eq!(
+            text(&call_whoami(&server, Some("a")).await),
+            "- m2m tools:call"
+        );
+    }
+    assert_eq!(introspected(), 1, "introspected once, then remembered");
+    assert_eq!(call_whoami(&server, Some("b")).await.status, 200);
+    assert_eq!(call_whoami(&server, Some("c")).await.status, 200);
+    assert_eq!(introspected(), 3);
+    // Full: `a`, which would have been forgotten first, made room for `c`.
+    assert_eq!(call_whoami(&server, Some("b")).await.status, 200);
+    assert_eq!(introspected(), 3);
+    assert_eq!(call_whoami(&server, Some("a")).await.status, 200);
+    assert_eq!(introspected(), 4);
+    // A refused token is not remembered.
+    assert_eq!(call_whoami(&server, Some("unknown")).await.status, 401);
+    assert_eq!(call_whoami(&server, Some("unknown")).await.status, 401);
+    assert_eq!(introspected(), 6);
+    server.stop().await;
+
+    // Remembered no longer than the lifetime, nor past the token's `exp`.
+    let (server, resource) = protected(&auth.issuer, |builder| {
+        introspecting(builder).verification_cache_lifetime(Duration::from_millis(100))
+    })
+    .await;
+    let exp = now() + 1;
+    {
+        let mut state = auth.state.lock().unwrap();
+        state
+            .introspection
+            .insert("d".into(), active(&auth, &resource, now() + 300));
+        state
+            .introspection
+            .insert("brief".into(), active(&auth, &resource, exp));
+    }
+    let before = introspected();
+    assert_eq!(call_whoami(&server, Some("d")).await.status, 200);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(call_whoami(&server, Some("d")).await.status, 200);
+    assert_eq!(
+        introspected(),
+        before + 2,
+        "introspected again after the lifetime"
+    );
+    server.stop().await;
+    let (server, resource) = protected(&auth.issuer, introspecting).await;
+    auth.state
+        .lock()
+        .unwrap()
+        .introspection
+        .insert("brief".into(), active(&auth, &resource, exp));
+    let before = introspected();
+    assert_eq!(call_whoami(&server, Some("brief")).await.status, 200);
+    while now() <= exp {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Past `exp`, within the leeway: introspected again, still served.
+    assert_eq!(call_whoami(&server, Some("brief")).await.status, 200);
+    assert_eq!(introspected(), before + 2, "introspected again after exp");
+    server.stop().await;
+
+    // Without the cache, every request's token is checked.
+    let (server, resource) = protected(&auth.issuer, |builder| {
+        introspecting(builder).verification_cache_size(0)
+    })
+    .await;
+    let answer = active(&auth, &resource, now() + 300);
+    auth.state
+        .lock()
+        .unwrap()
+        .introspection
+        .insert("e".into(), answer);
+    let before = introspected();
+    for _ in 0..2 {
+        assert_eq!(call_whoami(&server, Some("e")).await.status, 200);
+    }
+    assert_eq!(introspected(), before + 2);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_remembered_token_is_refused_once_its_key_is_withdrawn_and_the_keys_fetched_again() {
+    let old = Key::new("rsa-1", Algorithm::RS256);
+    let new = Key::new("rsa-2", Algorithm::RS256);
+    let auth = AuthServer::start(&[&old, &new]).await;
+    let lifetime = Duration::from_millis(300);
+    let (server, resource) = protected(&auth.issuer, |builder| {
+        builder
+            .jwks_cache_lifetime(lifetime)
+            .min_refetch_interval(Duration::ZERO)
+    })
+    .await;
+    let good = claims(&auth.issuer, &resource);
+    let (old_token, new_token) = (old.sign(&good), new.sign(&good));
+    assert_eq!(call_whoami(&server, Some(&old_token)).await.status, 200);
+    assert_eq!(call_whoami(&server, Some(&new_token)).await.status, 200);
+    assert_eq!(auth.hits("/jwks"), 1);
+    // The old key is withdrawn; once the keys have outlived their lifetime
+    // they are fetched again, and the old key's token, remembered as good
+    // until then, is refused.
+    auth.set_keys(&[&new]);
+    tokio::time::sleep(lifetime + Duration::from_millis(100)).await;
+    let answer = call_whoami(&server, Some(&old_token)).await;
+    assert_eq!(answer.status, 401, "{}", answer.body);
+    assert_eq!(
+        answer.message()["error_description"],
+        "no key of the authorization server has the id \"rsa-1\""
+    );
+    assert_eq!(auth.hits("/jwks"), 2);
+    assert_eq!(call_whoami(&server, Some(&new_token)).await.status, 200);
     server.stop().await;
 }
 
