@@ -9,6 +9,13 @@
 //! cargo run -p examples --example protected_server -- ISSUER ["SCOPES"]
 //! ```
 //!
+//! `JWKS_CACHE_MS` and `MIN_REFETCH_MS`, when set, are the resource
+//! server's JWKS cache lifetime and least time between two fetches of the
+//! JWKS (`ResourceServerBuilder::jwks_cache_lifetime` and
+//! `min_refetch_interval`, 10 minutes and 30 seconds by default): the key
+//! rotation test shortens them so that a withdrawn key is seen gone within
+//! a second.
+//!
 //! When it listens it prints one line of JSON on stdout,
 //! `{"url":"http://127.0.0.1:PORT/mcp","issuer":"..."}`, and serves until
 //! it is killed. Its tools: `whoami` (the
@@ -70,11 +77,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let port = std::env::var("PORT").unwrap_or_else(|_| "0".to_owned());
     let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}")).await?;
     let url = format!("http://{}/mcp", listener.local_addr()?);
-    let resource_server = ResourceServer::builder(&issuer, &url)
+    let mut builder = ResourceServer::builder(&issuer, &url)
         .required_scopes(scopes)
         .resource_name("toolbox protected example")
-        .fetch_timeout(Duration::from_secs(5))
-        .build()?;
+        .fetch_timeout(Duration::from_secs(5));
+    if let Some(lifetime) = milliseconds("JWKS_CACHE_MS")? {
+        builder = builder.jwks_cache_lifetime(lifetime);
+    }
+    if let Some(interval) = milliseconds("MIN_REFETCH_MS")? {
+        builder = builder.min_refetch_interval(interval);
+    }
+    let resource_server = builder.build()?;
     let registry = Registry::builder()
         .tool(WhoamiTool)
         .tool(AddTool)
@@ -90,4 +103,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .await?;
     Ok(())
+}
+
+/// The duration in milliseconds the environment variable `name` gives, if
+/// it is set.
+fn milliseconds(name: &str) -> Result<Option<Duration>, String> {
+    match std::env::var(name) {
+        Ok(value) => value
+            .parse()
+            .map(|ms| Some(Duration::from_millis(ms)))
+            .map_err(|_| format!("{name} is a number of milliseconds, not {value:?}")),
+        Err(_) => Ok(None),
+    }
 }

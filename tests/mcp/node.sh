@@ -100,19 +100,9 @@ if [ -z "$node" ]; then
   [ "$(major_of "$node")" -ge "$NODE_MIN_MAJOR" ] || die "$node is not Node $NODE_MIN_MAJOR+"
 fi
 
-node_version="$("$node" --version)"
-sum="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)"
-stamp="$dir/.installed-packages"
-want="$sum node-$node_version"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -d "$dir/node_modules" ]; then
-  log "== installing tests/mcp/package-lock.json into $dir/node_modules (Node $node_version)"
-  cp "$here/package.json" "$here/package-lock.json" "$dir/"
-  rm -f "$stamp"
-  # npm runs on the chosen Node; none of the pinned packages needs an install
-  # script.
-  (cd "$dir" && PATH="$(dirname "$node"):$PATH" \
-    npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
-  printf '%s\n' "$want" >"$stamp"
-fi
+# The pinned packages (tests/mcp/npm-ci.sh, which tests/mcp/auth/node.sh
+# shares).
+. "$here/npm-ci.sh"
+npm_ci_locked "$here" "$dir" "$node"
 
 printf 'MCP_NODE=%q\nMCP_NODE_MODULES=%q\n' "$node" "$dir/node_modules"

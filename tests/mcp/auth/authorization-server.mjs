@@ -75,6 +75,14 @@
 //           code_verifier=...&redirect_uri=...&client_id=...&resource=...
 // tests/mcp/auth/authorize-headless.mjs does steps 1-7 for a test.
 //
+// Key rotation, with --key-rotation: two more endpoints, for tests of a
+// resource server's key cache (JSON answers {"signing":KID,"kids":[...]}):
+//   POST /test/keys/rotate    a fresh key signs from now on; the keys that
+//                             signed before stay in the JWKS (retired)
+//   POST /test/keys/withdraw  the retired keys leave the JWKS
+// The issuer, its clients and its port stay; the provider is made anew with
+// the new key set, as a real one is reconfigured.
+//
 // Other options: --port N (default 0: a free port), --registration (also
 // enable dynamic client registration, RFC 7591, at /reg),
 // --exit-on-stdin-close.
@@ -123,6 +131,7 @@ function options() {
       'token-format': { type: 'string' },
       ttl: { type: 'string' },
       registration: { type: 'boolean' },
+      'key-rotation': { type: 'boolean' },
       'exit-on-stdin-close': { type: 'boolean' },
     },
     strict: true,
@@ -145,6 +154,7 @@ function options() {
     tokenFormat: values['token-format'] ?? env.AS_TOKEN_FORMAT ?? 'jwt',
     ttl: Number(values.ttl ?? env.AS_TTL ?? 600),
     registration: values.registration ?? false,
+    keyRotation: values['key-rotation'] ?? false,
     exitOnStdinClose: values['exit-on-stdin-close'] ?? false,
   };
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error(`bad --port ${o.port}`);
@@ -259,12 +269,26 @@ function interactions(provider) {
   };
 }
 
-function configuration(o, errors) {
-  const signing = signingKey(o.alg);
-  // An RS256 key as well: oidc-provider signs ID tokens with it by default.
-  const keys = o.alg === 'RS256' ? [signing] : [signing, signingKey('RS256')];
+/**
+ * The signing keys: the one that signs access tokens, those retired by a
+ * rotation (still published until withdrawn), and an RS256 key when the
+ * algorithm is another (oidc-provider signs ID tokens with it by default).
+ */
+function keySet(o) {
   return {
-    jwks: { keys },
+    signing: signingKey(o.alg),
+    retired: [],
+    idTokens: o.alg === 'RS256' ? null : signingKey('RS256'),
+    published() {
+      return [this.signing, ...this.retired, ...(this.idTokens ? [this.idTokens] : [])];
+    },
+  };
+}
+
+function configuration(o, errors, keys) {
+  const { signing } = keys;
+  return {
+    jwks: { keys: keys.published() },
     cookies: { keys: [crypto.randomBytes(32).toString('hex')] },
     scopes: ['openid', 'offline_access', ...o.scopes],
     clients: [
@@ -360,16 +384,37 @@ async function main() {
     server.listen(o.port, '127.0.0.1', resolve);
   });
   const issuer = `http://127.0.0.1:${server.address().port}`;
-  const provider = new Provider(issuer, configuration(o, errors));
-  provider.use(interactions(provider));
-  provider.on('server_error', (_ctx, err) => {
-    process.stderr.write(`${JSON.stringify({ server_error: String(err?.stack ?? err) })}\n`);
-  });
-  const callback = provider.callback();
+  const keys = keySet(o);
+  const serve = () => {
+    const provider = new Provider(issuer, configuration(o, errors, keys));
+    provider.use(interactions(provider));
+    provider.on('server_error', (_ctx, err) => {
+      process.stderr.write(`${JSON.stringify({ server_error: String(err?.stack ?? err) })}\n`);
+    });
+    return provider.callback();
+  };
+  let callback = serve();
+  const rotation = {
+    '/test/keys/rotate': () => {
+      keys.retired.unshift(keys.signing);
+      keys.signing = signingKey(o.alg);
+    },
+    '/test/keys/withdraw': () => {
+      keys.retired = [];
+    },
+  };
   server.on('request', (req, res) => {
     res.on('finish', () => {
       process.stderr.write(`${JSON.stringify({ request: `${req.method} ${req.url}`, status: res.statusCode })}\n`);
     });
+    const change = o.keyRotation && req.method === 'POST' ? rotation[req.url] : undefined;
+    if (change) {
+      change();
+      callback = serve();
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ signing: keys.signing.kid, kids: keys.published().map((k) => k.kid) }));
+      return;
+    }
     callback(req, res);
   });
 
@@ -385,6 +430,7 @@ async function main() {
       `${issuer}/.well-known/openid-configuration`,
     ],
     alg: o.alg,
+    signing_kid: keys.signing.kid,
     token_format: o.tokenFormat,
     scopes: o.scopes,
     resources: o.resources.length ? o.resources : 'any http(s) URI on a loopback host',

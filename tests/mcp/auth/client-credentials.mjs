@@ -26,7 +26,9 @@
 // Every HTTP request the SDK makes goes through a logging fetch: one JSON
 // line on stderr each (`{"http":"POST URL","status":401,...}`, the token
 // request's form parameters with the secret left out, the scheme of its
-// Authorization header, the WWW-Authenticate header of a 401 or 403).
+// Authorization header, its MCP-Protocol-Version header as `protocol`, the
+// revision its message names as `message_protocol`, the WWW-Authenticate
+// header of a 401 or 403).
 // stdout gets one JSON line: {"ok":true,"tools":[names],"result":{...},
 // "token_scope":"..."}, or {"ok":false,"stage":"connect|list|call|auth",
 // "error":"...","name":"..."} with exit status 1. A server that serves
@@ -125,12 +127,18 @@ async function loggingFetch(input, init = {}) {
   const entry = { http: `${method} ${target}` };
   const auth = headers.get('authorization');
   if (auth) entry.authorization = auth.split(' ')[0];
+  const protocol = headers.get('mcp-protocol-version');
+  if (protocol) entry.protocol = protocol;
   if (init.body instanceof URLSearchParams) {
     entry.form = Object.fromEntries([...init.body].filter(([k]) => k !== 'client_secret'));
   } else if (typeof init.body === 'string') {
     try {
       const body = JSON.parse(init.body);
       entry.jsonrpc = Array.isArray(body) ? body.map((m) => m.method ?? 'response') : body.method ?? 'response';
+      // The revision a message names: initialize's, or the 2026-07-28 _meta's.
+      const named = body?.params?.protocolVersion
+        ?? body?.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
+      if (named) entry.message_protocol = named;
     } catch {
       // not JSON
     }

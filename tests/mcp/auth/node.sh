@@ -58,20 +58,9 @@ if command -v flock >/dev/null; then
   flock 9
 fi
 
-node_version="$("$MCP_NODE" --version)"
-sum="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)"
-stamp="$dir/.installed-packages"
-want="$sum node-$node_version"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -d "$dir/node_modules" ]; then
-  log "== installing tests/mcp/auth/package-lock.json into $dir/node_modules (Node $node_version)"
-  cp "$here/package.json" "$here/package-lock.json" "$dir/"
-  rm -f "$stamp"
-  # npm runs on the chosen Node; none of the pinned packages needs an install
-  # script.
-  (cd "$dir" && PATH="$(dirname "$MCP_NODE"):$PATH" \
-    npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
-  printf '%s\n' "$want" >"$stamp"
-fi
+# The pinned packages, installed as tests/mcp/node.sh installs its own.
+. "$here/../npm-ci.sh"
+npm_ci_locked "$here" "$dir" "$MCP_NODE"
 
 printf 'MCP_NODE=%q\nMCP_NODE_MODULES=%q\nAUTH_NODE_MODULES=%q\n' \
   "$MCP_NODE" "$MCP_NODE_MODULES" "$dir/node_modules"

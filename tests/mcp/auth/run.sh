@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
-# The MCP server as an OAuth 2.1 resource server, end to end: the pinned
-# authorization server (tests/mcp/auth/authorization-server.mjs,
-# oidc-provider) issues JWT access tokens by the client-credentials grant,
-# the example resource server (examples/protected_server, tool-mcp's `auth`
-# feature) checks them, and the TypeScript SDK v2 client
-# (tests/mcp/auth/client-credentials.mjs) discovers it all from the 401
-# challenge, gets a token, lists the tools and calls one, in both protocol
-# modes (legacy `initialize`, revision 2026-07-28). Then a server needing a
-# scope the authorization server does not grant: the client steps up once
-# on the 403 `insufficient_scope` (a second token request with the scopes
-# the challenge names), gets a 403 again and gives up.
+# The MCP server as an OAuth 2.1 resource server, end to end, against the
+# pinned authorization server (tests/mcp/auth/authorization-server.mjs,
+# oidc-provider, installed into target/auth-node by tests/mcp/auth/node.sh)
+# and the TypeScript SDK v2's client (tests/mcp/auth/client-credentials.mjs,
+# its ClientCredentialsProvider):
+#
+#  1. examples/protected_server (tool-mcp's `auth` feature): the client
+#     discovers it all from the 401 challenge and the protected resource
+#     metadata, gets a JWT access token by the client-credentials grant,
+#     lists the tools and calls one, in both protocol revisions: 2025-11-25
+#     (`initialize`) and 2026-07-28 (`server/discover`, no session).
+#  2. A server needing a scope the authorization server does not grant:
+#     the client steps up once on the 403 `insufficient_scope` (a second
+#     token request with the scopes the challenge names), gets a 403 again
+#     and gives up.
+#  3. `toolbox serve --http` made a resource server by its --auth-* flags:
+#     the same client, a JWT token, revision 2025-11-25; then with
+#     introspection (--auth-client-id, the secret from the environment)
+#     and an authorization server that issues opaque tokens, revision
+#     2026-07-28.
+#  4. Key rotation (tests/mcp/auth/key-rotation.mjs): the authorization
+#     server signs with a new key; the resource server takes its tokens
+#     without a restart, and refuses the old key's once it is withdrawn and
+#     the server's JWKS (1 s lifetime here) has been fetched again.
 #
 #   tests/mcp/auth/run.sh
 #
-# PROTECTED_SERVER names the example's binary (built with cargo otherwise,
-# into CARGO_TARGET_DIR or target/). Logs go to a temporary folder, printed
-# on failure.
+# PROTECTED_SERVER and TOOLBOX name the binaries to test (built with cargo
+# otherwise, into CARGO_TARGET_DIR or target/). Logs go to a temporary
+# folder, printed on failure.
 
 set -euo pipefail
 
@@ -25,9 +38,14 @@ cd "$root"
 
 . tests/mcp/auth/node.sh
 
+target="${CARGO_TARGET_DIR:-$root/target}"
 if [ -z "${PROTECTED_SERVER:-}" ]; then
   cargo build --quiet -p examples --example protected_server
-  PROTECTED_SERVER="${CARGO_TARGET_DIR:-$root/target}/debug/examples/protected_server"
+  PROTECTED_SERVER="$target/debug/examples/protected_server"
+fi
+if [ -z "${TOOLBOX:-}" ]; then
+  cargo build --quiet -p examples --bin toolbox
+  TOOLBOX="$target/debug/toolbox"
 fi
 
 logs="$(mktemp -d)"
@@ -44,51 +62,84 @@ fail() {
   exit 1
 }
 
-# Starts "$@" in the background as NAME, stdout to $logs/NAME.out, and
-# waits for its first line (JSON), which `line NAME` then prints.
+# start NAME FILE CMD...: starts CMD in the background as NAME, stdout to
+# $logs/NAME.out and stderr to $logs/NAME.err, and waits until FILE (out or
+# err) has a line, which `line NAME FILE` then prints.
 start() {
-  local name="$1"; shift
+  local name="$1" file="$2"; shift 2
   "$@" >"$logs/$name.out" 2>"$logs/$name.err" </dev/null &
   local pid="$!"
   pids+=("$pid")
   for _ in $(seq 1 200); do
-    if [ -s "$logs/$name.out" ]; then return 0; fi
+    if [ -s "$logs/$name.$file" ]; then return 0; fi
     kill -0 "$pid" 2>/dev/null || fail "$name exited"
     sleep 0.1
   done
   fail "$name did not start"
 }
-line() { head -n 1 "$logs/$1.out"; }
+line() { head -n 1 "$logs/$1.$2"; }
 field() { "$MCP_NODE" -e 'process.stdout.write(String(JSON.parse(process.argv[1])[process.argv[2]]))' "$1" "$2"; }
 
-start as "$MCP_NODE" tests/mcp/auth/authorization-server.mjs --scopes "tools:read tools:call"
-as_line="$(line as)"
-issuer="$(field "$as_line" issuer)"
-start rs "$PROTECTED_SERVER" "$issuer" "tools:call"
-rs_line="$(line rs)"
-url="$(field "$rs_line" url)"
+# client NAME URL TOOL ARGS ISSUER MODE: the SDK's client-credentials
+# client against URL in protocol MODE, calling TOOL with ARGS; checks that
+# it was challenged, read the protected resource metadata, got a token, and
+# made every MCP request in MODE's revision (2025-11-25 in legacy mode);
+# prints its result line.
+client() {
+  local name="$1" url="$2" tool="$3" args="$4" issuer="$5" mode="$6" out revision
+  local log="$logs/client-$name.err"
+  out="$("$MCP_NODE" tests/mcp/auth/client-credentials.mjs "$url" "$tool" "$args" \
+    --issuer "$issuer" --mode "$mode" 2>"$log")" || fail "$name: $out"
+  [ "$(field "$out" ok)" = true ] || fail "$name: $out"
+  grep -q '"status":401' "$log" || fail "$name: no 401 challenge"
+  grep -q 'resource_metadata=' "$log" || fail "$name: no resource_metadata in the challenge"
+  grep -q '"http":"GET [^"]*/.well-known/oauth-protected-resource/mcp","[^}]*"status":200' "$log" \
+    || fail "$name: the protected resource metadata was not read"
+  grep -q '"grant_type":"client_credentials"' "$log" || fail "$name: no token request"
+  case "$mode" in legacy) revision=2025-11-25 ;; *) revision="$mode" ;; esac
+  grep '"jsonrpc":"tools/call"' "$log" | grep -q "protocol\":\"$revision\"" \
+    || fail "$name: tools/call was not made in revision $revision"
+  # Every MCP message in it (the SDK's metadata requests name 2025-11-25
+  # whatever the mode).
+  if grep '"jsonrpc"' "$log" | grep -o 'protocol":"[^"]*"' | grep -v "\"$revision\"" >/dev/null; then
+    fail "$name: an MCP request in another revision than $revision"
+  fi
+  printf '%s\n' "$out"
+}
+
+# toolbox NAME FLAGS...: `toolbox serve --http 127.0.0.1:0 FLAGS...`;
+# sets toolbox_url once it serves.
+toolbox() {
+  local name="$1"; shift
+  start "$name" err "$TOOLBOX" serve --http 127.0.0.1:0 "$@"
+  for _ in $(seq 1 50); do
+    toolbox_url="$(sed -n 's/^serving MCP over .* at //p' "$logs/$name.err" | head -n 1)"
+    if [ -n "$toolbox_url" ]; then return 0; fi
+    sleep 0.1
+  done
+  fail "$name did not say where it serves"
+}
+
+start as out "$MCP_NODE" tests/mcp/auth/authorization-server.mjs --scopes "tools:read tools:call"
+issuer="$(field "$(line as out)" issuer)"
+start rs out "$PROTECTED_SERVER" "$issuer" "tools:call"
+url="$(field "$(line rs out)" url)"
 echo "authorization server $issuer, resource server $url"
 
+# 1. Both revisions.
 for mode in legacy 2026-07-28; do
-  out="$("$MCP_NODE" tests/mcp/auth/client-credentials.mjs "$url" whoami '{}' \
-    --issuer "$issuer" --mode "$mode" 2>"$logs/client-$mode.err")" || fail "$mode: $out"
-  ok="$(field "$out" ok)"
-  [ "$ok" = true ] || fail "$mode: $out"
+  out="$(client "protected-$mode" "$url" whoami '{}' "$issuer" "$mode")"
   case "$out" in
-    *'\"client_id\":\"mcp-m2m\"'*'tools:call'*) ;;
-    *) fail "$mode: the tool did not see the caller: $out" ;;
+    *'"tools":["add","whoami"]'*'\"client_id\":\"mcp-m2m\"'*'tools:call'*) ;;
+    *) fail "$mode: the tools were not listed, or the tool did not see the caller: $out" ;;
   esac
-  grep -q '"status":401' "$logs/client-$mode.err" || fail "$mode: no 401 challenge"
-  grep -q 'resource_metadata=' "$logs/client-$mode.err" || fail "$mode: no resource_metadata"
-  grep -q '"grant_type":"client_credentials"' "$logs/client-$mode.err" || fail "$mode: no token request"
   echo "ok: $mode: discovered, authorized, listed and called"
 done
 
-# A scope the authorization server does not grant: step-up once, then a
+# 2. A scope the authorization server does not grant: step-up once, then a
 # 403 the client reports.
-start rs2 "$PROTECTED_SERVER" "$issuer" "tools:call tools:admin"
-rs2_line="$(line rs2)"
-url2="$(field "$rs2_line" url)"
+start rs2 out "$PROTECTED_SERVER" "$issuer" "tools:call tools:admin"
+url2="$(field "$(line rs2 out)" url)"
 if out="$("$MCP_NODE" tests/mcp/auth/client-credentials.mjs "$url2" whoami '{}' \
   --issuer "$issuer" --mode legacy 2>"$logs/client-stepup.err")"; then
   fail "step-up: a token without tools:admin was accepted: $out"
@@ -99,3 +150,34 @@ grep -q 'insufficient_scope' "$logs/client-stepup.err" || fail "step-up: no insu
 [ "$forbidden" = 2 ] || fail "step-up: $forbidden answers 403, not 2"
 [ "$tokens" = 2 ] || fail "step-up: $tokens token requests, not 2"
 echo "ok: step-up: 403 insufficient_scope, one more token request, then the client gives up"
+
+# 3. toolbox's flags: JWT access tokens; then opaque ones, introspected.
+convert='{"value":3,"from":"metre","to":"metre"}'
+toolbox toolbox --auth-issuer "$issuer" --auth-scope tools:call
+out="$(client toolbox "$toolbox_url" convert_length "$convert" "$issuer" legacy)"
+case "$out" in *'3 metre = 3.0000 metre'*) ;; *) fail "toolbox: $out" ;; esac
+echo "ok: toolbox serve --http --auth-issuer: JWT access token, revision 2025-11-25"
+
+start as-opaque out "$MCP_NODE" tests/mcp/auth/authorization-server.mjs \
+  --scopes "tools:call" --token-format opaque
+opaque_issuer="$(field "$(line as-opaque out)" issuer)"
+# The secret reaches toolbox through its environment, never a flag.
+export AS_RS_SECRET=mcp-resource-server-secret
+toolbox toolbox-introspect --auth-issuer "$opaque_issuer" --auth-scope tools:call \
+  --auth-client-id mcp-resource-server --auth-client-secret-env AS_RS_SECRET
+out="$(client toolbox-introspect "$toolbox_url" convert_length "$convert" "$opaque_issuer" 2026-07-28)"
+case "$out" in *'3 metre = 3.0000 metre'*) ;; *) fail "toolbox with introspection: $out" ;; esac
+grep -q '"request":"POST /token/introspection","status":200' "$logs/as-opaque.err" \
+  || fail "toolbox with introspection: no token was introspected"
+echo "ok: toolbox serve --http --auth-client-id: opaque token introspected, revision 2026-07-28"
+
+# 4. Key rotation.
+start as-rotating out "$MCP_NODE" tests/mcp/auth/authorization-server.mjs \
+  --scopes "tools:call" --key-rotation
+rotating_issuer="$(field "$(line as-rotating out)" issuer)"
+start rs-rotating out env JWKS_CACHE_MS=1000 MIN_REFETCH_MS=0 \
+  "$PROTECTED_SERVER" "$rotating_issuer" "tools:call"
+rotating_url="$(field "$(line rs-rotating out)" url)"
+out="$("$MCP_NODE" tests/mcp/auth/key-rotation.mjs "$rotating_url" --issuer "$rotating_issuer" \
+  --scope tools:call --settle-ms 1500 2>"$logs/rotation.err")" || fail "key rotation: $out"
+echo "ok: key rotation: the new key's tokens taken at once, the withdrawn key's refused"
