@@ -587,7 +587,7 @@ impl FromMeta for RequiresArg {
 fn unknown_requirement(key: &str) -> String {
     let closest = REQUIRES_KEYS
         .iter()
-        .map(|known| (strsim::jaro_winkler(key, known), *known))
+        .map(|known| (crate::similar::jaro_winkler(key, known), *known))
         .filter(|(confidence, _)| *confidence > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0));
     let lead = match closest {

@@ -24,6 +24,7 @@ mod item;
 mod meta;
 mod model;
 mod parse;
+mod similar;
 mod stream;
 mod validate;
 

@@ -221,7 +221,7 @@ impl Error {
         let mut message = format!("Unknown field: `{field}`");
         let mut candidate: Option<(f64, &str)> = None;
         for alt in &alts {
-            let confidence = strsim::jaro_winkler(field, alt);
+            let confidence = crate::similar::jaro_winkler(field, alt);
             if confidence > 0.8 && candidate.is_none_or(|(best, _)| best < confidence) {
                 candidate = Some((confidence, alt));
             }
