@@ -191,6 +191,7 @@ pub use tool_runtime_macros::{__stream, __try_stream};
 /// | `deprecated`, `deprecated = "..."` | the tool is deprecated, and what to use instead (Rust's `#[deprecated]` counts too) |
 /// | `requires(env = "..", program = "..", feature = "..")` | what the tool needs before a registry offers it ([`Requirements`](spec::Requirements)) |
 /// | `sequential` | calls before it finish first, calls after it wait |
+/// | `scopes("files:write", ..)` | the OAuth scopes a caller needs to call the tool and to have it offered ([`ToolSpec::scopes`]); a call without a [caller](context::Caller) is not checked |
 /// | `result_limit = "64KB"` | the most of a result the model sees ([`ResultLimit`](limits::ResultLimit)) |
 /// | `format = PATH` | a value whose type implements [`ToolFormat`](format::ToolFormat) |
 /// | `transform = path` | a `fn(Value) -> Value` (or `-> Result<Value, E>`) that rewrites the JSON arguments first |
