@@ -144,13 +144,27 @@ fn constraints_must_fit_the_type() {
     );
     assert!(fit(parse_quote!(u8), quote!(range(5, 1))).contains("swap them"));
     assert!(fit(parse_quote!(String), quote!(length(max = 1.5))).contains("whole number"));
-    assert!(fit(parse_quote!(String), quote!(pattern = "(")).contains("not a valid regular"));
-    assert!(fit(parse_quote!(String), quote!(pattern = r"^\p{L}+$")).contains("do not support"));
     // What fits, and what the macro cannot judge, passes.
     assert_eq!(
         fit(parse_quote!(f64), quote!(range(0, 1), one_of = [0, 0.5])),
         ""
     );
+    assert_eq!(
+        fit(parse_quote!(String), quote!(length(1, 5), one_of = ["a"])),
+        ""
+    );
+    assert_eq!(fit(parse_quote!(Vec<u8>), quote!(length(max = 3))), "");
+    assert_eq!(
+        fit(parse_quote!(Meters), quote!(range(0, 1), length(1, 2))),
+        ""
+    );
+}
+
+#[cfg(feature = "pattern")]
+#[test]
+fn patterns_must_compile_with_the_runtime_s_engine() {
+    assert!(fit(parse_quote!(String), quote!(pattern = "(")).contains("not a valid regular"));
+    assert!(fit(parse_quote!(String), quote!(pattern = r"^\p{L}+$")).contains("do not support"));
     assert_eq!(
         fit(
             parse_quote!(String),
@@ -158,7 +172,6 @@ fn constraints_must_fit_the_type() {
         ),
         ""
     );
-    assert_eq!(fit(parse_quote!(Vec<u8>), quote!(length(max = 3))), "");
     assert_eq!(
         fit(
             parse_quote!(Meters),
@@ -166,6 +179,12 @@ fn constraints_must_fit_the_type() {
         ),
         ""
     );
+}
+
+#[cfg(not(feature = "pattern"))]
+#[test]
+fn patterns_need_the_pattern_feature() {
+    assert!(fit(parse_quote!(String), quote!(pattern = "^a")).contains("`pattern` feature"));
 }
 
 #[test]
