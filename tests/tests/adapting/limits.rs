@@ -10,7 +10,7 @@ use tool_runtime::{
 };
 
 use super::formatting::{Formatted, Row, check_schema};
-use super::mcp::mcp_answers;
+use super::mcp::{mcp_answers, served_answers};
 
 const KIB: usize = 1024;
 
@@ -457,8 +457,15 @@ async fn a_kept_result_is_read_only_in_calls_of_its_owner() {
 #[tokio::test]
 async fn the_mcp_server_holds_results_to_the_limit() {
     let registry = limited();
-    let answers = mcp_answers(
-        registry.clone(),
+    // Every session's calls are one caller's, whose kept results each of
+    // them reads.
+    let server = || {
+        let caller = tool_runtime::context::Caller::new("model");
+        tool_mcp::server::McpServer::new(registry.clone())
+            .with_context(ToolContext::new().with_caller(caller))
+    };
+    let answers = served_answers(
+        server(),
         &[
             json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
             json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
@@ -485,14 +492,19 @@ async fn the_mcp_server_holds_results_to_the_limit() {
     assert_cut(text, &full, &handle);
 
     // The model reads it on with read_result, through the server: the
-    // registry's clones share what it keeps.
+    // registry's clones share what it keeps, each caller's its own. A
+    // session of no caller finds nothing under the handle.
+    let request = |id: i64, offset: usize| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "read_result",
+                "arguments": {"handle": handle.as_str(), "offset": offset}}})
+    };
+    let anonymous = &mcp_answers(registry.clone(), &[request(9, 0)]).await[0]["result"];
+    assert_eq!(anonymous["isError"], true, "{anonymous}");
     let mut read = String::new();
     let mut offset = 0;
     for i in 0..100 {
-        let request = json!({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call",
-            "params": {"name": "read_result",
-                "arguments": {"handle": handle.as_str(), "offset": offset}}});
-        let page = &mcp_answers(registry.clone(), &[request]).await[0]["result"];
+        let page = &served_answers(server(), &[request(10 + i, offset)]).await[0]["result"];
         assert_eq!(page["isError"], false, "{page}");
         read.push_str(page["content"][1]["text"].as_str().unwrap());
         let note = page["content"][0]["text"].as_str().unwrap();

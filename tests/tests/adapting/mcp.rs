@@ -10,9 +10,14 @@ use tool_runtime::Registry;
 /// one at a time, and returns every message it sends back, answers and
 /// notifications, in order, until the last request is answered.
 pub(super) async fn mcp_session(registry: Registry, requests: &[Value]) -> Vec<Value> {
+    served_session(McpServer::new(registry), requests).await
+}
+
+/// [`mcp_session`] with `mcp`, a server made as the test needs.
+pub(super) async fn served_session(mcp: McpServer, requests: &[Value]) -> Vec<Value> {
     let (client, server) = tokio::io::duplex(1 << 16);
     let (server_read, server_write) = tokio::io::split(server);
-    let serving = tokio::spawn(McpServer::new(registry).serve_io(server_read, server_write));
+    let serving = tokio::spawn(mcp.serve_io(server_read, server_write));
     let (read, mut write) = tokio::io::split(client);
     let mut lines = BufReader::new(read).lines();
     let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -47,7 +52,12 @@ pub(super) async fn mcp_session(registry: Registry, requests: &[Value]) -> Vec<V
 /// The answers of an MCP server of `registry` to `requests` (sent after
 /// `initialize`, one at a time), one per request, in order.
 pub(super) async fn mcp_answers(registry: Registry, requests: &[Value]) -> Vec<Value> {
-    let messages = mcp_session(registry, requests).await;
+    served_answers(McpServer::new(registry), requests).await
+}
+
+/// [`mcp_answers`] with `mcp`, a server made as the test needs.
+pub(super) async fn served_answers(mcp: McpServer, requests: &[Value]) -> Vec<Value> {
+    let messages = served_session(mcp, requests).await;
     requests
         .iter()
         .map(|request| {
