@@ -151,6 +151,19 @@ grep -q 'insufficient_scope' "$logs/client-stepup.err" || fail "step-up: no insu
 [ "$tokens" = 2 ] || fail "step-up: $tokens token requests, not 2"
 echo "ok: step-up: 403 insufficient_scope, one more token request, then the client gives up"
 
+# 2b. A tool's own scope the first token lacks: 403 naming it, a token with
+# it, and the call goes through.
+start as-notes out "$MCP_NODE" tests/mcp/auth/authorization-server.mjs --scopes "tools:call notes:write"
+notes_issuer="$(field "$(line as-notes out)" issuer)"
+start rs-notes out "$PROTECTED_SERVER" "$notes_issuer" "tools:call"
+notes_url="$(field "$(line rs-notes out)" url)"
+for mode in legacy 2026-07-28; do
+  out="$("$MCP_NODE" tests/mcp/auth/client-credentials.mjs "$notes_url" write_note '{"text":"hi"}' \
+    --issuer "$notes_issuer" --mode "$mode" --step-up notes:write 2>"$logs/client-notes-$mode.err")" \
+    || fail "a tool's scope, step-up ($mode): $out"
+  echo "ok: $mode: a tool's own scope: 403 naming notes:write, stepped up, called"
+done
+
 # 3. toolbox's flags: JWT access tokens; then opaque ones, introspected.
 convert='{"value":3,"from":"metre","to":"metre"}'
 toolbox toolbox --auth-issuer "$issuer" --auth-scope tools:call
