@@ -6,8 +6,10 @@
 # example (tool_mcp's McpClient): the scenarios each protocol revision
 # requires (`--requirements 2025-11-25`, then `--requirements 2026-07-28`),
 # with the known failures of tests/mcp/conformance-REVISION.yml (one line of
-# reason each). Fails on any other failure and on a listed scenario that
-# starts passing; runs everything either way.
+# reason each); then the client-credentials scenarios of the OAuth extension
+# (`auth/client-credentials-basic`, `auth/client-credentials-jwt`), which
+# no revision requires. Fails on any other failure and on a listed scenario
+# that starts passing; runs everything either way.
 #
 #   tests/mcp/conformance.sh
 #   CONFORMANCE_SERVER=target/debug/conformance-server \
@@ -70,5 +72,20 @@ for revision in "${revisions[@]}"; do
     --output-dir "$out/client-$revision" 2>"$out/client-$revision.log" \
     | grep -v '^Results saved to\|^$' \
     || { status=1; echo "(the runner's and the client's stderr: $out/client-$revision.log)"; }
+done
+# The client-credentials grant (an OAuth extension no revision requires),
+# with a client secret and with a signed JWT (private_key_jwt).
+for scenario in auth/client-credentials-basic auth/client-credentials-jwt; do
+  echo "== MCP conformance suite $version, $scenario, against conformance-client"
+  log="$out/client-${scenario//\//-}.log"
+  # (A single scenario's report goes to stderr.)
+  if ! PATH="$(dirname "$MCP_NODE"):$PATH" "$MCP_NODE_MODULES/.bin/conformance" client \
+    --command "$CONFORMANCE_CLIENT" \
+    --scenario "$scenario" \
+    --output-dir "$out/client-extensions" >"$log" 2>&1; then
+    status=1
+    cat "$log"
+  fi
+  grep -E '^Passed:|OVERALL' "$log" || true
 done
 exit "$status"

@@ -3,7 +3,7 @@
 //! what the client's handler shares with them. The task that keeps a
 //! connection up is in `supervisor.rs`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -33,9 +33,6 @@ use super::shared::Shared;
 const STDERR_LINES: usize = 20;
 /// A connection that stayed up this long starts the backoff over.
 pub(crate) const STABLE: Duration = Duration::from_secs(10);
-/// How many times a broken HTTP response stream is resumed before its
-/// request fails (after 0.2, 0.4 and 0.8 s).
-const SSE_RETRIES: usize = 3;
 /// How long a health check (`ping`) after a failed call may take.
 const PING_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -320,27 +317,26 @@ pub(crate) async fn connect(
         .await
         .map_err(|message| fail(McpClientErrorKind::Connect, message))?,
         McpServerConfig::Http { url, headers } => {
-            let config = http_config(shared, url, headers)
+            let serving = super::http::serve(shared, url, headers, options, &close)
                 .map_err(|message| fail(McpClientErrorKind::Config, message))?;
-            let transport = rmcp::transport::StreamableHttpClientTransport::from_config(config);
-            let serving = serve_client_with_lifecycle_and_ct(
-                Arc::clone(shared),
-                transport,
-                options.protocol.lifecycle(),
-                close.clone(),
-            );
-            let service = match tokio::time::timeout_at(deadline, serving).await {
-                Ok(Ok(service)) => service,
-                Ok(Err(error)) => {
-                    return Err(fail(
-                        McpClientErrorKind::Connect,
-                        format!(
-                            "could not connect to {url}: {}",
-                            untrusted(&error.to_string(), 500)
+            let service = match within(shared, deadline, serving).await {
+                Some(Ok(service)) => service,
+                Some(Err(error)) => {
+                    return Err(match shared.authorization_failure() {
+                        Some(why) => fail(
+                            McpClientErrorKind::Auth,
+                            format!("could not authorize with {url}: {why}"),
                         ),
-                    ));
+                        None => fail(
+                            McpClientErrorKind::Connect,
+                            format!(
+                                "could not connect to {url}: {}",
+                                untrusted(&error.to_string(), 500)
+                            ),
+                        ),
+                    });
                 }
-                Err(_) => {
+                None => {
                     return Err(fail(
                         McpClientErrorKind::Connect,
                         format!(
@@ -354,20 +350,26 @@ pub(crate) async fn connect(
         }
     };
     let listing = listing::list(service.peer(), shared);
-    let listing = match tokio::time::timeout_at(deadline, listing).await {
-        Ok(Ok(listing)) => listing,
-        Ok(Err(Failure::Limit(message))) => {
+    let listing = match within(shared, deadline, listing).await {
+        Some(Ok(listing)) => listing,
+        Some(Err(Failure::Limit(message))) => {
             close.cancel();
             return Err(fail(McpClientErrorKind::Limit, message));
         }
-        Ok(Err(Failure::Failed(message))) => {
+        Some(Err(Failure::Failed(message))) => {
             close.cancel();
-            return Err(fail(
-                McpClientErrorKind::Connect,
-                format!("could not list the tools: {message}"),
-            ));
+            return Err(match shared.authorization_failure() {
+                Some(why) => fail(
+                    McpClientErrorKind::Auth,
+                    format!("could not authorize to list the tools: {why}"),
+                ),
+                None => fail(
+                    McpClientErrorKind::Connect,
+                    format!("could not list the tools: {message}"),
+                ),
+            });
         }
-        Err(_) => {
+        None => {
             close.cancel();
             return Err(fail(
                 McpClientErrorKind::Connect,
@@ -394,6 +396,29 @@ pub(crate) async fn connect(
         left_out: listing.left_out,
         close,
     })
+}
+
+/// What `future` gives by `deadline`, or later while an authorization waits
+/// for the user (a person takes longer than a handshake); `None` when the
+/// time is up.
+async fn within<T>(
+    shared: &Shared,
+    deadline: Instant,
+    future: impl Future<Output = T>,
+) -> Option<T> {
+    let mut future = std::pin::pin!(future);
+    let mut deadline = deadline;
+    loop {
+        tokio::select! {
+            done = &mut future => return Some(done),
+            () = tokio::time::sleep_until(deadline) => {
+                if !shared.waiting_for_user() {
+                    return None;
+                }
+                deadline = Instant::now() + Duration::from_millis(250);
+            }
+        }
+    }
 }
 
 /// Spawns a stdio server and completes the handshake by `deadline`; the
@@ -434,51 +459,6 @@ async fn start_stdio(
             config.describe(),
             options.connect_timeout
         )),
-    }
-}
-
-/// The streamable HTTP transport's configuration for `url` with `headers`,
-/// its responses bounded by `max_result_bytes`; or why the headers cannot
-/// be sent.
-fn http_config(
-    shared: &Shared,
-    url: &str,
-    headers: &std::collections::BTreeMap<String, String>,
-) -> Result<rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig, String> {
-    use rmcp::transport::common::client_side_sse::ExponentialBackoff;
-    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-    let mut custom = HashMap::new();
-    for (name, value) in headers {
-        let header = http::HeaderName::from_bytes(name.as_bytes())
-            .map_err(|error| format!("the header name `{name}` is not valid: {error}"))?;
-        let value = http::HeaderValue::from_str(value)
-            .map_err(|error| format!("the value of the header `{name}` is not valid: {error}"))?;
-        custom.insert(header, value);
-    }
-    ensure_crypto_provider();
-    // A response stream that breaks is resumed a few times, then fails its
-    // request (rmcp's default retries forever).
-    let mut retry = ExponentialBackoff::default();
-    retry.max_times = Some(SSE_RETRIES);
-    retry.base_duration = Duration::from_millis(200);
-    retry.max_delay = Some(Duration::from_secs(1));
-    // Response bodies and events are bounded as they are read.
-    let max = shared.limits.max_result_bytes;
-    let mut config = StreamableHttpClientTransportConfig::with_uri(url)
-        .custom_headers(custom)
-        .reinit_on_expired_session(true)
-        .max_json_response_size(max)
-        .max_sse_event_size(max);
-    config.retry_config = Arc::new(retry);
-    Ok(config)
-}
-
-/// Builds the HTTP client's TLS on ring when the program has not chosen a
-/// rustls crypto provider.
-fn ensure_crypto_provider() {
-    if rustls::crypto::CryptoProvider::get_default().is_none() {
-        // Another thread may have installed one meanwhile: either will do.
-        let _ = rustls::crypto::ring::default_provider().install_default();
     }
 }
 

@@ -27,6 +27,10 @@ pub enum McpClientErrorKind {
     /// allows (a result too large, too many tools); the message names the
     /// limit.
     Limit,
+    /// The server requires authorization (OAuth) the client could not
+    /// obtain: none configured, or the authorization failed (the message
+    /// says why).
+    Auth,
     /// A task waits for the client's input: its requests are in the task
     /// ([`McpClient::get_task`](super::McpClient::get_task)), answered with
     /// [`McpClient::update_task`](super::McpClient::update_task).

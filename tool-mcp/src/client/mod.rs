@@ -67,9 +67,12 @@ mod config;
 mod connection;
 mod convert;
 mod error;
+mod http;
 mod import;
 mod limits;
 mod listing;
+#[cfg(feature = "client-auth")]
+pub mod oauth;
 mod protocol;
 mod requests;
 mod section;
@@ -78,6 +81,7 @@ mod stdio;
 mod supervisor;
 mod sync;
 mod tasks;
+mod tls;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -130,6 +134,11 @@ pub struct McpClientOptions {
     /// context ([`ToolContext::client`]); a call whose context has no
     /// client fails when the server asks.
     pub forward_requests: bool,
+    /// How the client authorizes itself to a server reached over HTTP that
+    /// requires OAuth (feature `client-auth`; see [`oauth`]): none by
+    /// default, and a `401` fails the connection.
+    #[cfg(feature = "client-auth")]
+    pub oauth: Option<oauth::OAuth>,
 }
 
 impl Default for McpClientOptions {
@@ -142,6 +151,8 @@ impl Default for McpClientOptions {
             restart_backoff_max: Duration::from_secs(5),
             protocol: McpProtocol::Initialize,
             forward_requests: false,
+            #[cfg(feature = "client-auth")]
+            oauth: None,
         }
     }
 }
@@ -174,6 +185,13 @@ impl McpClientOptions {
     /// Sets [`forward_requests`](Self::forward_requests).
     pub fn with_forward_requests(mut self, forward: bool) -> Self {
         self.forward_requests = forward;
+        self
+    }
+
+    /// Sets [`oauth`](Self::oauth).
+    #[cfg(feature = "client-auth")]
+    pub fn with_oauth(mut self, oauth: oauth::OAuth) -> Self {
+        self.oauth = Some(oauth);
         self
     }
 
@@ -238,10 +256,13 @@ impl McpClient {
     ) -> Result<Self, McpClientError> {
         let name = name.into();
         let http = matches!(config, McpServerConfig::Http { .. });
-        let shared = Arc::new(
-            Shared::new(name.clone(), options.limits, http)
-                .forwarding_requests(options.forward_requests),
-        );
+        let shared = Shared::new(name.clone(), options.limits, http)
+            .forwarding_requests(options.forward_requests);
+        #[cfg(feature = "client-auth")]
+        let shared = shared
+            .authorizing(&config, options.oauth.as_ref())
+            .map_err(|message| McpClientError::new(&name, McpClientErrorKind::Config, message))?;
+        let shared = Arc::new(shared);
         let connection = connection::connect(&shared, &config, &options).await?;
         let tools: Arc<[McpTool]> = connection.tools.clone().into();
         shared.publish_left_out(connection.left_out.clone());
@@ -453,6 +474,12 @@ impl McpClient {
                 ))
             }
             CallEnd::Failed(message) => {
+                if let Some(why) = self.inner.shared.authorization_failure() {
+                    return Err(self.error(
+                        McpClientErrorKind::Auth,
+                        format!("the call to `{tool}` could not be authorized: {why}"),
+                    ));
+                }
                 live.check_health(self.name());
                 Err(self.error(
                     McpClientErrorKind::Closed,

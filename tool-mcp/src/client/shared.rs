@@ -47,6 +47,10 @@ pub(crate) struct Shared {
     /// Whether the client declares the elicitation capability
     /// ([`McpClientOptions::forward_requests`](super::McpClientOptions::forward_requests)).
     forward_requests: bool,
+    /// The client's authorization at an HTTP server, kept across
+    /// connections.
+    #[cfg(feature = "client-auth")]
+    pub(crate) oauth: Option<Arc<super::oauth::Session>>,
 }
 
 /// Where one request's progress goes.
@@ -84,7 +88,52 @@ impl Shared {
             left_out: Mutex::new(Arc::from([])),
             askers: Mutex::new(HashMap::new()),
             forward_requests: false,
+            #[cfg(feature = "client-auth")]
+            oauth: None,
         }
+    }
+
+    /// The same, authorizing itself to the HTTP server of `config` as
+    /// `oauth` says (a stdio server is not authorized); or why it cannot.
+    #[cfg(feature = "client-auth")]
+    pub(crate) fn authorizing(
+        mut self,
+        config: &super::McpServerConfig,
+        oauth: Option<&super::oauth::OAuth>,
+    ) -> Result<Self, String> {
+        let (Some(oauth), super::McpServerConfig::Http { url, headers }) = (oauth, config) else {
+            return Ok(self);
+        };
+        if headers
+            .keys()
+            .any(|name| name.eq_ignore_ascii_case("authorization"))
+        {
+            return Err(
+                "the configuration gives both an `Authorization` header and OAuth: give one"
+                    .to_owned(),
+            );
+        }
+        self.oauth = Some(Arc::new(super::oauth::Session::new(url, oauth.clone())?));
+        Ok(self)
+    }
+
+    /// Whether an authorization waits for the user now: the connection's
+    /// time limit waits too.
+    pub(crate) fn waiting_for_user(&self) -> bool {
+        #[cfg(feature = "client-auth")]
+        if let Some(session) = &self.oauth {
+            return session.is_interacting();
+        }
+        false
+    }
+
+    /// Why the last authorization failed, if one did since the last call.
+    pub(crate) fn authorization_failure(&self) -> Option<String> {
+        #[cfg(feature = "client-auth")]
+        if let Some(session) = &self.oauth {
+            return session.take_failure();
+        }
+        None
     }
 
     /// The same, declaring the elicitation capability when
