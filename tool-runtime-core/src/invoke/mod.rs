@@ -623,27 +623,28 @@ async fn run_limited(
         Some((limit, timer)) => (limit, Some(timer)),
         None => (Duration::ZERO, None),
     };
-    let work = execute(tool, ctx, blocking);
-    let expired = async {
-        match timer {
-            Some(timer) => timer.await,
-            None => std::future::pending().await,
-        }
-    };
-    tokio::select! {
-        biased;
-        () = expired => {
+    let mut timer = timer;
+    let mut cancelled_call = std::pin::pin!(token.cancelled());
+    let mut work = std::pin::pin!(execute(tool, ctx, blocking));
+    // The timer first, then the token, then the work.
+    std::future::poll_fn(|cx| {
+        if let Some(timer) = &mut timer
+            && timer.as_mut().poll(cx).is_ready()
+        {
             // Tell the tool (a blocking one keeps running on its thread and
             // can check `ctx.is_cancelled()`); its future is dropped below.
             token.cancel();
-            Err(ToolError::with_kind(
+            return Poll::Ready(Err(ToolError::with_kind(
                 ToolErrorKind::TimedOut,
                 format!("tool {name} timed out after {limit:?} and was stopped"),
-            ))
+            )));
         }
-        () = token.cancelled() => Err(cancelled(name)),
-        outcome = work => outcome,
-    }
+        if cancelled_call.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Err(cancelled(name)));
+        }
+        work.as_mut().poll(cx)
+    })
+    .await
 }
 
 pub(super) fn cancelled(name: &str) -> ToolError {

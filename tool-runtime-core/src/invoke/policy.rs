@@ -12,7 +12,9 @@
 //! ([`ToolContext::with_approver`](crate::ToolContext::with_approver)).
 
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
 
 use crate::context::approval::{Approval, ApprovalRequest, Approver};
@@ -131,10 +133,18 @@ pub(super) async fn approve(
         input: ctx.input().clone(),
         context: ctx.clone(),
     };
-    let decision = tokio::select! {
-        biased;
-        () = ctx.cancelled() => return Err(super::cancelled(name)),
-        decision = approver.decide(request) => decision,
+    // Cancellation first, then the approver's answer.
+    let mut cancelled = std::pin::pin!(ctx.cancelled());
+    let mut decision = std::pin::pin!(approver.decide(request));
+    let decision = std::future::poll_fn(|cx| {
+        if cancelled.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(None);
+        }
+        decision.as_mut().poll(cx).map(Some)
+    })
+    .await;
+    let Some(decision) = decision else {
+        return Err(super::cancelled(name));
     };
     match decision {
         Approval::Approve => {
