@@ -83,12 +83,14 @@ TOML
 { cat "$PEERS/ours_add.rs"; cat <<'RS'; } >"$OUT/ours/src/main.rs"
 
 use tool_mcp::server::McpServer;
-use tool_runtime::{CancellationToken, Registry};
+use tool_runtime::Registry;
+use tool_runtime::context::CancellationToken;
+use tool_runtime::registry::Linked;
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let registry = Registry::builder()
-        .global()
+        .linked(Linked::all())
         .build()
         .expect("the tools are set up");
     let server = McpServer::new(registry);
