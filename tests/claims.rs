@@ -9,6 +9,13 @@ use std::path::{Path, PathBuf};
 /// Names the page may use that the workspace does not define: the
 /// standard library's and its dependencies' types and traits.
 const FOREIGN: &[&str] = &[
+    // rmcp's client and its `auth`, which tool-mcp's client is built on.
+    "AuthClient",
+    "AuthorizationSession",
+    "CredentialStore",
+    "InboundStreamOrigin",
+    "OAuthHttpClient",
+    "StreamableHttpClient",
     "Arc",
     "Box",
     "BTreeMap",
