@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 use tokio::sync::Notify;
-use tokio_util::sync::CancellationToken;
+use tool_runtime_core::context::CancellationToken;
 
 use crate::store::{StoreFuture, TaskStore, TaskStoreError};
 use crate::task::Task;

@@ -9,7 +9,7 @@ use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
 use serde_json::{Map, Value};
 use tokio::sync::Notify;
-use tokio_util::sync::CancellationToken;
+use tool_runtime_core::context::CancellationToken;
 
 use crate::store::{StoreFuture, TaskStore, TaskStoreError};
 use crate::task::Task;

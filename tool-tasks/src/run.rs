@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_core::Stream;
-use tokio_util::sync::CancellationToken;
+use tool_runtime_core::context::CancellationToken;
 use tool_runtime_core::{
     Registry, ToolCallStream, ToolContext, ToolEvent, ToolUse, context::ClientRequests,
     events::ToolCallRecord,

@@ -17,7 +17,8 @@ use serde_json::Value;
 use tokio::io::AsyncBufReadExt;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
-use tool_runtime::{ToolContext, context::CancellationToken};
+use tokio_util::sync::CancellationToken;
+use tool_runtime::ToolContext;
 
 use super::McpClientOptions;
 use super::config::McpServerConfig;

@@ -12,7 +12,7 @@ use rmcp::service::{
     ClientInitializeError, RoleClient, RunningService, serve_client_with_lifecycle_and_ct,
 };
 use rmcp::transport::StreamableHttpClientTransport;
-use tool_runtime::context::CancellationToken;
+use tokio_util::sync::CancellationToken;
 
 use super::McpClientOptions;
 use super::shared::Shared;

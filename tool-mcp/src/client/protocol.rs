@@ -4,7 +4,7 @@
 use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::service::{ClientLifecycleMode, Peer, RoleClient};
 use serde::{Deserialize, Serialize};
-use tool_runtime::context::CancellationToken;
+use tokio_util::sync::CancellationToken;
 
 /// How the client opens its conversation with a server: which revision era
 /// of MCP it speaks.

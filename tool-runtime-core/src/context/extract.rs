@@ -55,7 +55,7 @@
 //! # });
 //! ```
 
-use tokio_util::sync::CancellationToken;
+use crate::context::CancellationToken;
 
 use crate::context::{FromToolContext, ToolContext};
 use crate::events::Progress;

@@ -14,6 +14,7 @@
 
 pub(crate) mod approval;
 pub(crate) mod caller;
+pub(crate) mod cancel;
 pub(crate) mod client;
 pub(crate) mod elicit;
 pub(crate) mod extract;
@@ -22,6 +23,7 @@ pub(crate) mod shared;
 
 pub use approval::{Approval, ApprovalRequest, Approver};
 pub use caller::Caller;
+pub use cancel::{CancellationToken, Cancelled};
 pub use client::{
     ClientFuture, ClientRequests, Elicitation, ElicitationRequest, Role, Root, SamplingMessage,
     SamplingRequest, SamplingResponse,
@@ -29,8 +31,6 @@ pub use client::{
 pub use elicit::Elicit;
 pub use owner::Owner;
 pub use shared::{AppState, CallExtension, Extension, Shared, Source, State};
-/// The cancellation signal of a [`ToolContext`] (from `tokio-util`).
-pub use tokio_util::sync::CancellationToken;
 
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
@@ -42,7 +42,6 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use tokio_util::sync::WaitForCancellationFuture;
 
 use crate::events::{CallSink, Progress};
 use crate::spec::error::ToolError;
@@ -406,7 +405,7 @@ impl ToolContext {
 
     /// Completes when the call is cancelled, for `select!`-ing against
     /// other work.
-    pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {
+    pub fn cancelled(&self) -> Cancelled<'_> {
         // Waiting cannot cancel it: the token is not handed out.
         self.token().token.cancelled()
     }

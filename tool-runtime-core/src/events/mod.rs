@@ -16,11 +16,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll};
 
+use crate::context::CancellationToken;
 use futures_core::stream::FusedStream;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
-use tokio_util::sync::CancellationToken;
 
 use crate::events::record::unix_millis;
 use crate::spec::error::{ToolError, ToolErrorKind};

@@ -38,7 +38,6 @@ use std::time::Instant;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 pub(crate) mod limit;
 pub(crate) mod policy;
@@ -48,7 +47,7 @@ pub(crate) mod store;
 
 use policy::{ErrorDetail, Settings};
 
-use crate::context::{Cancel, ToolContext};
+use crate::context::{Cancel, CancellationToken, Cancelled, ToolContext};
 use crate::events::record::ToolCallRecord;
 use crate::events::{CallSink, ToolCallStream};
 use crate::spec::error::{ToolError, ToolErrorKind};
@@ -599,8 +598,8 @@ async fn until_cancelled(
 /// caller's: whether the call is cancelled (if not, the task is woken
 /// when it is).
 fn cancellation(
-    caller: std::pin::Pin<&mut WaitForCancellationFuture<'_>>,
-    own: std::pin::Pin<&mut Option<WaitForCancellationFuture<'_>>>,
+    caller: std::pin::Pin<&mut Cancelled<'_>>,
+    own: std::pin::Pin<&mut Option<Cancelled<'_>>>,
     cx: &mut std::task::Context<'_>,
 ) -> bool {
     match own.as_pin_mut() {
