@@ -193,6 +193,53 @@ impl FileTokenStore {
         self.dir.join(format!("{name}.json"))
     }
 
+    /// The servers whose tokens the directory holds, sorted: the URL each
+    /// token file names. Files that are not token files are passed over;
+    /// an empty list when the directory does not exist yet.
+    ///
+    /// ```
+    /// use tool_mcp::client::oauth::{FileTokenStore, StoredTokens, TokenStore};
+    ///
+    /// # let dir = std::env::temp_dir().join(format!("tool-mcp-servers-{}", std::process::id()));
+    /// let store = FileTokenStore::new(&dir);
+    /// assert!(store.servers()?.is_empty());
+    /// let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+    /// let tokens = StoredTokens::new("token", "client");
+    /// for server in ["https://b.example/mcp", "https://a.example/mcp"] {
+    ///     runtime.block_on(store.save(server, &tokens))?;
+    /// }
+    /// std::fs::write(dir.join("notes.json"), "{}")?; // not a token file
+    /// assert_eq!(store.servers()?, ["https://a.example/mcp", "https://b.example/mcp"]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn servers(&self) -> Result<Vec<String>, TokenStoreError> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) => return Err(io_error("read", &self.dir, &error)),
+        };
+        let mut servers = Vec::new();
+        for entry in entries {
+            let path = entry
+                .map_err(|error| io_error("read", &self.dir, &error))?
+                .path();
+            if path.extension().is_none_or(|extension| extension != "json") {
+                continue;
+            }
+            let Ok(text) = std::fs::read(&path) else {
+                continue;
+            };
+            if let Ok(file) = serde_json::from_slice::<TokenFile>(&text)
+                && self.path(&file.server) == path
+            {
+                servers.push(file.server);
+            }
+        }
+        servers.sort();
+        Ok(servers)
+    }
+
     fn read(&self, server: &str) -> Result<Option<StoredTokens>, TokenStoreError> {
         let path = self.path(server);
         let text = match std::fs::read(&path) {
