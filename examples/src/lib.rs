@@ -5,6 +5,7 @@
 
 pub mod documents;
 pub mod search;
+pub mod serving;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

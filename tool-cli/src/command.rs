@@ -191,6 +191,39 @@ pub(crate) struct ServeArgs {
     #[cfg(feature = "http")]
     #[arg(long, value_name = "SECONDS", requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) event_stream_lifetime: Option<u64>,
+    /// With --http: the most sessions one caller (the subject of its access
+    /// token) has open at once in this process (default 64). N instances
+    /// behind a load balancer give a caller N times as many.
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_sessions_per_caller: Option<u32>,
+    /// With --http: the most calls one caller (the subject of its access
+    /// token) has running at once in this process, over all its requests;
+    /// one beyond it is answered 429 (default 64). N instances behind a
+    /// load balancer give a caller N times as many.
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_calls_per_caller: Option<u32>,
+    /// With --tasks: the most tasks one caller (or, without one, one
+    /// session) has running at once in this process (default 16). N
+    /// instances give a caller N times as many; the tasks it keeps (1,000)
+    /// are counted in the store, which instances share.
+    #[arg(long, value_name = "N", requires = "tasks", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_tasks_per_caller: Option<u32>,
+    /// Cut each tool result the model sees to SIZE (say 64KB, 2MiB, 65536
+    /// bytes or 8000 tokens), keeping the full result in this process's
+    /// memory for the `read_result` tool, which is then offered; a tool's
+    /// own limit wins. No limit by default.
+    #[arg(long, value_name = "SIZE", value_parser = parse_result_limit)]
+    pub(crate) result_limit: Option<tool_runtime::limits::ResultLimit>,
+    /// The environment variable that holds the key the requestState of an
+    /// input_required result (MCP revision 2026-07-28) is sealed with; any
+    /// text, 32 random bytes or more. Instances behind a load balancer
+    /// share it, so that a retry reaching another instance is taken.
+    /// Without it each process draws its own at random, and a retry that
+    /// reaches another instance is refused.
+    #[arg(long, value_name = "VAR")]
+    pub(crate) request_state_key_env: Option<String>,
     /// Serve one tool, `code_mode`, in place of the tools: it runs a
     /// Python script in which they are functions (feature `code-mode`;
     /// docs/code-mode.md).
@@ -252,6 +285,12 @@ pub(crate) struct AuthArgs {
     /// one the authorization server's metadata names.
     #[arg(long, value_name = "URL", requires = "http")]
     pub(crate) auth_introspection_endpoint: Option<String>,
+}
+
+/// A `--result-limit`, read as `#[tool(result_limit = "..")]` reads it.
+pub(crate) fn parse_result_limit(text: &str) -> Result<tool_runtime::limits::ResultLimit, String> {
+    text.parse::<tool_runtime::limits::ResultLimit>()
+        .map_err(|error| error.to_string())
 }
 
 pub(crate) fn parse_provider(name: &str) -> Result<Provider, String> {

@@ -23,7 +23,16 @@ use crate::usage_error;
 
 /// Serves `tools` over MCP as the server named `program`: on stdio, or on
 /// the loopback address of `--http`.
-pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitCode {
+pub(crate) async fn serve(mut tools: Tools, program: &str, args: ServeArgs) -> ExitCode {
+    if let Some(limit) = args.result_limit {
+        match tools.registry.with_result_limit(limit) {
+            Ok(limited) => tools.registry = limited,
+            Err(error) => {
+                eprintln!("error: --result-limit: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     #[cfg(feature = "code-mode")]
     let live = match code_mode(&tools, &args) {
         Ok(live) => live,
@@ -35,6 +44,15 @@ pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitC
     #[cfg(feature = "mcp-client")]
     let following = crate::proxy::follow(&live, &tools.remotes);
     let mut server = McpServer::new(live).with_implementation(program, env!("CARGO_PKG_VERSION"));
+    if let Some(variable) = &args.request_state_key_env {
+        match request_state_key(variable) {
+            Ok(key) => server = server.with_request_state_key(key),
+            Err(message) => return crate::usage_error(message),
+        }
+    }
+    if let Some(tasks) = args.max_tasks_per_caller {
+        server = server.with_max_tasks_per_session(tasks as usize);
+    }
     if let Some(store) = &args.tasks {
         match crate::task::open(store, true).await {
             Ok(tasks) => server = server.with_tasks(tasks),
@@ -46,6 +64,23 @@ pub(crate) async fn serve(tools: Tools, program: &str, args: ServeArgs) -> ExitC
     following.stop().await;
     drop(tools);
     code
+}
+
+/// The key of `--request-state-key-env VARIABLE`: the variable's value,
+/// which must be set and not empty.
+fn request_state_key(variable: &str) -> Result<String, String> {
+    match std::env::var(variable) {
+        Ok(key) if !key.is_empty() => Ok(key),
+        Ok(_) => Err(format!(
+            "--request-state-key-env: the environment variable {variable} is empty"
+        )),
+        Err(std::env::VarError::NotPresent) => Err(format!(
+            "--request-state-key-env: the environment variable {variable} is not set"
+        )),
+        Err(std::env::VarError::NotUnicode(_)) => Err(format!(
+            "--request-state-key-env: the environment variable {variable} is not UTF-8 text"
+        )),
+    }
 }
 
 /// The registry served: the tools, or with `--code-mode` or a registry
@@ -133,6 +168,12 @@ fn http_options(args: &ServeArgs) -> tool_mcp::server::HttpOptions {
     }
     if let Some(seconds) = args.event_stream_lifetime {
         options = options.event_stream_lifetime(std::time::Duration::from_secs(seconds));
+    }
+    if let Some(sessions) = args.max_sessions_per_caller {
+        options = options.max_sessions_per_caller(sessions as usize);
+    }
+    if let Some(calls) = args.max_calls_per_caller {
+        options = options.max_calls_per_caller(calls as usize);
     }
     options
 }

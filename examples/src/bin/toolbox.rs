@@ -35,6 +35,11 @@ fn main() -> ExitCode {
         .tools(tool_builtin::ALL)
         // A deprecated tool, which `list` marks.
         .tool(examples::MilesToKmTool)
+        // A result as long as asked, and a question to the client: for
+        // trying result limits and requests to the client
+        // (`examples/src/serving.rs`).
+        .tool(examples::serving::SampleTextTool)
+        .tool(examples::serving::ConfirmTool)
         // As for the global registry: a tool whose configuration is missing
         // (`search` without its key) is left out, and `list` says why.
         .leave_out_unconfigured(true)

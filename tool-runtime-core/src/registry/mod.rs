@@ -68,6 +68,7 @@ use std::sync::Arc;
 mod assemble;
 mod builder;
 mod calls;
+mod changes;
 pub(crate) mod config;
 mod error;
 mod global;
