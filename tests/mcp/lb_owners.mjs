@@ -23,93 +23,14 @@
 // Prints one line of JSON on stdout: what bob got, and the seconds the
 // flood took. Exit code 1 at the first problem.
 
-import * as crypto from 'node:crypto';
-import { authorizeHeadless } from './auth/authorize-headless.mjs';
-
-const PROTOCOL = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
+import { token as tokenOf, rpc } from './lb_callers.mjs';
 
 function fail(message) {
   console.error(`owners client: ${message}`);
   process.exit(1);
 }
 
-const base64url = (bytes) => Buffer.from(bytes).toString('base64url');
-
-/** An access token for `resource`, signed in as `account`. */
-async function token(info, account, resource) {
-  const client = info.clients.authorization_code;
-  const redirect = client.redirect_uris[0];
-  const verifier = base64url(crypto.randomBytes(32));
-  const challenge = base64url(crypto.createHash('sha256').update(verifier).digest());
-  const url = new URL(info.authorization_endpoint);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: client.client_id,
-    redirect_uri: redirect,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    scope: 'tools:call',
-    resource,
-    state: account,
-  }).toString();
-  const back = await authorizeHeadless(url, { account });
-  const code = back.searchParams.get('code');
-  if (!code) fail(`no code for ${account}: ${back}`);
-  const response = await fetch(info.token_endpoint, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: redirect,
-      client_id: client.client_id,
-      resource,
-    }),
-  });
-  const issued = await response.json();
-  if (!issued.access_token) fail(`no token for ${account}: ${JSON.stringify(issued)}`);
-  return issued.access_token;
-}
-
-let nextId = 1;
-/** The JSON-RPC message answering `method` by `bearer`, and its HTTP status. */
-async function rpc(url, bearer, method, name, params) {
-  const body = {
-    jsonrpc: '2.0',
-    id: nextId++,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': PROTOCOL,
-        'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
-      },
-    },
-  };
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${bearer}`,
-      'mcp-protocol-version': PROTOCOL,
-      'mcp-method': method,
-      'mcp-name': name,
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  const data = text.split('\n').filter((line) => line.startsWith('data: ')).pop();
-  let message;
-  try {
-    message = JSON.parse(data ? data.slice(6) : text);
-  } catch {
-    message = { text };
-  }
-  return { status: response.status, message };
-}
+const token = (info, account, resource) => tokenOf(info, account, resource, fail);
 
 /** The result of `method`, which must succeed. */
 async function ok(url, bearer, method, name, params) {

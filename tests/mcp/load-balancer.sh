@@ -12,10 +12,19 @@
 # task still reads as completed and its running one as failed. Last, two
 # callers through a balancer in front of two instances that ask for access
 # tokens of the pinned authorization server (tests/mcp/auth/, started by
-# the script): tests/mcp/lb_owners.mjs checks, as alice and bob, that bob
-# cannot get, update or cancel alice's task on either instance, and that
-# bob's 10,000 task calls leave alice
-# room (LB_OWNERS=0 skips this part; LB_FLOOD sets the number of calls).
+# the script), which sends each caller to one instance (it hashes the
+# Authorization header), and a third such instance on its own, whose
+# per-caller shares are one call and one running task:
+# tests/mcp/lb_kept.mjs checks, as alice and bob, that bob cannot read
+# alice's kept result (cut by --result-limit) nor answer her input request
+# (her requestState), through the balancer or on either instance, each
+# refused exactly as an id never issued is, that alice's retry is taken by
+# both instances (they share --request-state-key-env's key), and that the
+# third instance's shares hold alice and not bob; then
+# tests/mcp/lb_owners.mjs checks that bob cannot get, update or cancel
+# alice's task on either instance, and that bob's 10,000 task calls leave
+# alice room (LB_OWNERS=0 skips this part; LB_FLOOD sets the number of
+# calls).
 #
 #   tests/mcp/load-balancer.sh
 #   TOOLBOX=target/debug/toolbox tests/mcp/load-balancer.sh   # a binary built already
@@ -193,10 +202,12 @@ done
 log "== toolbox instances on 127.0.0.1:${ports[0]} and 127.0.0.1:${ports[1]}"
 
 # --- nginx, round robin over both, on a free loopback port. start_nginx
-# PORT [NAME] balances over the instances `ports` names; NAME (nginx by
-# default) names its configuration, pid file, logs and temporary files.
+# PORT [NAME [BALANCE]] balances over the instances `ports` names; NAME
+# (nginx by default) names its configuration, pid file, logs and temporary
+# files; BALANCE, an nginx directive of the upstream block, chooses the
+# instance of each request (round robin without it).
 start_nginx() {
-  local port="$1" name="${2:-nginx}"
+  local port="$1" name="${2:-nginx}" balance="${3:-}"
   local access="$run/access.log"
   [ "$name" = nginx ] || access="$run/access-$name.log"
   mkdir -p "$run/temp-$name"
@@ -222,6 +233,7 @@ http {
     scgi_temp_path $run/temp-$name/scgi;
 
     upstream toolbox {
+        $balance
         server 127.0.0.1:${ports[0]};
         server 127.0.0.1:${ports[1]};
         keepalive 16;
@@ -354,15 +366,30 @@ if [ "${LB_OWNERS:-1}" != 0 ]; then
   # reach: its port is chosen first.
   owners_port="$(free_port)"
   owners_url="http://127.0.0.1:$owners_port/mcp"
+  owners=(--auth-issuer "$issuer" --auth-resource "$owners_url" --auth-scope tools:call)
+  # The key the instances seal request states with, one for both, from
+  # the environment.
+  LB_REQUEST_STATE_KEY="$(python3 -c 'import secrets; print(secrets.token_hex(32))')"
   ports=()
   for name in c d; do
-    start_instance "$name" --auth-issuer "$issuer" --auth-resource "$owners_url" \
-      --auth-scope tools:call
+    LB_REQUEST_STATE_KEY="$LB_REQUEST_STATE_KEY" start_instance "$name" "${owners[@]}" \
+      --result-limit 8KB --request-state-key-env LB_REQUEST_STATE_KEY
     ports+=("$port")
   done
+  start_instance e "${owners[@]}" --max-calls-per-caller 1 --max-tasks-per-caller 1
+  shares_url="http://127.0.0.1:$port/mcp"
   log "== toolbox instances on 127.0.0.1:${ports[0]} and 127.0.0.1:${ports[1]}, tokens of $issuer"
-  start_nginx "$owners_port" nginx-owners || die "nginx did not start (see $run/nginx-owners-error.log)"
-  log "== nginx on $owners_url; $FLOOD task calls of bob's"
+  # A caller's kept results are in the memory of the instance that made
+  # them: each caller goes to one instance, by its Authorization header.
+  start_nginx "$owners_port" nginx-owners 'hash $http_authorization consistent;' ||
+    die "nginx did not start (see $run/nginx-owners-error.log)"
+  log "== nginx on $owners_url; kept results, request states and shares"
+  "$MCP_NODE" tests/mcp/lb_kept.mjs "$owners_url" "http://127.0.0.1:${ports[0]}/mcp" \
+    "http://127.0.0.1:${ports[1]}/mcp" "$shares_url" "$as_info" >"$run/kept.out" &
+  pids+=("$!")
+  wait "$!" || die "a caller reached another's kept result or request state, or a share did not hold"
+  log "kept: $(cat "$run/kept.out")"
+  log "== $FLOOD task calls of bob's"
   "$MCP_NODE" tests/mcp/lb_owners.mjs "$owners_url" "http://127.0.0.1:${ports[0]}/mcp" \
     "http://127.0.0.1:${ports[1]}/mcp" "$as_info" "$FLOOD" >"$run/owners.out" &
   pids+=("$!")

@@ -234,6 +234,22 @@ const TOOLS = {
     wrong: { code: 42 },
     field: 'code',
   },
+  sample_text: {
+    valid: { bytes: 100 },
+    check: (result) => {
+      assert.equal(textOf(result).length, 100);
+      assert.ok(textOf(result).startsWith('line 1: the quick brown fox'), textOf(result));
+    },
+    wrong: { bytes: 'many' },
+    field: 'bytes',
+  },
+  // This client declares no elicitation: the question cannot be asked.
+  confirm: {
+    valid: { action: 'delete the draft' },
+    toolError: /elicitation is not available/,
+    wrong: { action: 7 },
+    field: 'action',
+  },
   schedule_meeting: {
     valid: {
       title: 'Planning',
