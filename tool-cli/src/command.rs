@@ -23,6 +23,10 @@ pub(crate) struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "parsed once a run: boxing `serve`'s many flags would save nothing"
+)]
 pub(crate) enum Command {
     /// List the tools: name, version, description, parameters.
     List {
@@ -78,6 +82,62 @@ pub(crate) enum Command {
     /// runs.
     #[command(subcommand)]
     Task(TaskCommand),
+    /// Sign in to an MCP server that asks for OAuth, sign out, or see
+    /// which servers have tokens kept (feature `client-auth`).
+    #[cfg(feature = "client-auth")]
+    #[command(subcommand)]
+    Auth(AuthCommand),
+}
+
+/// `auth login|logout|status`: a person's sign-in to MCP servers that ask
+/// for OAuth, the tokens kept in the user's configuration directory.
+#[cfg(feature = "client-auth")]
+#[derive(Debug, Subcommand)]
+pub(crate) enum AuthCommand {
+    /// Sign in to an MCP server in a browser (the authorization code with
+    /// PKCE) and keep the tokens for the client.
+    Login(LoginArgs),
+    /// Forget the tokens kept for an MCP server.
+    Logout {
+        /// The server: its URL, or the name of an `mcp_servers` entry of
+        /// the registry file (--registry).
+        server: String,
+    },
+    /// Say which MCP servers have tokens kept, and until when (never the
+    /// tokens themselves).
+    Status {
+        /// Only this server: its URL, or the name of an `mcp_servers`
+        /// entry of the registry file (--registry).
+        server: Option<String>,
+    },
+}
+
+/// `auth login SERVER`'s arguments.
+#[cfg(feature = "client-auth")]
+#[derive(Debug, clap::Args)]
+pub(crate) struct LoginArgs {
+    /// The server: its URL (https://mcp.example.com/mcp), or the name of an
+    /// `mcp_servers` entry of the registry file (--registry).
+    pub(crate) server: String,
+    /// A scope to ask for, in place of those the server names; repeat for
+    /// more.
+    #[arg(long = "scope", value_name = "SCOPE")]
+    pub(crate) scopes: Vec<String>,
+    /// A client id registered with the authorization server beforehand (a
+    /// public client); without it the client registers itself, if the
+    /// authorization server lets it.
+    #[arg(long, value_name = "ID")]
+    pub(crate) client_id: Option<String>,
+    /// The port of the loopback address the browser is sent back to
+    /// (http://127.0.0.1:PORT/callback); 0 picks a free one.
+    #[arg(long, value_name = "PORT", default_value_t = 0)]
+    pub(crate) redirect_port: u16,
+    /// Only print the address to open, without trying to open a browser.
+    #[arg(long)]
+    pub(crate) no_browser: bool,
+    /// How long to wait for the browser to come back, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) timeout: u64,
 }
 
 #[derive(Debug, Subcommand)]

@@ -19,6 +19,9 @@
 //! toolbox call NAME [--args JSON | --args - | --args-file PATH] [--state JSON]
 //! toolbox config NAME [--json]
 //! toolbox serve [--http ADDR:PORT [--stateless] [--auth-issuer URL ... | --allow-anonymous]]
+//! toolbox auth login SERVER [--scope SCOPE]... [--client-id ID] [--redirect-port PORT] [--no-browser]
+//! toolbox auth logout SERVER
+//! toolbox auth status [SERVER]
 //! toolbox --registry tools.yaml COMMAND ...
 //! ```
 //!
@@ -144,6 +147,10 @@
 //!   `--auth-client-id`), or a registry file's `auth` section does; the
 //!   flags override the file's keys. Without it a registry file with the
 //!   section is refused.
+//! - `client-auth` (default): `auth login|logout|status`, a person's
+//!   sign-in to an MCP server that asks for OAuth (the authorization code
+//!   with PKCE, the browser sent back to a loopback address), the tokens
+//!   kept in files only the user can read (`tool-mcp`'s `client-auth`).
 //! - `mcp-client` (default): the MCP servers of a registry file, with
 //!   `tool-mcp`'s client (`tool-mcp`'s `client` feature). Without it a
 //!   registry file that names MCP servers is refused.
@@ -180,6 +187,8 @@ mod auth;
 mod call;
 mod command;
 mod inspect;
+#[cfg(feature = "client-auth")]
+mod login;
 mod output;
 #[cfg(feature = "mcp-client")]
 mod proxy;
@@ -277,6 +286,9 @@ where
     // A task is read from its store: no tools are needed.
     let command = match cli.command {
         Command::Task(task) => return task::task(task).await,
+        // A sign-in reaches one server, by its URL or its entry.
+        #[cfg(feature = "client-auth")]
+        Command::Auth(auth) => return login::auth(auth, cli.registry.as_deref(), &program).await,
         command => command,
     };
     let mut tools = match &cli.registry {
@@ -321,6 +333,8 @@ where
                 Command::Call(call_args) => call::call(&tools, call_args).await,
                 Command::Config { name, json } => inspect::config(&tools, &name, json),
                 Command::Serve(_) | Command::Task(_) => unreachable!("handled above"),
+                #[cfg(feature = "client-auth")]
+                Command::Auth(_) => unreachable!("handled above"),
             };
             tools.close().await;
             code

@@ -8,8 +8,10 @@
 //   // redirect: URL of REDIRECT_URI?code=...&state=...&iss=...
 //   //           (or ?error=access_denied&... with { consent: false })
 //
-//   node tests/mcp/auth/authorize-headless.mjs 'AUTHORIZATION_URL' [ACCOUNT] [deny]
-//   # prints the redirect URL
+//   node tests/mcp/auth/authorize-headless.mjs 'AUTHORIZATION_URL' [ACCOUNT] [deny|--deny] [--follow]
+//   # prints the redirect URL; with --follow it then requests it, as a
+//   # browser would (a client's loopback listener gets the callback), and
+//   # prints `callback: STATUS`
 //
 // Stops after 10 steps, and at the first URL outside the authorization
 // server's origin (the client's redirect URI), which it does not fetch.
@@ -87,16 +89,28 @@ export async function authorizeHeadless(authorizationUrl, options = {}) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [url, account, deny] = process.argv.slice(2);
-  if (!url) {
-    process.stderr.write('usage: authorize-headless.mjs AUTHORIZATION_URL [ACCOUNT] [deny]\n');
+  const flags = new Set(process.argv.slice(2).filter((arg) => arg.startsWith('--')));
+  const [url, account, deny] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+  const known = new Set(['--deny', '--follow']);
+  if (!url || [...flags].some((flag) => !known.has(flag))) {
+    process.stderr.write(
+      'usage: authorize-headless.mjs AUTHORIZATION_URL [ACCOUNT] [deny] [--deny] [--follow]\n',
+    );
     process.exit(2);
   }
-  authorizeHeadless(url, { account, consent: deny !== 'deny' }).then(
-    (redirect) => process.stdout.write(`${redirect}\n`),
-    (err) => {
+  const consent = !(deny === 'deny' || flags.has('--deny'));
+  authorizeHeadless(url, { account, consent })
+    .then(async (redirect) => {
+      process.stdout.write(`${redirect}\n`);
+      if (flags.has('--follow')) {
+        // As a browser would: the client's redirect URI receives it.
+        const response = await fetch(redirect, { redirect: 'manual' });
+        await response.body?.cancel();
+        process.stdout.write(`callback: ${response.status}\n`);
+      }
+    })
+    .catch((err) => {
       process.stderr.write(`authorize-headless: ${err.message}\n`);
       process.exit(1);
-    },
-  );
+    });
 }
