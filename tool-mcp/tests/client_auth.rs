@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -381,7 +381,7 @@ fn token(state: &mut AsState, request: &Request) -> (u16, Option<String>, Value)
     let resource = form.get("resource").cloned().unwrap_or_default();
     let claims = json!({
         "iss": state.issuer, "aud": resource, "sub": client, "client_id": client,
-        "scope": scope, "iat": now(), "exp": now() + 3600,
+        "scope": scope, "iat": now(), "exp": now() + state.expires_in,
         "jti": format!("t{}", state.issued.len()),
     });
     let mut header = Header::new(Algorithm::RS256);
@@ -402,10 +402,16 @@ fn token(state: &mut AsState, request: &Request) -> (u16, Option<String>, Value)
 /// This crate's MCP server on a loopback port, a resource server for
 /// `issuer` that needs the scope `tools:call`: its URL, and what stops it.
 async fn protected(issuer: &str) -> (String, CancellationToken) {
+    protected_with(issuer, ResourceServer::DEFAULT_LEEWAY).await
+}
+
+/// [`protected`], taking tokens up to `leeway` past their expiry.
+async fn protected_with(issuer: &str, leeway: Duration) -> (String, CancellationToken) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let resource_server = ResourceServer::builder(issuer, &url)
         .required_scopes(["tools:call"])
+        .leeway(leeway)
         .build()
         .unwrap();
     let registry = Registry::builder().tool(WhoamiTool).build().unwrap();
@@ -450,6 +456,83 @@ async fn client_credentials_with_a_secret_or_a_signed_assertion() {
         ["tools:call", "tools:call"]
     );
     assert_eq!(auth.hits("/register"), 0);
+    shutdown.cancel();
+}
+
+/// A client credentials token that has expired is refused (`401`, no
+/// leeway); the client asks for a new one, once, and the call goes
+/// through without an error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_client_credentials_token_is_replaced_after_the_401() {
+    let auth = AuthServer::start().await;
+    auth.with(|state| state.expires_in = 1);
+    let (url, shutdown) = protected_with(&auth.issuer, Duration::ZERO).await;
+    let config = OAuthConfig::client_credentials("m2m", M2M_SECRET);
+    let options = McpClientOptions::default().with_oauth(OAuth::new(config));
+    let client = McpClient::connect_with("protected", McpServerConfig::http(&url), options)
+        .await
+        .expect("connects");
+    assert_eq!(whoami_of(&client).await, "m2m tools:call");
+    let first = auth.hits("token:client_credentials");
+    // Past the token's `exp`, in whole seconds.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(whoami_of(&client).await, "m2m tools:call");
+    assert_eq!(auth.hits("token:client_credentials"), first + 1);
+    client.close().await;
+    shutdown.cancel();
+}
+
+/// Tokens a sign-in kept (here in the store before the client starts),
+/// whose access token the server refuses: the `401` leads to the
+/// authorization server, which refreshes them; the user is not asked (the
+/// client has no handler to ask with). A refresh token of another
+/// authorization server is not sent to this one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kept_tokens_are_refreshed_at_the_server_that_granted_them() {
+    let auth = AuthServer::start().await;
+    let (url, shutdown) = protected(&auth.issuer).await;
+    auth.with(|state| {
+        state.resource = url.clone();
+        state.scope = "tools:call".to_owned();
+        state.issued.push("refresh-kept".to_owned());
+    });
+    let kept = |issuer: &str| {
+        let mut tokens = StoredTokens::new("expired-access-token", "registered");
+        tokens.refresh_token = Some(Secret::new("refresh-kept"));
+        tokens.expires_at = Some(now() - 10);
+        tokens.scopes = vec!["tools:call".to_owned()];
+        tokens.issuer = Some(issuer.to_owned());
+        tokens.client_secret = Some(Secret::new("registered-secret"));
+        tokens
+    };
+    let store = Arc::new(MemoryTokenStore::new());
+    store.save(&url, &kept(&auth.issuer)).await.unwrap();
+    let oauth = OAuth::new(OAuthConfig::default()).with_shared_store(store.clone());
+    let options = McpClientOptions::default().with_oauth(oauth);
+    let client = McpClient::connect_with("protected", McpServerConfig::http(&url), options)
+        .await
+        .expect("connects with the refreshed tokens");
+    assert_eq!(whoami_of(&client).await, "registered tools:call");
+    assert_eq!(auth.hits("token:refresh_token"), 1);
+    assert_eq!(auth.hits("/authorize") + auth.hits("/register"), 0);
+    let stored = store.load(&url).await.unwrap().expect("kept");
+    assert_ne!(stored.access_token.expose(), "expired-access-token");
+    client.close().await;
+
+    let elsewhere = Arc::new(MemoryTokenStore::new());
+    elsewhere
+        .save(&url, &kept("http://127.0.0.1:9"))
+        .await
+        .unwrap();
+    let oauth = OAuth::new(OAuthConfig::default()).with_shared_store(elsewhere);
+    let options = McpClientOptions::default().with_oauth(oauth);
+    let Err(error) =
+        McpClient::connect_with("protected", McpServerConfig::http(&url), options).await
+    else {
+        panic!("connected with another authorization server's tokens");
+    };
+    assert_eq!(error.kind(), McpClientErrorKind::Auth, "{error}");
+    assert_eq!(auth.hits("token:refresh_token"), 1);
     shutdown.cancel();
 }
 

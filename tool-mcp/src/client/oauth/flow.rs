@@ -148,8 +148,27 @@ impl Session {
         if access(&state).as_deref() != sent {
             return Ok(());
         }
-        if may_refresh && self.refresh(&mut state).await.is_ok() {
-            return Ok(());
+        if may_refresh {
+            // Tokens kept from an earlier run come without their
+            // authorization server: the challenge leads to it.
+            let refreshable = state
+                .tokens
+                .as_ref()
+                .is_some_and(|tokens| tokens.refresh_token.is_some());
+            if refreshable && state.discovered.is_none() {
+                match self.discover(challenge).await {
+                    Ok((_, discovered)) => state.discovered = Some(discovered),
+                    Err(error) => {
+                        tracing::debug!(server = %self.server, "no discovery to refresh with: {error}");
+                    }
+                }
+            }
+            match self.refresh(&mut state).await {
+                Ok(()) => return Ok(()),
+                Err(error) => {
+                    tracing::debug!(server = %self.server, "no refreshed token: {error}");
+                }
+            }
         }
         let authorized = self.authorize(&mut state, challenge, None).await;
         self.note(authorized)
@@ -231,6 +250,10 @@ impl Session {
         let Some(refresh_token) = tokens.refresh_token.clone() else {
             return Err("there is no refresh token".to_owned());
         };
+        // A refresh token goes back only to the server that issued it.
+        if tokens.issuer.is_some() && tokens.issuer != discovered.metadata.issuer {
+            return Err("the tokens were granted by another authorization server".to_owned());
+        }
         let client = Client {
             id: &tokens.client_id,
             secret: tokens.client_secret.as_ref(),
@@ -270,6 +293,44 @@ impl Session {
         challenge: &str,
         scopes: Option<Vec<String>>,
     ) -> Result<(), String> {
+        let (manager, discovered) = self.discover(challenge).await?;
+        let Discovered { metadata, resource } = discovered;
+        let explicit = scopes.or_else(|| {
+            let configured = &self.oauth.config.scopes;
+            (!configured.is_empty()).then(|| configured.clone())
+        });
+        tracing::info!(
+            server = %self.server,
+            issuer = metadata.issuer.as_deref().unwrap_or(""),
+            "authorizing"
+        );
+        let tokens = match self.oauth.config.grant {
+            OAuthGrant::ClientCredentials => {
+                let mut scopes = match explicit {
+                    Some(scopes) => scopes,
+                    None => manager.select_initial_scopes(&[]).await,
+                };
+                scopes.retain(|scope| scope != OFFLINE_ACCESS);
+                self.client_credentials(&metadata, &resource, &scopes)
+                    .await?
+            }
+            OAuthGrant::AuthorizationCode => {
+                self.code_flow(state, manager, &metadata, explicit).await?
+            }
+        };
+        state.discovered = Some(Discovered { metadata, resource });
+        self.keep(state, tokens).await;
+        Ok(())
+    }
+
+    /// The authorization server and the resource, discovered from
+    /// `challenge` (the resource's metadata, then the authorization
+    /// server's), its endpoints checked; with rmcp's manager, set up with
+    /// them.
+    async fn discover(
+        &self,
+        challenge: &str,
+    ) -> Result<(AuthorizationManager, Discovered), String> {
         let mut manager = AuthorizationManager::new_with_oauth_http_client(
             self.server.as_str(),
             self.http.clone(),
@@ -298,32 +359,7 @@ impl Session {
         let metadata = resolution.metadata;
         secure_endpoints(&metadata)?;
         manager.set_metadata(metadata.clone());
-        let explicit = scopes.or_else(|| {
-            let configured = &self.oauth.config.scopes;
-            (!configured.is_empty()).then(|| configured.clone())
-        });
-        tracing::info!(
-            server = %self.server,
-            issuer = metadata.issuer.as_deref().unwrap_or(""),
-            "authorizing"
-        );
-        let tokens = match self.oauth.config.grant {
-            OAuthGrant::ClientCredentials => {
-                let mut scopes = match explicit {
-                    Some(scopes) => scopes,
-                    None => manager.select_initial_scopes(&[]).await,
-                };
-                scopes.retain(|scope| scope != OFFLINE_ACCESS);
-                self.client_credentials(&metadata, &resource, &scopes)
-                    .await?
-            }
-            OAuthGrant::AuthorizationCode => {
-                self.code_flow(state, manager, &metadata, explicit).await?
-            }
-        };
-        state.discovered = Some(Discovered { metadata, resource });
-        self.keep(state, tokens).await;
-        Ok(())
+        Ok((manager, Discovered { metadata, resource }))
     }
 
     /// The client credentials grant, for `scopes`.
