@@ -72,6 +72,10 @@ pub(crate) fn servers(manifest: &Manifest, text: &str) -> (Vec<Remote>, Vec<Mani
         let pointer = format!("/mcp_servers/{name}");
         let name_at = key_location(text, entry.location, name).unwrap_or(entry.location);
         let mut config = entry.config.clone();
+        // The section read the entry's `auth` (`client_options` below).
+        if let Some(object) = config.as_object_mut() {
+            object.remove("auth");
+        }
         let (client, mistakes) = settings(&mut config);
         for (key, message) in &mistakes {
             let location = manifest
@@ -113,7 +117,7 @@ pub(crate) fn servers(manifest: &Manifest, text: &str) -> (Vec<Remote>, Vec<Mani
         remotes.push(Remote {
             name: name.clone(),
             config,
-            client,
+            client: entry.client_options(client),
             import,
             at: format!("{}:{}:{}", manifest.source(), name_at.line, name_at.column),
         });

@@ -8,6 +8,8 @@ use schemars::JsonSchema;
 use serde_json::Value;
 use tool_manifest::{Location, Node, Section, SectionReader};
 
+use super::McpClientOptions;
+
 /// The `mcp_servers` section of a registry file, for
 /// [`Manifest::parse_with`](tool_manifest::Manifest::parse_with):
 /// MCP servers by name, in the shape MCP hosts use, each with an optional
@@ -22,8 +24,15 @@ use tool_manifest::{Location, Node, Section, SectionReader};
 ///     prefix: everything_
 ///   remote:
 ///     url: http://127.0.0.1:3001/mcp
-///     headers: {Authorization: Bearer secret}
+///     headers: {X-Tenant: acme}
 ///     connect_timeout_ms: 5000
+///   protected:
+///     url: https://mcp.example.com/mcp
+///     auth:
+///       grant: client_credentials
+///       client_id: my-agent
+///       client_secret: ${PROTECTED_SECRET}
+///       scopes: [tools:read]
 /// ```
 ///
 /// Reading checks each entry's name and shape; the rest of an entry (the
@@ -32,6 +41,16 @@ use tool_manifest::{Location, Node, Section, SectionReader};
 /// ([`Manifest::location_of`](tool_manifest::Manifest::location_of)
 /// at `/mcp_servers/NAME/KEY`), for the program that reaches the servers
 /// to check and report.
+///
+/// An HTTP server's `auth` is read here, with feature `client-auth`: an
+/// `oauth::OAuthConfig` in its serde form, where
+/// `${VAR}` in `client_id`, `client_secret` and `private_key` is the
+/// environment variable `VAR`; each mistake (an unknown key, a value of
+/// the wrong type, a grant without what it needs, a variable not set) is
+/// reported at the line and column of its key, and no secret is quoted.
+/// The entry gives it as `McpServerEntry::auth`, and
+/// [`McpServerEntry::client_options`] makes the client's OAuth of it.
+/// Without the feature an `auth` key is a mistake at its place, naming it.
 ///
 /// ```
 /// use tool_mcp::client::McpServers;
@@ -54,14 +73,35 @@ pub struct McpServerEntry {
     /// The server's name: its key in `mcp_servers`.
     pub name: String,
     /// How to reach it, as written, less `prefix`: `{command, args, env}`
-    /// for a server to spawn, `{url, headers}` for one reached over
+    /// for a server to spawn, `{url, headers, auth}` for one reached over
     /// streamable HTTP, with the client's settings (`connect_timeout_ms`,
     /// the [`McpLimits`](super::McpLimits) keys).
     pub config: Value,
     /// A prefix for the names of the server's tools (`prefix:`), if any.
     pub prefix: Option<String>,
+    /// How the client authorizes itself to the server (`auth:`, an HTTP
+    /// server's, feature `client-auth`), read and checked, `${VAR}`s
+    /// filled in from the environment. [`config`](Self::config) has it as
+    /// written.
+    #[cfg(feature = "client-auth")]
+    pub auth: Option<super::oauth::OAuthConfig>,
     /// Where the entry starts.
     pub location: Location,
+}
+
+impl McpServerEntry {
+    /// `options` with what the entry adds to a client's options: the
+    /// OAuth of its `auth` (feature `client-auth`), whose authorization
+    /// code tokens are kept in `oauth::FileTokenStore::in_config_dir()`
+    /// (where a sign-in put them, by the server's URL) and client
+    /// credentials tokens in memory. Without `auth`, `options` as they are.
+    pub fn client_options(&self, options: McpClientOptions) -> McpClientOptions {
+        #[cfg(feature = "client-auth")]
+        if let Some(config) = &self.auth {
+            return options.with_oauth(super::oauth::entry::oauth(config));
+        }
+        options
+    }
 }
 
 impl Section for McpServers {
@@ -122,6 +162,10 @@ fn read_server(
     }
     let pointer = format!("/mcp_servers/{name}");
     let mut config = reader.to_json(node, &pointer);
+    #[cfg(feature = "client-auth")]
+    let auth = read_auth(name, node, &pointer, &config, reader);
+    #[cfg(not(feature = "client-auth"))]
+    refuse_auth(name, node, reader);
     let prefix = match config.as_object_mut().and_then(|c| c.remove("prefix")) {
         None => None,
         Some(Value::String(prefix)) => Some(prefix),
@@ -135,8 +179,79 @@ fn read_server(
         name: name.to_owned(),
         config,
         prefix,
+        #[cfg(feature = "client-auth")]
+        auth,
         location: at,
     })
+}
+
+/// Where the entry's `auth` key was written, and its value.
+fn auth_of(node: Node<'_>) -> Option<(Location, Node<'_>)> {
+    node.entries()?
+        .find(|(key, _)| key.as_str() == "auth")
+        .map(|(key, value)| (key.location(), value))
+}
+
+/// A mistake about the `auth` of the server `name`, at `at`.
+fn auth_problem(reader: &mut SectionReader<'_>, name: &str, at: Location, message: &str) {
+    reader.problem(Some(at), format!("MCP server \"{name}\": {message}"));
+}
+
+/// The entry's `auth`: a mistake, without feature `client-auth`.
+#[cfg(not(feature = "client-auth"))]
+fn refuse_auth(name: &str, node: Node<'_>, reader: &mut SectionReader<'_>) {
+    if let Some((at, _)) = auth_of(node) {
+        auth_problem(
+            reader,
+            name,
+            at,
+            "`auth` (OAuth for the client) needs tool-mcp's `client-auth` feature, \
+             which this program is built without",
+        );
+    }
+}
+
+/// The entry's `auth`, read (feature `client-auth`): `None` when there is
+/// none, or after a mistake (reported). `config` is the entry as JSON.
+#[cfg(feature = "client-auth")]
+fn read_auth(
+    name: &str,
+    node: Node<'_>,
+    pointer: &str,
+    config: &Value,
+    reader: &mut SectionReader<'_>,
+) -> Option<super::oauth::OAuthConfig> {
+    let (at, value) = auth_of(node)?;
+    let config = config.as_object()?;
+    if config.contains_key("command") {
+        auth_problem(
+            reader,
+            name,
+            at,
+            "`auth` belongs to a server reached over HTTP (`url`); a spawned server \
+             (`command`) takes its credentials from its `env`",
+        );
+        return None;
+    }
+    let authorization = config
+        .get("headers")
+        .and_then(Value::as_object)
+        .is_some_and(|headers| {
+            headers
+                .keys()
+                .any(|header| header.eq_ignore_ascii_case("authorization"))
+        });
+    if authorization {
+        auth_problem(
+            reader,
+            name,
+            at,
+            "give `auth` or an `Authorization` header, not both: `auth` sends the access \
+             token it obtains as the `Authorization` header",
+        );
+        return None;
+    }
+    super::oauth::entry::read(name, value, at, &format!("{pointer}/auth"), reader)
 }
 
 // The section's form, for its schema: each doc comment is a description.
@@ -203,6 +318,13 @@ struct HttpForm {
     url: String,
     /// HTTP headers sent with every request.
     headers: Option<BTreeMap<String, String>>,
+    /// How the client authorizes itself with OAuth 2.1 when the server
+    /// answers 401 (tool-mcp's feature client-auth): the authorization
+    /// code (tokens from a sign-in, kept under the user's configuration
+    /// directory) or client credentials. ${VAR} in client_id,
+    /// client_secret and private_key is read from the environment.
+    #[cfg(feature = "client-auth")]
+    auth: Option<super::oauth::OAuthConfig>,
     /// A prefix for the names of its tools.
     prefix: Option<String>,
     #[schemars(flatten)]

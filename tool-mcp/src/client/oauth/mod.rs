@@ -73,6 +73,7 @@
 //! # }
 //! ```
 
+pub(crate) mod entry;
 mod flow;
 mod grant;
 mod handler;
@@ -108,11 +109,19 @@ pub enum OAuthGrant {
     /// The authorization code with PKCE: a user authorizes the client, in a
     /// browser, through the [`AuthorizationHandler`].
     #[default]
+    #[schemars(
+        description = "The authorization code with PKCE: a person authorizes the \
+        client in a browser (a sign-in), and its tokens are kept."
+    )]
     AuthorizationCode,
     /// Client credentials: the client authorizes itself, with its
     /// [`client_secret`](OAuthConfig::client_secret) or
     /// [`private_key`](OAuthConfig::private_key), for machine-to-machine
     /// use (MCP's `oauth-client-credentials` extension).
+    #[schemars(
+        description = "Client credentials: the client authorizes itself with its \
+        client_secret or private_key, machine to machine."
+    )]
     ClientCredentials,
 }
 
@@ -122,6 +131,7 @@ pub enum OAuthGrant {
 /// kept, who asks the user) are [`OAuth`]'s.
 #[derive(Debug, Clone, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = no_null_defaults)]
 #[non_exhaustive]
 pub struct OAuthConfig {
     /// The grant: the authorization code by default.
@@ -129,19 +139,33 @@ pub struct OAuthConfig {
     /// A client id registered with the authorization server beforehand:
     /// used first (at [`client_issuer`](Self::client_issuer) alone, when
     /// set). Needed for client credentials.
+    #[schemars(description = "A client id registered with the authorization server \
+        beforehand; needed for client_credentials.")]
     pub client_id: Option<String>,
     /// The secret of [`client_id`](Self::client_id), for a confidential
     /// client.
+    #[schemars(description = "The secret of client_id, for a confidential client.")]
     pub client_secret: Option<Secret>,
     /// The private key of [`client_id`](Self::client_id), PEM (PKCS#8, or
     /// PKCS#1 for RSA), signing `private_key_jwt` client assertions in
     /// place of a secret: RSA, P-256, P-384 or Ed25519.
+    #[schemars(
+        description = "The private key of client_id, PEM (PKCS#8, or PKCS#1 for \
+        RSA; RSA, P-256, P-384 or Ed25519), signing private_key_jwt client assertions in \
+        place of a secret."
+    )]
     pub private_key: Option<Secret>,
     /// The JWS algorithm of [`private_key`](Self::private_key)'s
     /// assertions; by default RS256, ES256, ES384 or EdDSA, as the key is.
+    #[schemars(
+        description = "The JWS algorithm of private_key's assertions; by default \
+        RS256, ES256, ES384 or EdDSA, as the key is."
+    )]
     pub signing_algorithm: Option<String>,
     /// The authorization server (its issuer identifier) that
     /// [`client_id`](Self::client_id) belongs to; any when unset.
+    #[schemars(description = "The authorization server (its issuer identifier) that \
+        client_id belongs to; any when unset.")]
     pub client_issuer: Option<String>,
     /// The HTTPS URL of this client's metadata document, its client id at
     /// authorization servers that accept client ID metadata documents.
@@ -153,6 +177,7 @@ pub struct OAuthConfig {
     pub scopes: Vec<String>,
     /// How many authorizations one request may go through (a refusal
     /// answered, a step-up) before it fails: 3 by default.
+    #[schemars(range(min = 1))]
     pub max_authorizations: u32,
     /// How long the user's part of an authorization may take: 5 minutes by
     /// default.
@@ -260,6 +285,21 @@ impl OAuthConfig {
     pub fn with_authorization_timeout(mut self, timeout: Duration) -> Self {
         self.authorization_timeout = timeout;
         self
+    }
+}
+
+/// The schema of [`OAuthConfig`] without the `"default": null` of its
+/// optional keys (they are left out, not written `null`).
+fn no_null_defaults(schema: &mut schemars::Schema) {
+    let properties = schema
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut);
+    for property in properties.into_iter().flat_map(|all| all.values_mut()) {
+        if let Some(property) = property.as_object_mut()
+            && property.get("default") == Some(&serde_json::Value::Null)
+        {
+            property.remove("default");
+        }
     }
 }
 
