@@ -17,8 +17,9 @@
 // 2. Bob makes FLOOD (10,000 by default) long task calls through the
 //    balancer, 32 at a time: beyond his share (16 tasks running for each
 //    caller in each instance, each task running for 30 s, process_document's
-//    time limit) each is refused with an error naming the limit; alice then
-//    starts a task through each instance.
+//    time limit; the balancer sends all his calls to one instance, as it
+//    hashes his Authorization header) each is refused with an error naming
+//    the limit; alice then starts a task through each instance.
 //
 // Prints one line of JSON on stdout: what bob got, and the seconds the
 // flood took. Exit code 1 at the first problem.
@@ -118,7 +119,8 @@ async function worker() {
 await Promise.all(Array.from({ length: 32 }, worker));
 const seconds = (Date.now() - started) / 1000;
 // Each of bob's tasks runs until process_document's time limit (30 s), so
-// each 30 s gives him his share in each instance again.
+// each 30 s gives him his share in each instance again (at most both
+// instances', whatever the balancer does).
 const windows = 1 + Math.floor(seconds / 30);
 if (got.created > 32 * windows) {
   fail(`bob started ${got.created} tasks in ${seconds} s, over his share of 16 in each instance`);
