@@ -197,3 +197,37 @@ fn serve_http_limits_are_checked_on_the_command_line() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--http"), "{stderr}");
 }
+
+/// `toolbox ARGS`'s exit code and stderr, with nothing on stdin.
+fn refused(args: &[&str]) -> (Option<i32>, String) {
+    let output = toolbox(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("toolbox runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), stderr)
+}
+
+#[test]
+fn serve_result_limit_state_key_and_shares_that_do_not_fit_are_usage_errors() {
+    let (code, stderr) = refused(&["serve", "--result-limit", "0"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--result-limit"), "{stderr}");
+    let (code, stderr) = refused(&["serve", "--result-limit", "lots"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let never = "TOOLBOX_TEST_STATE_KEY_NEVER_SET";
+    let (code, stderr) = refused(&["serve", "--request-state-key-env", never]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains(&format!("{never} is not set")), "{stderr}");
+    // A share of tasks needs tasks; those of sessions and calls need HTTP.
+    let (code, stderr) = refused(&["serve", "--max-tasks-per-caller", "4"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--tasks"), "{stderr}");
+    for flag in ["--max-sessions-per-caller", "--max-calls-per-caller"] {
+        let (code, stderr) = refused(&["serve", flag, "4"]);
+        assert_eq!(code, Some(2), "{flag}: {stderr}");
+        assert!(stderr.contains("--http"), "{flag}: {stderr}");
+        let (code, stderr) = refused(&["serve", "--http", "127.0.0.1:0", flag, "0"]);
+        assert_eq!(code, Some(2), "{flag}: {stderr}");
+    }
+}
