@@ -109,18 +109,27 @@ fn target(server: &str, registry: Option<&Path>) -> Result<Target, ExitCode> {
             quoted(server)
         )));
     };
-    from_entry(server, &entry.config).map_err(usage_error)
+    from_entry(server, &entry.config, entry.auth.as_ref()).map_err(usage_error)
 }
 
 /// The sign-in target of the `mcp_servers` entry `name`, whose
-/// configuration (as written) is `config`.
-fn from_entry(name: &str, config: &Value) -> Result<Target, String> {
+/// configuration (as written) is `config` and whose `auth`, read by the
+/// section (`${VAR}`s filled in), is `auth`.
+fn from_entry(name: &str, config: &Value, auth: Option<&OAuthConfig>) -> Result<Target, String> {
     let Some(url) = config.get("url").and_then(Value::as_str) else {
         return Err(format!(
             "MCP server \"{name}\" is not reached over HTTP (it has no `url`): a server \
              spawned over stdio takes its credentials from its environment"
         ));
     };
+    if let Some(auth) = auth
+        && auth.grant != OAuthGrant::AuthorizationCode
+    {
+        return Err(format!(
+            "MCP server \"{name}\" authorizes itself with client credentials: no one signs \
+             in for it (`auth login` is for `grant: authorization_code`)"
+        ));
+    }
     let headers = config
         .get("headers")
         .and_then(Value::as_object)
@@ -128,48 +137,12 @@ fn from_entry(name: &str, config: &Value) -> Result<Target, String> {
         .flatten()
         .filter_map(|(key, value)| Some((key.clone(), value.as_str()?.to_owned())))
         .collect();
-    let oauth = match config.get("auth") {
-        None | Some(Value::Null) => OAuthConfig::default(),
-        Some(auth) => entry_oauth(name, auth)?,
-    };
     Ok(Target {
         name: name.to_owned(),
         url: url.to_owned(),
         headers,
-        config: oauth,
+        config: auth.cloned().unwrap_or_default(),
     })
-}
-
-/// The OAuth settings of an entry's `auth` mapping that a sign-in uses:
-/// the grant (it must be the authorization code), the client (`client_id`,
-/// `client_metadata_url`, `client_name`) and `scopes`. Other keys are the
-/// proxy's to check.
-fn entry_oauth(name: &str, auth: &Value) -> Result<OAuthConfig, String> {
-    let text = |key: &str| auth.get(key).and_then(Value::as_str).map(str::to_owned);
-    let mut config = OAuthConfig::default();
-    if let Some(grant) = auth.get("grant")
-        && serde_json::from_value::<OAuthGrant>(grant.clone()).ok()
-            != Some(OAuthGrant::AuthorizationCode)
-    {
-        return Err(format!(
-            "MCP server \"{name}\" authorizes with `grant: {}`: no one signs in for it \
-             (`auth login` is for `grant: authorization_code`)",
-            quoted(&grant.to_string())
-        ));
-    }
-    config.client_id = text("client_id");
-    config.client_metadata_url = text("client_metadata_url");
-    if let Some(client_name) = text("client_name") {
-        config.client_name = client_name;
-    }
-    if let Some(scopes) = auth.get("scopes").and_then(Value::as_array) {
-        config.scopes = scopes
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect();
-    }
-    Ok(config)
 }
 
 /// `auth login`: connects to the server with a fresh authorization, the
@@ -419,16 +392,21 @@ mod tests {
             "headers": {"X-Team": "blue"},
             "auth": {"grant": "authorization_code", "client_id": "cli", "scopes": ["a", "b"]},
         });
-        let target = from_entry("remote", &config).unwrap();
+        let auth = OAuthConfig::default()
+            .with_client("cli", None)
+            .with_scopes(["a", "b"]);
+        let target = from_entry("remote", &config, Some(&auth)).unwrap();
         assert_eq!(target.url, "https://mcp.example.com/mcp");
         assert_eq!(target.headers, [("X-Team".to_owned(), "blue".to_owned())]);
-        assert_eq!(target.config.client_id.as_deref(), Some("cli"));
-        assert_eq!(target.config.scopes, ["a", "b"]);
+        assert_eq!(target.config, auth);
+        let bare = from_entry("remote", &config, None).unwrap();
+        assert_eq!(bare.config, OAuthConfig::default());
 
-        let stdio = from_entry("local", &json!({"command": "npx"})).unwrap_err();
+        let stdio = from_entry("local", &json!({"command": "npx"}), None).unwrap_err();
         assert!(stdio.contains("not reached over HTTP"), "{stdio}");
-        let machine = json!({"url": "https://x/mcp", "auth": {"grant": "client_credentials"}});
-        let error = from_entry("m2m", &machine).unwrap_err();
+        let machine = OAuthConfig::client_credentials("m2m", "secret");
+        let error =
+            from_entry("m2m", &json!({"url": "https://x/mcp"}), Some(&machine)).unwrap_err();
         assert!(error.contains("no one signs in"), "{error}");
     }
 }

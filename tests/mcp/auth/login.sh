@@ -11,7 +11,10 @@
 #     (the redirect) reaches toolbox's loopback listener. toolbox exits 0,
 #     keeps one token file with mode 0600 under XDG_CONFIG_HOME, and says no
 #     token; the server takes the kept access token; `auth status` (all,
-#     and the one server) names the server and shows no token.
+#     and the one server) names the server and shows no token; and toolbox
+#     as a proxy (a registry file's `mcp_servers` entry with
+#     `auth: {grant: authorization_code}`) calls the server's tool with the
+#     kept token, which without a sign-in it cannot.
 #  2. The same without a client id (dynamic registration, RFC 7591), the
 #     server named by its entry in a registry file's `mcp_servers`: the
 #     tokens are kept under the entry's URL.
@@ -170,6 +173,29 @@ grep -qx "$url" "$logs/status-one.out" || fail "auth status URL does not name $u
 grep -qF "$access" "$logs/status.out" "$logs/status-one.out" "$logs/status.err" \
   && fail "auth status printed the access token"
 echo "ok: auth login (client mcp-interactive): signed in, one token file (0600), the server takes the token, status shows no token"
+
+# 1b. The proxy reads the kept tokens by the entry's URL.
+cat >"$logs/proxy.yaml" <<EOF
+tools: []
+mcp_servers:
+  remote:
+    url: $url
+    prefix: remote_
+    auth:
+      grant: authorization_code
+      client_id: mcp-interactive
+EOF
+convert='{"value":3,"from":"metre","to":"metre"}'
+out="$(tb "$config" --registry "$logs/proxy.yaml" call remote_convert_length --args "$convert" 2>"$logs/proxy.err")" \
+  || fail "the proxy could not call with the kept token: $out"
+case "$out" in *'3 metre = 3.0000 metre'*) ;; *) fail "the proxy's call answered $out" ;; esac
+grep -qF "$access" "$logs/proxy.err" && fail "the proxy printed the access token"
+code=0
+tb "$logs/config-none" --registry "$logs/proxy.yaml" call remote_convert_length --args "$convert" \
+  >"$logs/proxy-none.out" 2>"$logs/proxy-none.err" || code=$?
+[ "$code" = 1 ] || fail "the proxy without a sign-in exited $code, not 1"
+grep -q 'could not authorize' "$logs/proxy-none.err" || fail "the proxy without a sign-in did not say why"
+echo "ok: toolbox --registry (mcp_servers auth: authorization_code) calls with the kept token, and without one cannot"
 
 # 2. Dynamic registration, the server named by its registry entry.
 config2="$logs/config-dcr"
