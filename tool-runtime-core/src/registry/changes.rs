@@ -13,43 +13,24 @@ use crate::search::SearchTool;
 use crate::spec::limit::ResultLimit;
 use crate::tool::ToolRef;
 
-impl Registry {
-    /// The same registry with `limit` as its result limit, for every tool
-    /// without one of its own, as
-    /// [`RegistryBuilder::result_limit`](crate::RegistryBuilder::result_limit)
-    /// sets it: the same tools, settings, configurations and kept results,
-    /// and `read_result` offered to read the results cut, unless a tool of
-    /// the registry's own takes the name. For a registry built elsewhere,
-    /// say a command line's `--result-limit` over a program's registry.
-    ///
-    /// ```
-    /// use tool_runtime::{tool, Registry, limits::ResultLimit};
-    ///
-    /// /// Says a lot.
-    /// #[tool(register = false)]
-    /// fn chatter() -> String { "la ".repeat(1_000) }
-    ///
-    /// let registry = Registry::builder().tool(ChatterTool).build()?;
-    /// assert!(!registry.contains("read_result"));
-    /// let limited = registry.with_result_limit(ResultLimit::Bytes(500))?;
-    /// assert_eq!(limited.result_limit(), Some(ResultLimit::Bytes(500)));
-    /// assert!(limited.contains("read_result"));
-    /// # Ok::<(), tool_runtime::registry::RegistryError>(())
-    /// ```
-    pub fn with_result_limit(&self, limit: ResultLimit) -> Result<Registry, RegistryError> {
-        let mut settings = (*self.settings).clone();
-        settings.result_limit = Some(limit);
-        // A reader is offered unless a tool of the registry's own has the
-        // name; one offered already reads pages within the new limit.
-        settings.read_result |= !self.contains(READ_RESULT);
-        let mut base = self.clone();
-        base.settings = Arc::new(settings);
-        if !base.settings.read_result {
-            return Ok(base);
-        }
-        let reader = super::results::read_result_tool(&base.settings);
-        with_changes(&base, vec![ToolRef::Shared(Arc::new(reader))], &[])
+/// [`Registry::with_result_limit`]: `registry` with `limit` as its result
+/// limit, and `read_result` offered unless a tool of its own has the name.
+pub(super) fn with_result_limit(
+    registry: &Registry,
+    limit: ResultLimit,
+) -> Result<Registry, RegistryError> {
+    let mut settings = (*registry.settings).clone();
+    settings.result_limit = Some(limit);
+    // A reader is offered unless a tool of the registry's own has the
+    // name; one offered already reads pages within the new limit.
+    settings.read_result |= !registry.contains(READ_RESULT);
+    let mut base = registry.clone();
+    base.settings = Arc::new(settings);
+    if !base.settings.read_result {
+        return Ok(base);
     }
+    let reader = super::results::read_result_tool(&base.settings);
+    with_changes(&base, vec![ToolRef::Shared(Arc::new(reader))], &[])
 }
 
 /// `current` with `added` tools (replacing any of the same name) and

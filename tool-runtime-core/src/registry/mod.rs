@@ -184,6 +184,35 @@ impl Registry {
         RegistryBuilder::default()
     }
 
+    /// The same registry with `limit` as its result limit, for every tool
+    /// without one of its own, as
+    /// [`RegistryBuilder::result_limit`](crate::RegistryBuilder::result_limit)
+    /// sets it: the same tools, settings, configurations and kept results,
+    /// and `read_result` offered to read the results cut, unless a tool of
+    /// the registry's own takes the name. For a registry built elsewhere,
+    /// say a command line's `--result-limit` over a program's registry.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, Registry, limits::ResultLimit};
+    ///
+    /// /// Says a lot.
+    /// #[tool(register = false)]
+    /// fn chatter() -> String { "la ".repeat(1_000) }
+    ///
+    /// let registry = Registry::builder().tool(ChatterTool).build()?;
+    /// assert!(!registry.contains("read_result"));
+    /// let limited = registry.with_result_limit(ResultLimit::Bytes(500))?;
+    /// assert_eq!(limited.result_limit(), Some(ResultLimit::Bytes(500)));
+    /// assert!(limited.contains("read_result"));
+    /// # Ok::<(), tool_runtime::registry::RegistryError>(())
+    /// ```
+    pub fn with_result_limit(
+        &self,
+        limit: crate::spec::limit::ResultLimit,
+    ) -> Result<Registry, RegistryError> {
+        changes::with_result_limit(self, limit)
+    }
+
     /// The tool named `name`.
     pub fn get(&self, name: &str) -> Option<&dyn Tool> {
         self.index.get(name).map(|&i| &*self.tools[i])
