@@ -23,6 +23,15 @@
 #     server signs with a new key; the resource server takes its tokens
 #     without a restart, and refuses the old key's once it is withdrawn and
 #     the server's JWKS (1 s lifetime here) has been fetched again.
+#  5. `toolbox serve` (stdio) as a proxy of a protected `toolbox serve
+#     --http` (opaque tokens, introspected, 2 s lifetime): the registry
+#     file's `mcp_servers` entry has `auth` (client credentials, the secret
+#     a `${VAR}` of the proxy's environment). A stdio client
+#     (tests/mcp/auth/proxy-client.mjs) sees the upstream's tools, calls
+#     one, waits past the token's expiry and calls again: the upstream
+#     refuses the expired token (401), the proxy gets a new one and the
+#     call succeeds; the authorization server issued a second token, and
+#     the secret shows in no output of the proxy.
 #
 #   tests/mcp/auth/run.sh
 #
@@ -194,3 +203,41 @@ rotating_url="$(field "$(line rs-rotating out)" url)"
 out="$("$MCP_NODE" tests/mcp/auth/key-rotation.mjs "$rotating_url" --issuer "$rotating_issuer" \
   --scope tools:call --settle-ms 1500 2>"$logs/rotation.err")" || fail "key rotation: $out"
 echo "ok: key rotation: the new key's tokens taken at once, the withdrawn key's refused"
+
+# 5. toolbox as a proxy of a protected server, its token expiring.
+start as-proxy out "$MCP_NODE" tests/mcp/auth/authorization-server.mjs \
+  --scopes "tools:call" --token-format opaque --ttl 2
+proxy_issuer="$(field "$(line as-proxy out)" issuer)"
+export AS_RS_SECRET=mcp-resource-server-secret
+toolbox toolbox-upstream --auth-issuer "$proxy_issuer" --auth-scope tools:call \
+  --auth-client-id mcp-resource-server --auth-client-secret-env AS_RS_SECRET
+# The client's secret reaches the proxy through its environment only.
+export PROXY_CLIENT_SECRET=mcp-m2m-secret
+cat >"$logs/proxy.yaml" <<EOF
+mcp_servers:
+  upstream:
+    url: $toolbox_url
+    prefix: up_
+    auth:
+      grant: client_credentials
+      client_id: mcp-m2m
+      client_secret: \${PROXY_CLIENT_SECRET}
+EOF
+out="$("$MCP_NODE" tests/mcp/auth/proxy-client.mjs "$TOOLBOX" "$logs/proxy.yaml" \
+  up_convert_length "$convert" --wait-ms 3000 --token-log "$logs/as-proxy.err" \
+  2>"$logs/proxy.err")" || fail "proxy: $out"
+[ "$(field "$out" ok)" = true ] || fail "proxy: $out"
+case "$(field "$out" first)|$(field "$out" second)" in
+  *'3 metre = 3.0000 metre'*'|'*'3 metre = 3.0000 metre'*) ;;
+  *) fail "proxy: the calls did not go through: $out" ;;
+esac
+before="$(field "$out" tokens_before)"
+after="$(field "$out" tokens_after)"
+[ "$before" -ge 1 ] && [ "$after" -gt "$before" ] \
+  || fail "proxy: no new token after the first expired ($before, then $after tokens): $out"
+grep -q '"request":"POST /token/introspection","status":200' "$logs/as-proxy.err" \
+  || fail "proxy: the upstream introspected no token"
+if grep -qF "$PROXY_CLIENT_SECRET" "$logs/proxy.err"; then
+  fail "proxy: the client secret shows in the proxy's output"
+fi
+echo "ok: toolbox as a proxy with auth: client credentials, a new token after expiry ($before, then $after tokens)"
