@@ -27,8 +27,8 @@ use serde_json::Value;
 use tokio::task::JoinHandle;
 use tool_manifest::{Location, Manifest, ManifestProblem};
 use tool_mcp::client::{
-    ImportOptions, LeftOut, McpClient, McpClientError, McpClientOptions, McpLimits, McpProtocol,
-    McpServerConfig, McpServers,
+    ImportOptions, LeftOut, McpClient, McpClientError, McpClientErrorKind, McpClientOptions,
+    McpLimits, McpProtocol, McpServerConfig, McpServers,
 };
 use tool_runtime::{Registry, Tool, dynamic::DynamicTool, registry::LiveRegistry};
 
@@ -59,6 +59,10 @@ pub(crate) struct Remote {
     import: ImportOptions,
     /// `FILE:LINE:COLUMN` of its name, for messages.
     pub(crate) at: String,
+    /// The registry file it was read from, when its `auth` has a person
+    /// sign in (the authorization code), which `toolbox auth login` does
+    /// ahead of time.
+    sign_in: Option<String>,
 }
 
 /// The servers of `manifest`, and the mistakes in their entries, each at
@@ -96,8 +100,8 @@ pub(crate) fn servers(manifest: &Manifest, text: &str) -> (Vec<Remote>, Vec<Mani
                     message.push_str(
                         "; a registry file's entry may also have `prefix`, \
                          `connect_timeout_ms`, `max_tools`, `max_list_bytes`, \
-                         `max_schema_bytes`, `max_schema_depth`, `max_result_bytes` \
-                         and `protocol`",
+                         `max_schema_bytes`, `max_schema_depth`, `max_result_bytes`, \
+                         `protocol` and, for an HTTP server, `auth`",
                     );
                 }
                 problems.push(ManifestProblem {
@@ -114,12 +118,26 @@ pub(crate) fn servers(manifest: &Manifest, text: &str) -> (Vec<Remote>, Vec<Mani
         if let Some(prefix) = &entry.prefix {
             import = import.with_prefix(prefix.clone());
         }
+        #[cfg(feature = "client-auth")]
+        let sign_in = entry
+            .auth
+            .as_ref()
+            .filter(|auth| {
+                matches!(
+                    auth.grant,
+                    tool_mcp::client::oauth::OAuthGrant::AuthorizationCode
+                )
+            })
+            .map(|_| manifest.source().to_owned());
+        #[cfg(not(feature = "client-auth"))]
+        let sign_in = None;
         remotes.push(Remote {
             name: name.clone(),
             config,
             client: entry.client_options(client),
             import,
             at: format!("{}:{}:{}", manifest.source(), name_at.line, name_at.column),
+            sign_in,
         });
     }
     (remotes, problems)
@@ -246,14 +264,28 @@ fn key_location(text: &str, value: Location, key: &str) -> Option<Location> {
     None
 }
 
-/// A client for `remote`, or the error saying why it could not be reached.
-async fn connect(remote: &Remote) -> Result<McpClient, McpClientError> {
+/// A client for `remote`, or what to say about why it could not be
+/// reached: for a server a person signs in to, how to.
+async fn connect(remote: &Remote) -> Result<McpClient, String> {
     McpClient::connect_with(
         remote.name.clone(),
         remote.config.clone(),
         remote.client.clone(),
     )
     .await
+    .map_err(|error| sign_in_hint(remote, &error))
+}
+
+/// `error`, with the command that signs in when `remote` needs a person's
+/// sign-in that has not been made (or has lapsed).
+fn sign_in_hint(remote: &Remote, error: &McpClientError) -> String {
+    match &remote.sign_in {
+        Some(file) if error.kind() == McpClientErrorKind::Auth => format!(
+            "{error}; sign in first with `toolbox --registry {file} auth login {}`",
+            remote.name
+        ),
+        _ => error.to_string(),
+    }
 }
 
 /// Says on stderr which of `remote`'s tools are left out, and why (the

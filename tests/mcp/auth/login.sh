@@ -195,6 +195,8 @@ tb "$logs/config-none" --registry "$logs/proxy.yaml" call remote_convert_length 
   >"$logs/proxy-none.out" 2>"$logs/proxy-none.err" || code=$?
 [ "$code" = 1 ] || fail "the proxy without a sign-in exited $code, not 1"
 grep -q 'could not authorize' "$logs/proxy-none.err" || fail "the proxy without a sign-in did not say why"
+grep -qF "sign in first with \`toolbox --registry $logs/proxy.yaml auth login remote\`" "$logs/proxy-none.err" ||
+  fail "the proxy without a sign-in did not say how to sign in: $(cat "$logs/proxy-none.err")"
 echo "ok: toolbox --registry (mcp_servers auth: authorization_code) calls with the kept token, and without one cannot"
 
 # 2. Dynamic registration, the server named by its registry entry.
