@@ -188,6 +188,8 @@ pub mod client;
 mod content;
 pub mod headers;
 pub mod server;
+#[cfg(any(feature = "auth", feature = "client"))]
+mod tls;
 
 /// The `rmcp` crate the client is built on: its transports and its
 /// protocol types, at the version this crate uses.

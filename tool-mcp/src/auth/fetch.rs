@@ -38,7 +38,7 @@ impl Fetcher {
     /// answers are read up to `max_bytes`. Redirects are not followed: a
     /// metadata document or a key set is where the issuer says.
     pub(crate) fn new(timeout: Duration, max_bytes: usize) -> Result<Self, String> {
-        ensure_crypto_provider();
+        crate::tls::ensure_crypto_provider();
         let client = Client::builder()
             .timeout(timeout)
             .connect_timeout(timeout)
@@ -164,13 +164,4 @@ fn form_encode(text: &str) -> String {
         }
     }
     encoded
-}
-
-/// Builds the HTTP client's TLS on ring when the program has not chosen a
-/// rustls crypto provider (reqwest is built without one).
-fn ensure_crypto_provider() {
-    if rustls::crypto::CryptoProvider::get_default().is_none() {
-        // Another thread may have installed one meanwhile: either will do.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    }
 }

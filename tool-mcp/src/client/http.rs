@@ -102,7 +102,7 @@ fn http_config(
             .map_err(|error| format!("the value of the header `{name}` is not valid: {error}"))?;
         custom.insert(header, value);
     }
-    super::tls::ensure_crypto_provider();
+    crate::tls::ensure_crypto_provider();
     // A response stream that breaks is resumed a few times, then fails its
     // request (rmcp's default retries forever).
     let mut retry = ExponentialBackoff::default();

@@ -81,7 +81,6 @@ mod stdio;
 mod supervisor;
 mod sync;
 mod tasks;
-mod tls;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -79,7 +79,7 @@ impl AuthorizationHandler for FollowRedirect {
 
     fn authorize<'a>(&'a self, prompt: &'a AuthorizationPrompt) -> AuthorizationFuture<'a> {
         Box::pin(async move {
-            crate::client::tls::ensure_crypto_provider();
+            crate::tls::ensure_crypto_provider();
             let client = reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
                 .timeout(self.timeout)

@@ -50,7 +50,7 @@ impl Http {
         if let Some(client) = slot.get() {
             return Ok(client);
         }
-        crate::client::tls::ensure_crypto_provider();
+        crate::tls::ensure_crypto_provider();
         // No connection kept between requests: they are few and far
         // apart, and a server closing an idle connection as a request goes
         // out on it would fail the request.
