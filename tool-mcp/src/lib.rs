@@ -185,8 +185,11 @@
 pub mod auth;
 #[cfg(feature = "client")]
 pub mod client;
+pub mod completion;
 mod content;
 pub mod headers;
+pub mod prompts;
+pub mod resources;
 pub mod server;
 #[cfg(any(feature = "auth", feature = "client"))]
 mod tls;

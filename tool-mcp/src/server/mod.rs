@@ -78,6 +78,7 @@
 //! # }
 //! ```
 
+mod content;
 #[cfg(feature = "http")]
 mod http;
 mod listing;
@@ -143,6 +144,10 @@ pub struct McpServer {
     tasks: Option<tool_tasks::Tasks>,
     /// How many tasks each caller's calls run now, over every clone.
     caller_tasks: Arc<tasks::CallerTasks>,
+    /// The resources served, if any.
+    resources: Option<crate::resources::Resources>,
+    /// The prompts served, if any.
+    prompts: Option<crate::prompts::Prompts>,
 }
 
 /// A server's name and version (`serverInfo`).
@@ -166,6 +171,8 @@ struct Limits {
     list_ttl: Duration,
     /// How long a `requestState` is accepted.
     state_ttl: Duration,
+    /// The most resources a session subscribes to.
+    max_subscriptions: usize,
 }
 
 impl Default for Limits {
@@ -176,6 +183,7 @@ impl Default for Limits {
             output_buffer: McpServer::DEFAULT_OUTPUT_BUFFER,
             list_ttl: McpServer::DEFAULT_LIST_TTL,
             state_ttl: McpServer::DEFAULT_REQUEST_STATE_TTL,
+            max_subscriptions: McpServer::DEFAULT_MAX_SUBSCRIPTIONS,
         }
     }
 }
@@ -195,6 +203,8 @@ impl Clone for McpServer {
             state_key: Arc::clone(&self.state_key),
             tasks: self.tasks.clone(),
             caller_tasks: Arc::clone(&self.caller_tasks),
+            resources: self.resources.clone(),
+            prompts: self.prompts.clone(),
         }
     }
 }
@@ -231,6 +241,8 @@ impl McpServer {
             state_key: Arc::new(OnceLock::new()),
             tasks: None,
             caller_tasks: Arc::default(),
+            resources: None,
+            prompts: None,
         }
     }
 
@@ -338,6 +350,40 @@ impl McpServer {
     /// [`DEFAULT_REQUEST_STATE_TTL`](Self::DEFAULT_REQUEST_STATE_TTL).
     pub fn with_request_state_ttl(mut self, ttl: Duration) -> Self {
         self.limits.state_ttl = ttl;
+        self
+    }
+
+    /// The most resources one session subscribes to
+    /// (`resources/subscribe`, revision 2025-11-25) unless
+    /// [`with_max_subscriptions`](Self::with_max_subscriptions) says
+    /// otherwise.
+    pub const DEFAULT_MAX_SUBSCRIPTIONS: usize = 1000;
+
+    /// The most resources one session subscribes to; a subscription beyond
+    /// it is refused (`-32603`, "server busy", with `{"maxSubscriptions":
+    /// n}` as its data). The default is
+    /// [`DEFAULT_MAX_SUBSCRIPTIONS`](Self::DEFAULT_MAX_SUBSCRIPTIONS).
+    pub fn with_max_subscriptions(mut self, subscriptions: usize) -> Self {
+        self.limits.max_subscriptions = subscriptions;
+        self
+    }
+
+    /// Serves `resources` (`resources/list`, `resources/templates/list`,
+    /// `resources/read`, `resources/subscribe` and completion of their
+    /// templates' variables), and declares the `resources` and
+    /// `completions` capabilities. Reads run as calls do, counted against
+    /// [`with_max_concurrent_calls`](Self::with_max_concurrent_calls).
+    pub fn with_resources(mut self, resources: crate::resources::Resources) -> Self {
+        self.resources = Some(resources);
+        self
+    }
+
+    /// Serves `prompts` (`prompts/list`, `prompts/get` and completion of
+    /// their arguments), and declares the `prompts` and `completions`
+    /// capabilities. A `prompts/get` runs as a call does, counted against
+    /// [`with_max_concurrent_calls`](Self::with_max_concurrent_calls).
+    pub fn with_prompts(mut self, prompts: crate::prompts::Prompts) -> Self {
+        self.prompts = Some(prompts);
         self
     }
 

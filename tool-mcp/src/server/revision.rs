@@ -251,11 +251,22 @@ impl Caching {
 }
 
 /// The server's capabilities, in either era: with `extensions` naming the
-/// tasks extension when the server serves tasks.
+/// tasks extension when the server serves tasks; `resources` (with
+/// `subscribe` and `listChanged`), `prompts` (with `listChanged`) and
+/// `completions` when it serves resources or prompts.
 pub(super) fn capabilities(server: &McpServer) -> Value {
     let mut capabilities = json!({"logging": {}, "tools": {"listChanged": true}});
     if server.tasks.is_some() {
         capabilities["extensions"] = json!({TASKS_EXTENSION: {}});
+    }
+    if server.resources.is_some() {
+        capabilities["resources"] = json!({"subscribe": true, "listChanged": true});
+    }
+    if server.prompts.is_some() {
+        capabilities["prompts"] = json!({"listChanged": true});
+    }
+    if server.resources.is_some() || server.prompts.is_some() {
+        capabilities["completions"] = json!({});
     }
     capabilities
 }
@@ -263,12 +274,20 @@ pub(super) fn capabilities(server: &McpServer) -> Value {
 /// The `server/discover` result: the revisions served, the capabilities,
 /// the instructions, with caching hints and the server's `_meta`. Besides
 /// the tools and logging, the stateless revision lists prompts and
-/// resources (their lists are empty), so those capabilities are declared.
+/// resources (empty lists when the server serves none), so those
+/// capabilities are always declared; resource subscriptions go through
+/// `subscriptions/listen` there, so `resources.subscribe` is not.
 pub(super) fn discover(server: &McpServer) -> Value {
     let caching = Caching::of(server);
     let mut capabilities = capabilities(server);
-    capabilities["prompts"] = json!({});
-    capabilities["resources"] = json!({});
+    if let Some(resources) = capabilities["resources"].as_object_mut() {
+        resources.remove("subscribe");
+    } else {
+        capabilities["resources"] = json!({});
+    }
+    if capabilities["prompts"].is_null() {
+        capabilities["prompts"] = json!({});
+    }
     let mut result = json!({
         "resultType": "complete",
         "supportedVersions": SUPPORTED,

@@ -94,6 +94,8 @@ pub(super) struct Session<O: Outbox> {
     /// The line its calls take turns in: a sequential tool's call runs
     /// alone.
     order: sequence::Order,
+    /// Its subscriptions to resources.
+    pub(super) content: super::content::SessionContent,
 }
 
 /// The requests in flight.
@@ -141,6 +143,7 @@ impl<O: Outbox> Session<O> {
             tasks: Arc::new(tasks),
             revision: Mutex::new(None),
             order: sequence::Order::default(),
+            content: Default::default(),
         })
     }
 
@@ -326,6 +329,7 @@ impl<O: Outbox> Session<O> {
             "tasks/get" | "tasks/update" | "tasks/cancel" => {
                 self.session_tasks_request(&id, method, params).await;
             }
+            m if super::content::serves(m) => self.content_request(id, m, params, false).await,
             "logging/setLevel" => {
                 let level = params
                     .and_then(|mut params| params.remove("level"))
@@ -376,21 +380,7 @@ impl<O: Outbox> Session<O> {
                 self.stateless_tasks_request(&id, method, params, &meta)
                     .await;
             }
-            "prompts/list" | "resources/list" | "resources/templates/list" => {
-                self.list_none(&id, method).await;
-            }
-            // There are none to read: every URI is unknown (SEP-2164).
-            "resources/read" => {
-                let uri = params
-                    .as_ref()
-                    .and_then(|params| params.get("uri"))
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                let error =
-                    RpcError::invalid_params("resource not found: the server has no resources")
-                        .with_data(json!({"uri": uri}));
-                self.refuse(&id, error).await;
-            }
+            m if super::content::serves(m) => self.content_request(id, m, params, true).await,
             _ => self.refuse(&id, revision::not_in_stateless(method)).await,
         }
     }
@@ -470,29 +460,12 @@ impl<O: Outbox> Session<O> {
         self.respond(id, tools).await;
     }
 
-    /// The listings of what the server does not offer (prompts, resources
-    /// and their templates), in the stateless revision: empty, with the
-    /// caching hints of every list, so that a client may cache that too.
-    async fn list_none(&self, id: &Id, method: &str) {
-        let key = match method {
-            "prompts/list" => "prompts",
-            "resources/list" => "resources",
-            _ => "resourceTemplates",
-        };
-        let caching = Caching::of(&self.server);
-        let result = json!({
-            key: [],
-            "resultType": "complete",
-            "ttlMs": caching.ttl_ms,
-            "cacheScope": caching.cache_scope,
-            "_meta": revision::result_meta(&self.server, None),
-        });
-        self.respond(id, result).await;
-    }
-
     async fn on_notification(self: &Arc<Self>, method: &str, params: Option<Value>, line: &[u8]) {
         match method {
-            "notifications/initialized" => self.watch_tools(),
+            "notifications/initialized" => {
+                self.watch_tools();
+                self.watch_content();
+            }
             "notifications/cancelled" => {
                 let id = params
                     .as_ref()

@@ -1,8 +1,9 @@
 //! `subscriptions/listen` (revision 2026-07-28): a request that stays in
 //! flight and brings the notifications the client asked for, each marked
 //! with the subscription's id (the request's). The server honours
-//! `toolsListChanged`, the only list it has; other kinds are left out of
-//! the acknowledgement and never sent.
+//! `toolsListChanged`, and `promptsListChanged` and `resourcesListChanged`
+//! when it serves prompts and resources; other kinds are left out of the
+//! acknowledgement and never sent.
 //!
 //! The subscription ends when the client cancels the request
 //! (`notifications/cancelled`, no answer), or when the session ends or
@@ -43,6 +44,23 @@ struct Params<'a> {
     notifications: Option<&'a Map<String, Value>>,
 }
 
+/// The notifications a subscription asked for that the server sends.
+#[derive(Clone, Copy)]
+struct Kinds {
+    tools: bool,
+    prompts: bool,
+    resources: bool,
+}
+
+/// Waits for the next change of `changes`, if there is one to wait for;
+/// `false` once it can change no more.
+pub(super) async fn changed<T>(changes: &mut Option<tokio::sync::watch::Receiver<T>>) -> bool {
+    match changes {
+        Some(changes) => changes.changed().await.is_ok(),
+        None => std::future::pending().await,
+    }
+}
+
 /// A subscription's closing result.
 #[derive(Serialize)]
 struct Closed<'a> {
@@ -67,7 +85,12 @@ impl<O: Outbox> Session<O> {
             );
             return self.answer(error.line(&id), &id).await;
         };
-        let tools = filter.get("toolsListChanged") == Some(&Value::Bool(true));
+        let wants = |kind: &str| filter.get(kind) == Some(&Value::Bool(true));
+        let kinds = Kinds {
+            tools: wants("toolsListChanged"),
+            prompts: wants("promptsListChanged") && self.server.prompts.is_some(),
+            resources: wants("resourcesListChanged") && self.server.resources.is_some(),
+        };
         let key = id.key().into_owned();
         let cancelled = CancellationToken::new();
         if let Err(error) = self.admit(&key, &cancelled, false) {
@@ -75,8 +98,13 @@ impl<O: Outbox> Session<O> {
         }
         lock(&self.listens).insert(key.clone(), id.clone());
         let mut honoured = Map::new();
-        if tools {
-            honoured.insert("toolsListChanged".into(), Value::Bool(true));
+        let named = [
+            ("toolsListChanged", kinds.tools),
+            ("promptsListChanged", kinds.prompts),
+            ("resourcesListChanged", kinds.resources),
+        ];
+        for (kind, _) in named.into_iter().filter(|(_, wanted)| *wanted) {
+            honoured.insert(kind.into(), Value::Bool(true));
         }
         let ack = Params {
             meta: SubscriptionMeta {
@@ -89,34 +117,47 @@ impl<O: Outbox> Session<O> {
         self.send(line, Some(&id)).await;
         let session = Arc::clone(self);
         tokio::spawn(async move {
-            session.deliver(&id, tools, &cancelled).await;
+            session.deliver(&id, kinds, &cancelled).await;
             lock(&session.listens).remove(&key);
             session.finish(&key, false);
         });
     }
 
     /// Sends subscription `id` a `notifications/tools/list_changed` at each
-    /// change to the tools when it asked for them (`tools`), until
-    /// `cancelled`.
-    async fn deliver(&self, id: &Id, tools: bool, cancelled: &CancellationToken) {
-        let mut changes = self.server.registry.subscribe();
+    /// change to the tools when it asked for them, and the same of prompts
+    /// and resources (`kinds`), until `cancelled`.
+    async fn deliver(&self, id: &Id, kinds: Kinds, cancelled: &CancellationToken) {
+        let mut tools = kinds.tools.then(|| self.server.registry.subscribe());
+        let server = &self.server;
+        let prompts = server.prompts.as_ref().map(|prompts| prompts.changes());
+        let mut prompts = prompts.filter(|_| kinds.prompts);
+        let resources = server
+            .resources
+            .as_ref()
+            .map(|resources| resources.changes());
+        let mut resources = resources.filter(|_| kinds.resources);
         loop {
-            tokio::select! {
-                changed = changes.changed(), if tools => {
-                    if changed.is_err() {
-                        // The tools never change again: wait for the end.
-                        cancelled.cancelled().await;
-                        return;
-                    }
-                    let params = Params {
-                        meta: SubscriptionMeta { id, server: None },
-                        notifications: None,
-                    };
-                    let line = wire::notification_line("notifications/tools/list_changed", params);
-                    self.send(line, Some(id)).await;
+            let method = tokio::select! {
+                more = changed(&mut tools) => {
+                    if !more { tools = None; continue; }
+                    "notifications/tools/list_changed"
+                }
+                more = changed(&mut prompts) => {
+                    if !more { prompts = None; continue; }
+                    "notifications/prompts/list_changed"
+                }
+                more = changed(&mut resources) => {
+                    if !more { resources = None; continue; }
+                    "notifications/resources/list_changed"
                 }
                 () = cancelled.cancelled() => return,
-            }
+            };
+            let params = Params {
+                meta: SubscriptionMeta { id, server: None },
+                notifications: None,
+            };
+            self.send(wire::notification_line(method, params), Some(id))
+                .await;
         }
     }
 

@@ -1,0 +1,267 @@
+//! The server's resources, prompts and completion: the methods of
+//! [`Resources`](crate::resources::Resources) and
+//! [`Prompts`](crate::prompts::Prompts) a server serves
+//! ([`McpServer::with_resources`], [`McpServer::with_prompts`]), in either
+//! era.
+//!
+//! What each request gets:
+//!
+//! - The lists (`resources/list`, `resources/templates/list`,
+//!   `prompts/list`) and `resources/subscribe`/`unsubscribe` are answered
+//!   at once: one page each (a `cursor` the server never gave is refused,
+//!   `-32602`).
+//! - `resources/read`, `prompts/get` and `completion/complete` run a
+//!   program's code: each runs as a call does, on a task of its own,
+//!   counted against the server's limit of calls at once, and stopped by
+//!   `notifications/cancelled` (with no answer).
+//! - A method of what the server does not serve is not found (`-32601`);
+//!   but in revision 2026-07-28, whose `server/discover` always declares
+//!   prompts and resources, the lists are empty and every URI is unknown
+//!   (`-32602`, SEP-2164).
+//! - Results of revision 2026-07-28 carry their `resultType` and the
+//!   server's `_meta`; lists and reads their caching hints (`ttlMs`,
+//!   `cacheScope`). Resource subscriptions there go through
+//!   `subscriptions/listen`: `resources/subscribe` is not found.
+
+mod completion;
+mod notify;
+mod prompts;
+mod resources;
+
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value, json};
+use tool_runtime::ToolContext;
+use tool_runtime::context::CancellationToken;
+
+use super::McpServer;
+use super::output::Outbox;
+use super::revision::{self, Caching};
+use super::session::Session;
+use super::wire::{self, Id, METHOD_NOT_FOUND, RpcError, quoted};
+
+/// What a session keeps of its resources: the URIs it subscribed to
+/// (revision 2025-11-25), and whether it is told of changes already.
+#[derive(Default)]
+pub(super) struct SessionContent {
+    subscribed: Mutex<HashSet<String>>,
+    watching: AtomicBool,
+}
+
+/// Whether `method` is one of this module's.
+pub(super) fn serves(method: &str) -> bool {
+    matches!(
+        method,
+        "resources/list"
+            | "resources/templates/list"
+            | "resources/read"
+            | "resources/subscribe"
+            | "resources/unsubscribe"
+            | "prompts/list"
+            | "prompts/get"
+            | "completion/complete"
+    )
+}
+
+/// Whether `server` serves `method` (one of [`serves`]).
+fn served(server: &McpServer, method: &str) -> bool {
+    match method.split('/').next() {
+        Some("resources") => server.resources.is_some(),
+        Some("prompts") => server.prompts.is_some(),
+        _ => server.resources.is_some() || server.prompts.is_some(),
+    }
+}
+
+/// `-32602` for a list's `cursor`: every list is one page, so the server
+/// never gives one.
+fn refuse_cursor(method: &str, params: Option<&Map<String, Value>>) -> Result<(), RpcError> {
+    match params.and_then(|params| params.get("cursor")) {
+        None | Some(Value::Null) => Ok(()),
+        Some(_) => Err(RpcError::invalid_params(format!(
+            "invalid params for {method}: unknown cursor (the list is one page, with no \
+             nextCursor)"
+        ))),
+    }
+}
+
+/// The string parameter `key` of `method`, or `-32602`.
+fn string_param<'a>(
+    method: &str,
+    params: Option<&'a Map<String, Value>>,
+    key: &str,
+) -> Result<&'a str, RpcError> {
+    params
+        .and_then(|params| params.get(key))
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            RpcError::invalid_params(format!(
+                "invalid params for {method}: `{key}` must be a string"
+            ))
+        })
+}
+
+/// A result of `method` for `era`: in revision 2026-07-28 with its
+/// `resultType`, the server's `_meta`, and `caching` hints when it may be
+/// cached.
+fn shape(
+    server: &McpServer,
+    mut result: Value,
+    stateless: bool,
+    caching: Option<Caching>,
+) -> Value {
+    if stateless {
+        revision::complete(server, &mut result);
+        if let Some(caching) = caching {
+            result["ttlMs"] = caching.ttl_ms.into();
+            result["cacheScope"] = caching.cache_scope.into();
+        }
+    }
+    result
+}
+
+impl<O: Outbox> Session<O> {
+    /// A request of this module's `method` ([`serves`]), of revision
+    /// 2026-07-28 when `stateless`.
+    pub(super) async fn content_request(
+        self: &Arc<Self>,
+        id: Id,
+        method: &str,
+        params: Option<Map<String, Value>>,
+        stateless: bool,
+    ) {
+        let subscription = matches!(method, "resources/subscribe" | "resources/unsubscribe");
+        if stateless && subscription {
+            let error = revision::not_in_stateless(method);
+            return self.answer(error.line(&id), &id).await;
+        }
+        let server = &self.server;
+        let listing = matches!(
+            method,
+            "resources/list" | "resources/templates/list" | "prompts/list"
+        );
+        let unserved = !served(server, method);
+        if unserved && !(stateless && (listing || method == "resources/read")) {
+            let message = format!("method not found: {}", quoted(method));
+            let error = RpcError::new(METHOD_NOT_FOUND, message);
+            return self.answer(error.line(&id), &id).await;
+        }
+        if listing || subscription {
+            let answer = if listing {
+                refuse_cursor(method, params.as_ref()).map(|()| {
+                    let list = match method {
+                        "prompts/list" => prompts::list(server),
+                        "resources/list" => resources::list(server),
+                        _ => resources::templates(server),
+                    };
+                    shape(server, list, stateless, Some(Caching::of(server)))
+                })
+            } else {
+                self.subscription(method, params.as_ref())
+            };
+            let line = match answer {
+                Ok(result) => wire::result_line(&id, result),
+                Err(error) => error.line(&id),
+            };
+            return self.answer(line, &id).await;
+        }
+        self.run_content(id, method.to_owned(), params, stateless)
+            .await;
+    }
+
+    /// Runs request `id` of `method` (`resources/read`, `prompts/get`,
+    /// `completion/complete`) as a call runs: admitted against the
+    /// server's limit, on the transport's task, stopped when cancelled.
+    async fn run_content(
+        self: &Arc<Self>,
+        id: Id,
+        method: String,
+        params: Option<Map<String, Value>>,
+        stateless: bool,
+    ) {
+        let key = id.key().into_owned();
+        let cancelled = CancellationToken::new();
+        if let Err(error) = self.admit(&key, &cancelled, true) {
+            return self.answer(error.line(&id), &id).await;
+        }
+        let session = Arc::clone(self);
+        let context = self.base_context(&id);
+        let span = span(&id, &method, params.as_ref());
+        let request = id.clone();
+        let work = async move {
+            let _done = Done {
+                session: &*session,
+                key: &key,
+            };
+            let work = session.content_result(&method, params.as_ref(), context, stateless);
+            let answer = tokio::select! {
+                answer = work => answer,
+                () = cancelled.cancelled() => return,
+            };
+            let line = match answer {
+                Ok(result) => wire::result_line(&id, result),
+                Err(error) => error.line(&id),
+            };
+            session.answer(line, &id).await;
+        };
+        self.output
+            .run(&request, tracing::Instrument::instrument(work, span));
+    }
+
+    /// The result of `method` with `params` in `context`, shaped for its
+    /// era.
+    async fn content_result(
+        &self,
+        method: &str,
+        params: Option<&Map<String, Value>>,
+        context: ToolContext,
+        stateless: bool,
+    ) -> Result<Value, RpcError> {
+        let server = &self.server;
+        let (result, caching) = match method {
+            "resources/read" => {
+                let (result, caching) = resources::read(server, params, context).await?;
+                (result, Some(caching))
+            }
+            "prompts/get" => (prompts::get(server, params, context).await?, None),
+            _ => (completion::complete(server, params, context).await?, None),
+        };
+        Ok(shape(server, result, stateless, caching))
+    }
+}
+
+/// The span of a request of this module: named for its method and what
+/// it names (a prompt, a URI), with the request's id.
+fn span(id: &Id, method: &str, params: Option<&Map<String, Value>>) -> tracing::Span {
+    let target = params
+        .and_then(|params| params.get("name").or_else(|| params.get("uri")))
+        .and_then(Value::as_str)
+        .map(wire::cut)
+        .unwrap_or_default();
+    tracing::info_span!(
+        "mcp.request",
+        otel.name = %format_args!("{method} {target}"),
+        otel.kind = "server",
+        mcp.method.name = %method,
+        jsonrpc.request.id = %id,
+    )
+}
+
+/// Takes a request out of the session's requests in flight when dropped.
+struct Done<'a, O: Outbox> {
+    session: &'a Session<O>,
+    key: &'a str,
+}
+
+impl<O: Outbox> Drop for Done<'_, O> {
+    fn drop(&mut self) {
+        self.session.finish(self.key, true);
+    }
+}
+
+/// `data` for an error about the URI `uri` (cut short, as echoed input
+/// is).
+fn uri_data(uri: &str) -> Value {
+    json!({"uri": wire::cut(uri)})
+}

@@ -1,0 +1,331 @@
+//! `resources/list`, `resources/templates/list`, `resources/read`,
+//! `resources/subscribe` and `resources/unsubscribe`, their errors and
+//! limits.
+
+use serde_json::json;
+use tool_mcp::resources::{ResourceSpec, Resources};
+use tool_mcp::server::McpServer;
+use tool_runtime::Registry;
+
+use futures_util::future::BoxFuture;
+use tool_mcp::resources::{Contents, ReadRequest, Resource, ResourceError};
+
+use super::{Client, ERAS, Era, assert_error, plain, server};
+
+/// A resource of its own kind: its name as its text.
+struct Note(ResourceSpec);
+
+impl Resource for Note {
+    fn spec(&self) -> &ResourceSpec {
+        &self.0
+    }
+
+    fn read(&self, request: ReadRequest) -> BoxFuture<'_, Result<Vec<Contents>, ResourceError>> {
+        let text = self.0.name.to_string();
+        Box::pin(async move { Ok(vec![Contents::text(request.uri, "text/plain", text)]) })
+    }
+}
+
+#[tokio::test]
+async fn resources_list_gives_the_fixed_uris_in_uri_order() {
+    for era in ERAS {
+        let (mut client, _) = Client::start(server(), era).await;
+        let list = client.request("resources/list", json!({})).await;
+        assert_eq!(
+            plain(era, &list, true),
+            json!({"resources": [
+                {"uri": "test://static-binary", "name": "static-binary", "mimeType": "image/png", "size": 8},
+                {"uri": "test://static-text", "name": "static-text", "description": "A text",
+                 "mimeType": "text/plain", "size": 48},
+            ]}),
+            "{era:?}"
+        );
+        let templates = client.request("resources/templates/list", json!({})).await;
+        assert_eq!(
+            plain(era, &templates, true),
+            json!({"resourceTemplates": [
+                {"uriTemplate": "test://template/{id}/data", "name": "template-data",
+                 "mimeType": "application/json"},
+            ]}),
+            "{era:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_cursor_the_server_never_gave_is_refused() {
+    for era in ERAS {
+        let (mut client, _) = Client::start(server(), era).await;
+        for method in ["resources/list", "resources/templates/list", "prompts/list"] {
+            let list = client.request(method, json!({"cursor": "abc"})).await;
+            assert_eq!(list["error"]["code"], -32602, "{era:?} {method}: {list}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn resources_read_gives_text_blobs_and_template_contents() {
+    for era in ERAS {
+        let (mut client, _) = Client::start(server(), era).await;
+        let text = client
+            .request("resources/read", json!({"uri": "test://static-text"}))
+            .await;
+        assert_eq!(
+            plain(era, &text, true),
+            json!({"contents": [{"uri": "test://static-text", "mimeType": "text/plain",
+                "text": "This is the content of the static text resource."}]})
+        );
+        if era == Era::Stateless {
+            // Contents that never change: public, for the list lifetime.
+            assert_eq!(text["result"]["cacheScope"], "public");
+            assert_eq!(text["result"]["ttlMs"], 60_000);
+        }
+        let blob = client
+            .request("resources/read", json!({"uri": "test://static-binary"}))
+            .await;
+        assert_eq!(
+            plain(era, &blob, true)["contents"][0],
+            json!({"uri": "test://static-binary", "mimeType": "image/png", "blob": "iVBORw0KGgo="})
+        );
+        let data = client
+            .request("resources/read", json!({"uri": "test://template/123/data"}))
+            .await;
+        let contents = &plain(era, &data, true)["contents"][0];
+        assert_eq!(contents["uri"], "test://template/123/data");
+        let text: serde_json::Value =
+            serde_json::from_str(contents["text"].as_str().unwrap()).unwrap();
+        assert_eq!(text, json!({"id": "123", "templateTest": true}));
+        if era == Era::Stateless {
+            // A template's reads: not cached unless it says so.
+            assert_eq!(data["result"]["cacheScope"], "private");
+            assert_eq!(data["result"]["ttlMs"], 0);
+        }
+    }
+}
+
+#[tokio::test]
+async fn reading_an_unknown_uri_is_invalid_params_with_the_uri() {
+    for era in ERAS {
+        let (mut client, _) = Client::start(server(), era).await;
+        for uri in [
+            "test://nonexistent-resource-for-conformance-testing",
+            // A template's value may not hold a `/`, encoded or not.
+            "test://template/1%2F2/data",
+            "test://template/1/2/data",
+            "test://template//data",
+        ] {
+            let read = client.request("resources/read", json!({"uri": uri})).await;
+            assert_error(&read, -32602, json!({"uri": uri}));
+            assert_eq!(read["error"]["message"], "Resource not found");
+        }
+        let read = client.request("resources/read", json!({"uri": 7})).await;
+        assert_eq!(read["error"]["code"], -32602, "{read}");
+    }
+}
+
+#[tokio::test]
+async fn a_failing_or_empty_read_is_an_internal_error() {
+    for era in ERAS {
+        let (mut client, _) = Client::start(server(), era).await;
+        for id in ["broken", "empty"] {
+            let uri = format!("test://template/{id}/data");
+            let read = client.request("resources/read", json!({"uri": uri})).await;
+            assert_error(&read, -32603, json!({"uri": uri}));
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_read_over_the_limit_is_refused_with_its_size() {
+    let resources = Resources::builder()
+        .text(ResourceSpec::fixed("test://big", "big"), "x".repeat(11))
+        .text(ResourceSpec::fixed("test://small", "small"), "x".repeat(10))
+        .max_read_bytes(10)
+        .build()
+        .unwrap();
+    let server = McpServer::new(Registry::builder().build().unwrap()).with_resources(resources);
+    for era in ERAS {
+        let (mut client, _) = Client::start(server.clone(), era).await;
+        let read = client
+            .request("resources/read", json!({"uri": "test://big"}))
+            .await;
+        assert_error(
+            &read,
+            -32603,
+            json!({"uri": "test://big", "bytes": 11, "limit": 10}),
+        );
+        let read = client
+            .request("resources/read", json!({"uri": "test://small"}))
+            .await;
+        assert!(read["result"].is_object(), "{read}");
+    }
+}
+
+#[tokio::test]
+async fn reads_count_against_the_calls_a_session_runs_at_once() {
+    let (gate, opened) = tokio::sync::watch::channel(false);
+    let resources = Resources::builder()
+        .template(
+            ResourceSpec::template(
+                tool_mcp::resources::UriTemplate::parse("wait://{n}").unwrap(),
+                "wait",
+            ),
+            move |request| {
+                let mut opened = opened.clone();
+                async move {
+                    let _ = opened.wait_for(|open| *open).await;
+                    Ok(vec![Contents::text(request.uri, "text/plain", "done")])
+                }
+            },
+        )
+        .build()
+        .unwrap();
+    let server = McpServer::new(Registry::builder().build().unwrap())
+        .with_resources(resources)
+        .with_max_concurrent_calls(1);
+    let (mut client, _) = Client::start(server, Era::Session).await;
+    let first = client
+        .send_request("resources/read", json!({"uri": "wait://1"}))
+        .await;
+    let second = client
+        .request("resources/read", json!({"uri": "wait://2"}))
+        .await;
+    assert_error(&second, -32603, json!({"maxConcurrentCalls": 1}));
+    gate.send(true).unwrap();
+    let (first, _) = client.response(first).await;
+    assert_eq!(first["result"]["contents"][0]["text"], "done");
+}
+
+#[tokio::test]
+async fn a_cancelled_read_is_stopped_and_gets_no_answer() {
+    static STARTED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+    static STOPPED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+    struct Stopped;
+    impl Drop for Stopped {
+        fn drop(&mut self) {
+            STOPPED.notify_one();
+        }
+    }
+    let resources = Resources::builder()
+        .template(
+            ResourceSpec::template(
+                tool_mcp::resources::UriTemplate::parse("wait://{n}").unwrap(),
+                "wait",
+            ),
+            |_| {
+                // Made with the read's future, so dropping the future unpolled
+                // tells too.
+                let stopped = Stopped;
+                STARTED.notify_one();
+                async move {
+                    let _stopped = stopped;
+                    std::future::pending().await
+                }
+            },
+        )
+        .build()
+        .unwrap();
+    let server = McpServer::new(Registry::builder().build().unwrap())
+        .with_resources(resources)
+        .with_max_concurrent_calls(1);
+    let (mut client, _) = Client::start(server, Era::Session).await;
+    let first = client
+        .send_request("resources/read", json!({"uri": "wait://1"}))
+        .await;
+    // Hang guards, not timing checks.
+    tokio::time::timeout(std::time::Duration::from_secs(30), STARTED.notified())
+        .await
+        .expect("the read starts");
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": first}}),
+        )
+        .await;
+    tokio::time::timeout(std::time::Duration::from_secs(30), STOPPED.notified())
+        .await
+        .expect("the read is stopped");
+    // Its place is given back (at once, or as soon as its task ends): a
+    // second read is admitted, and the cancelled one never answered.
+    let mut admitted = false;
+    for _ in 0..1000 {
+        let second = client
+            .send_request("resources/read", json!({"uri": "wait://2"}))
+            .await;
+        let (ping, before) = {
+            let id = client.send_request("ping", json!({})).await;
+            client.response(id).await
+        };
+        assert!(ping["result"].is_object());
+        assert!(before.iter().all(|m| m["id"] != first), "{before:?}");
+        if before.iter().all(|m| m["id"] != second) {
+            admitted = true;
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    assert!(admitted);
+}
+
+#[tokio::test]
+async fn subscriptions_are_answered_in_a_session_and_bounded() {
+    let server = server().with_max_subscriptions(2);
+    let (mut client, _) = Client::start(server, Era::Session).await;
+    for uri in ["test://a", "test://b", "test://a"] {
+        let answer = client
+            .request("resources/subscribe", json!({"uri": uri}))
+            .await;
+        assert_eq!(answer["result"], json!({}), "{answer}");
+    }
+    let third = client
+        .request("resources/subscribe", json!({"uri": "test://c"}))
+        .await;
+    assert_error(&third, -32603, json!({"maxSubscriptions": 2}));
+    let answer = client
+        .request("resources/unsubscribe", json!({"uri": "test://a"}))
+        .await;
+    assert_eq!(answer["result"], json!({}));
+    let answer = client
+        .request("resources/subscribe", json!({"uri": "test://c"}))
+        .await;
+    assert_eq!(answer["result"], json!({}), "{answer}");
+    let answer = client.request("resources/subscribe", json!({})).await;
+    assert_eq!(answer["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn the_stateless_revision_has_no_resources_subscribe() {
+    let (mut client, _) = Client::start(server(), Era::Stateless).await;
+    for method in ["resources/subscribe", "resources/unsubscribe"] {
+        let answer = client.request(method, json!({"uri": "test://a"})).await;
+        assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    }
+}
+
+#[tokio::test]
+async fn subscribers_hear_of_updates_and_every_session_of_list_changes() {
+    let resources = super::resources();
+    let server =
+        McpServer::new(Registry::builder().build().unwrap()).with_resources(resources.clone());
+    let (mut client, _) = Client::start(server, Era::Session).await;
+    let answer = client
+        .request("resources/subscribe", json!({"uri": "test://static-text"}))
+        .await;
+    assert_eq!(answer["result"], json!({}));
+    // Not subscribed: not told.
+    resources.updated("test://static-binary");
+    resources.updated("test://static-text");
+    let update = client.next().await;
+    assert_eq!(
+        update["method"], "notifications/resources/updated",
+        "{update}"
+    );
+    assert_eq!(update["params"], json!({"uri": "test://static-text"}));
+    resources
+        .insert(Note(ResourceSpec::fixed("test://new", "new")))
+        .unwrap();
+    let changed = client.next().await;
+    assert_eq!(changed["method"], "notifications/resources/list_changed");
+    let list = client.request("resources/list", json!({})).await;
+    assert_eq!(list["result"]["resources"].as_array().unwrap().len(), 3);
+}
