@@ -13,12 +13,20 @@
 //! cargo run -p examples --bin conformance-server            # stdio
 //! ```
 //!
+//! Beside the tools, it serves the resources, the resource template and
+//! the prompts the resources, prompts and completion scenarios read, with
+//! a tool that changes the prompts (`test_trigger_prompt_change`) and one
+//! that changes a resource (`test_trigger_resource_update`).
+//!
 //! `tests/mcp/conformance.sh` runs the suite against it.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use tool_mcp::prompts::{ArgumentSpec, PromptMessage, PromptSpec, Prompts};
+use tool_mcp::resources::{Contents, ResourceSpec, Resources, UriTemplate};
 use tool_mcp::server::McpServer;
 use tool_runtime::{
     Content, Registry, ToolContext, ToolError, content::Audio, content::Image, content::Resource,
@@ -29,6 +37,19 @@ use tool_tasks::Tasks;
 
 /// The registry served, for `test_trigger_tool_change` to change.
 static SERVED: OnceLock<LiveRegistry> = OnceLock::new();
+
+/// The prompts served, for `test_trigger_prompt_change` to change.
+static PROMPTS: OnceLock<Prompts> = OnceLock::new();
+
+/// The resources served, for `test_trigger_resource_update` to change.
+static RESOURCES: OnceLock<Resources> = OnceLock::new();
+
+/// How many times `test_trigger_resource_update` changed the watched
+/// resource.
+static WATCHED_VERSION: AtomicU64 = AtomicU64::new(0);
+
+/// The resource clients subscribe to.
+const WATCHED: &str = "test://watched-resource";
 
 /// A 1x1 red pixel, as PNG.
 const RED_PIXEL_PNG: [u8; 69] = [
@@ -322,6 +343,142 @@ fn test_custom_headers(
 /// The tool `test_trigger_tool_change` adds and removes.
 const TOGGLED: &str = "test_toggled_tool";
 
+/// Adds a prompt to the server's list, or takes it away again: a change the
+/// listening clients hear of.
+#[tool]
+fn test_trigger_prompt_change() -> Result<String, ToolError> {
+    let prompts = PROMPTS
+        .get()
+        .ok_or_else(|| ToolError::new("the server has no prompts"))?;
+    if prompts.remove(TOGGLED_PROMPT) {
+        return Ok(format!("removed {TOGGLED_PROMPT}"));
+    }
+    // The prompt, made once, from a collection of its own.
+    static TOGGLED: OnceLock<Prompts> = OnceLock::new();
+    let toggled = TOGGLED.get_or_init(|| {
+        Prompts::builder()
+            .prompt_fn(
+                PromptSpec::new(TOGGLED_PROMPT).with_description("Appears and disappears."),
+                |_, _| async { Ok("here") },
+            )
+            .build()
+            .expect("one prompt")
+    });
+    let prompt = toggled.get(TOGGLED_PROMPT).expect("the prompt is there");
+    prompts
+        .insert(prompt)
+        .map_err(|error| ToolError::new(error.to_string()))?;
+    Ok(format!("added {TOGGLED_PROMPT}"))
+}
+
+/// The prompt `test_trigger_prompt_change` adds and removes.
+const TOGGLED_PROMPT: &str = "test_toggled_prompt";
+
+/// Changes the text of `test://watched-resource` and tells the clients
+/// subscribed to it.
+#[tool]
+fn test_trigger_resource_update() -> Result<String, ToolError> {
+    let resources = RESOURCES
+        .get()
+        .ok_or_else(|| ToolError::new("the server has no resources"))?;
+    let version = WATCHED_VERSION.fetch_add(1, Ordering::Relaxed) + 1;
+    resources.updated(WATCHED);
+    Ok(format!("{WATCHED} is at version {version}"))
+}
+
+/// The resources the resources scenarios read.
+fn resources() -> Resources {
+    let template = UriTemplate::parse("test://template/{id}/data").expect("a valid template");
+    Resources::builder()
+        .text(
+            ResourceSpec::fixed("test://static-text", "static-text")
+                .with_description("A static text resource")
+                .with_mime_type("text/plain"),
+            "This is the content of the static text resource.",
+        )
+        .blob(
+            ResourceSpec::fixed("test://static-binary", "static-binary")
+                .with_description("A static binary resource: a 1x1 red PNG")
+                .with_mime_type("image/png"),
+            RED_PIXEL_PNG,
+        )
+        .template(
+            ResourceSpec::template(template, "template-data")
+                .with_description("Data for an id")
+                .with_mime_type("application/json"),
+            |request| async move {
+                let id = request.params.get("id").unwrap_or_default();
+                let data =
+                    json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
+                Ok(vec![Contents::text(
+                    request.uri,
+                    "application/json",
+                    data.to_string(),
+                )])
+            },
+        )
+        .template(
+            ResourceSpec::fixed(WATCHED, "watched-resource")
+                .with_description("A resource test_trigger_resource_update changes")
+                .with_mime_type("text/plain"),
+            |request| async move {
+                let version = WATCHED_VERSION.load(Ordering::Relaxed);
+                let text = format!("Watched resource, version {version}.");
+                Ok(vec![Contents::text(request.uri, "text/plain", text)])
+            },
+        )
+        .build()
+        .expect("the conformance resources are set up")
+}
+
+/// The prompts the prompts and completion scenarios get.
+fn prompts() -> Prompts {
+    let with_arguments = PromptSpec::new("test_prompt_with_arguments")
+        .with_description("A prompt with two required arguments")
+        .with_argument(
+            ArgumentSpec::required("arg1")
+                .with_description("First test argument")
+                .with_completions(["paris", "park", "party"]),
+        )
+        .with_argument(ArgumentSpec::required("arg2").with_description("Second test argument"));
+    let embedded = PromptSpec::new("test_prompt_with_embedded_resource")
+        .with_description("A prompt that embeds a resource")
+        .with_argument(
+            ArgumentSpec::required("resourceUri").with_description("The URI of the resource"),
+        );
+    Prompts::builder()
+        .prompt_fn(
+            PromptSpec::new("test_simple_prompt").with_description("A prompt without arguments"),
+            |_, _| async { Ok("This is a simple prompt for testing.") },
+        )
+        .prompt_fn(with_arguments, |arguments, _| async move {
+            let (arg1, arg2) = (arguments.require("arg1")?, arguments.require("arg2")?);
+            Ok(format!(
+                "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
+            ))
+        })
+        .prompt_fn(embedded, |arguments, _| async move {
+            let uri = arguments.require("resourceUri")?;
+            let resource =
+                Resource::text(uri, "text/plain", "Embedded resource content for testing.");
+            Ok(vec![
+                PromptMessage::user(resource),
+                PromptMessage::user("Please process the embedded resource above."),
+            ])
+        })
+        .prompt_fn(
+            PromptSpec::new("test_prompt_with_image").with_description("A prompt with an image"),
+            |_, _| async {
+                Ok(vec![
+                    PromptMessage::user(Image::png(RED_PIXEL_PNG)),
+                    PromptMessage::user("Please analyze the image above."),
+                ])
+            },
+        )
+        .build()
+        .expect("the conformance prompts are set up")
+}
+
 /// An object schema of one required field `name` of type `kind`.
 fn one_field(name: &str, kind: &str) -> Value {
     json!({
@@ -607,6 +764,8 @@ fn registry() -> Registry {
         .tool(TestStreamingElicitationTool)
         .tool(TestLoggingToolTool)
         .tool(TestTriggerToolChangeTool)
+        .tool(TestTriggerPromptChangeTool)
+        .tool(TestTriggerResourceUpdateTool)
         .tool(TestCustomHeadersTool)
         .tool(TestInputRequiredResultElicitationTool)
         .tool(TestInputRequiredResultSamplingTool)
@@ -632,9 +791,13 @@ fn registry() -> Registry {
 async fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let live = SERVED.get_or_init(|| LiveRegistry::new(registry()));
+    let resources = RESOURCES.get_or_init(resources);
+    let prompts = PROMPTS.get_or_init(prompts);
     let server = McpServer::new(live.clone())
         .with_implementation("tool-mcp-conformance-server", env!("CARGO_PKG_VERSION"))
-        .with_tasks(Tasks::in_memory());
+        .with_tasks(Tasks::in_memory())
+        .with_resources(resources.clone())
+        .with_prompts(prompts.clone());
     match args
         .iter()
         .map(String::as_str)
