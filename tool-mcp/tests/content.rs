@@ -13,7 +13,11 @@ use tokio::io::{
 use tool_mcp::prompts::{ArgumentSpec, PromptError, PromptMessage, PromptSpec, Prompts};
 use tool_mcp::resources::{Contents, ResourceError, ResourceSpec, Resources, UriTemplate};
 use tool_mcp::server::McpServer;
-use tool_runtime::{Registry, content::Image};
+use tool_runtime::{
+    Registry,
+    content::Image,
+    context::{Elicitation, ElicitationRequest},
+};
 
 #[path = "content/completion.rs"]
 mod completion;
@@ -66,7 +70,7 @@ impl Client {
             .send(
                 json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
                     "protocolVersion": "2025-11-25",
-                    "capabilities": {},
+                    "capabilities": {"elicitation": {}},
                     "clientInfo": {"name": "test", "version": "1"}
                 }}),
             )
@@ -108,9 +112,9 @@ impl Client {
     }
 
     /// Sends request `method` with `params` (with the revision's `_meta` in
-    /// the stateless era) without waiting; its id.
+    /// the stateless era, unless they have one) without waiting; its id.
     async fn send_request(&mut self, method: &str, mut params: Value) -> i64 {
-        if self.era == Era::Stateless {
+        if self.era == Era::Stateless && params.get("_meta").is_none() {
             params["_meta"] = json!({
                 "io.modelcontextprotocol/protocolVersion": "2026-07-28",
                 "io.modelcontextprotocol/clientCapabilities": {},
@@ -196,6 +200,20 @@ fn prompts() -> Prompts {
                     PromptMessage::user(Image::png(PNG)),
                     PromptMessage::assistant("An image."),
                 ])
+            },
+        )
+        .prompt_fn(
+            PromptSpec::new("asking").with_description("Asks the user first"),
+            |_, ctx| async move {
+                let schema = json!({"type": "object",
+                    "properties": {"context": {"type": "string"}}, "required": ["context"]});
+                let request =
+                    ElicitationRequest::new("What context?", schema).named("user_context");
+                let context = match ctx.elicit_request(request).await? {
+                    Elicitation::Accepted(content) => content["context"].to_string(),
+                    other => other.action().to_owned(),
+                };
+                Ok(format!("context: {context}"))
             },
         )
         .prompt_fn(

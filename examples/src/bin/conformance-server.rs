@@ -467,6 +467,20 @@ fn prompts() -> Prompts {
             ])
         })
         .prompt_fn(
+            PromptSpec::new("test_input_required_result_prompt")
+                .with_description("A prompt that asks the user for its context first"),
+            |_, ctx| async move {
+                let request = ElicitationRequest::new(
+                    "What context should the prompt use?",
+                    one_field("context", "string"),
+                )
+                .named("user_context");
+                let answer = ctx.elicit_request(request).await?;
+                let context = field(&answer, "context");
+                Ok(format!("Prompt with context: {context}"))
+            },
+        )
+        .prompt_fn(
             PromptSpec::new("test_prompt_with_image").with_description("A prompt with an image"),
             |_, _| async {
                 Ok(vec![

@@ -12,6 +12,10 @@
 //! the start: its requests made before are answered at once from the
 //! state, and the next unanswered one ends the round. So the code before a
 //! request runs once per round, and the same tool serves both eras.
+//! A `prompts/get` and a `resources/read` run in rounds too
+//! ([`in_round`]): their state is bound to the method and the prompt's
+//! name (with its arguments) or the URI, so no state moves between a
+//! prompt, a resource and a tool.
 //!
 //! A state is its call's owner's (the caller an access token showed): a
 //! retry by anyone else is refused as a state the server never issued.
@@ -33,7 +37,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value, json};
 use tool_runtime::{
-    ToolError,
+    ToolContext, ToolError,
     context::{CancellationToken, Owner},
     spec::ToolErrorKind,
 };
@@ -110,6 +114,53 @@ impl<O: Outbox> Session<O> {
             let line = round.answer(server, &call.id, &outcome);
             self.answer(line, &call.id).await;
         }
+    }
+}
+
+/// Runs `work` in `context` as one round of request `call` (a
+/// `prompts/get` or a `resources/read` of the stateless revision, named
+/// for its method and subject) with the client's `capabilities`: its
+/// requests to the client are answered from the round, or end it with an
+/// `input_required` result; a failure for want of a capability the
+/// request did not declare is `-32021`.
+pub(super) async fn in_round<F>(
+    server: &McpServer,
+    call: &Call,
+    capabilities: Map<String, Value>,
+    context: ToolContext,
+    work: F,
+) -> Result<Value, RpcError>
+where
+    F: AsyncFnOnce(ToolContext) -> Result<Value, RpcError>,
+{
+    let stop = CancellationToken::new();
+    let owner = context.owner().cloned();
+    let round = Arc::new(Round::start(
+        server,
+        call,
+        capabilities,
+        stop.clone(),
+        owner,
+    )?);
+    let context = context.with_client(Arc::new(peer::Client(RoundClient(Arc::clone(&round)))));
+    let outcome = tokio::select! {
+        outcome = work(context) => Some(outcome),
+        () = stop.cancelled() => None,
+    };
+    let asked = std::mem::take(&mut *lock(&round.asked));
+    if !asked.is_empty() {
+        return round.input_required(server, asked);
+    }
+    let missing = lock(&round.missing);
+    match outcome {
+        Some(Err(_)) if !missing.is_empty() => {
+            Err(revision::missing_capabilities(missing.iter().copied()))
+        }
+        Some(outcome) => outcome,
+        None => Err(RpcError::new(
+            wire::INTERNAL_ERROR,
+            "the request stopped without asking the client anything",
+        )),
     }
 }
 

@@ -329,7 +329,7 @@ impl<O: Outbox> Session<O> {
             "tasks/get" | "tasks/update" | "tasks/cancel" => {
                 self.session_tasks_request(&id, method, params).await;
             }
-            m if super::content::serves(m) => self.content_request(id, m, params, false).await,
+            m if super::content::serves(m) => self.content_request(id, m, params, None).await,
             "logging/setLevel" => {
                 let level = params
                     .and_then(|mut params| params.remove("level"))
@@ -380,7 +380,9 @@ impl<O: Outbox> Session<O> {
                 self.stateless_tasks_request(&id, method, params, &meta)
                     .await;
             }
-            m if super::content::serves(m) => self.content_request(id, m, params, true).await,
+            m if super::content::serves(m) => {
+                self.content_request(id, m, params, Some(meta)).await;
+            }
             _ => self.refuse(&id, revision::not_in_stateless(method)).await,
         }
     }
@@ -633,24 +635,7 @@ impl<O: Outbox> Session<O> {
         cancelled: &CancellationToken,
     ) {
         let server = &self.server;
-        let client = |call, base: ToolContext| {
-            let client = requests::SessionClient {
-                session: Arc::downgrade(self),
-                call,
-            };
-            base.with_client(Arc::new(super::peer::Client(client)))
-        };
-        // Over a transport that routes by request, the call has a client of
-        // its own, whose requests belong to the call (over streamable HTTP
-        // they go out on the call's response); else the session's serves.
-        let own;
-        let context = if self.output.routes_by_request() {
-            own = client(Some(id.clone()), self.base_context(id));
-            &own
-        } else {
-            self.context
-                .get_or_init(|| client(None, server.context.clone()))
-        };
+        let context = &self.session_context(id);
         let notify = CallNotify {
             session: &**self,
             request: id,
@@ -668,6 +653,27 @@ impl<O: Outbox> Session<O> {
         if !cancelled.is_cancelled() {
             self.answer(answer_line(id, &outcome), id).await;
         }
+    }
+
+    /// The context request `id` of a session's revision runs in: its
+    /// requests to the client go to it as the server's requests. Over a
+    /// transport that routes by request, the request has a client of its
+    /// own, whose requests belong to it (over streamable HTTP they go out
+    /// on its response); else the session's serves.
+    pub(super) fn session_context(self: &Arc<Self>, id: &Id) -> ToolContext {
+        let client = |call, base: ToolContext| {
+            let client = requests::SessionClient {
+                session: Arc::downgrade(self),
+                call,
+            };
+            base.with_client(Arc::new(super::peer::Client(client)))
+        };
+        if self.output.routes_by_request() {
+            return client(Some(id.clone()), self.base_context(id));
+        }
+        self.context
+            .get_or_init(|| client(None, self.server.context.clone()))
+            .clone()
     }
 
     /// Tells the client of every change to the tools from now until the

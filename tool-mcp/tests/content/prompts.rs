@@ -17,9 +17,18 @@ async fn prompts_list_gives_every_prompt_in_name_order() {
             .iter()
             .map(|p| p["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names, ["failing", "simple", "with_arguments", "with_image"]);
         assert_eq!(
-            list["prompts"][2],
+            names,
+            [
+                "asking",
+                "failing",
+                "simple",
+                "with_arguments",
+                "with_image"
+            ]
+        );
+        assert_eq!(
+            list["prompts"][3],
             json!({"name": "with_arguments", "description": "A prompt with arguments",
             "arguments": [
                 {"name": "arg1", "description": "First test argument", "required": true},
@@ -132,7 +141,7 @@ async fn a_prompt_change_is_told_to_sessions_and_listens() {
         listen
     );
     let list = session.request("prompts/list", json!({})).await;
-    assert_eq!(list["result"]["prompts"].as_array().unwrap().len(), 5);
+    assert_eq!(list["result"]["prompts"].as_array().unwrap().len(), 6);
     assert!(prompts.remove("toggled"));
     let changed = session.next().await;
     assert_eq!(changed["method"], "notifications/prompts/list_changed");
@@ -157,4 +166,101 @@ impl tool_mcp::prompts::Prompt for Toggled {
     > {
         Box::pin(async { Ok("here".into()) })
     }
+}
+
+/// The `_meta` of a request of revision 2026-07-28 declaring `capabilities`.
+fn meta(capabilities: serde_json::Value) -> serde_json::Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
+}
+
+#[tokio::test]
+async fn a_prompt_that_asks_is_input_required_then_complete_in_the_stateless_revision() {
+    let (mut client, _) = Client::start(server(), Era::Stateless).await;
+    let elicitation = meta(json!({"elicitation": {}}));
+    let first = client
+        .request(
+            "prompts/get",
+            json!({"name": "asking", "_meta": elicitation}),
+        )
+        .await;
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    let asked = &result["inputRequests"]["user_context"];
+    assert_eq!(asked["method"], "elicitation/create");
+    assert_eq!(asked["params"]["message"], "What context?");
+    let state = result["requestState"].as_str().unwrap().to_owned();
+    let answer = json!({"user_context": {"action": "accept", "content": {"context": "tests"}}});
+    let second = client
+        .request(
+            "prompts/get",
+            json!({"name": "asking", "inputResponses": answer, "requestState": state,
+                "_meta": elicitation}),
+        )
+        .await;
+    assert_eq!(
+        plain(Era::Stateless, &second, false),
+        json!({"messages": [{"role": "user", "content":
+            {"type": "text", "text": "context: \"tests\""}}]})
+    );
+    // The state is the prompt's: refused for another prompt, and for a
+    // tool call of the same name.
+    let other = client
+        .request(
+            "prompts/get",
+            json!({"name": "simple", "inputResponses": answer, "requestState": state,
+                "_meta": elicitation}),
+        )
+        .await;
+    assert_eq!(other["error"]["code"], -32602, "{other}");
+    let call = client
+        .request(
+            "tools/call",
+            json!({"name": "asking", "arguments": {}, "inputResponses": answer,
+                "requestState": state, "_meta": elicitation}),
+        )
+        .await;
+    assert_eq!(call["error"]["code"], -32602, "{call}");
+    // Answers without the state are not read: the prompt asks again.
+    let unasked = client
+        .request(
+            "prompts/get",
+            json!({"name": "asking", "inputResponses": answer, "_meta": elicitation}),
+        )
+        .await;
+    assert_eq!(unasked["result"]["resultType"], "input_required");
+}
+
+#[tokio::test]
+async fn a_prompt_that_asks_without_the_capability_is_error_32021() {
+    let (mut client, _) = Client::start(server(), Era::Stateless).await;
+    let answer = client
+        .request("prompts/get", json!({"name": "asking"}))
+        .await;
+    assert_error(
+        &answer,
+        -32021,
+        json!({"requiredCapabilities": {"elicitation": {}}}),
+    );
+}
+
+#[tokio::test]
+async fn a_prompt_that_asks_sends_the_client_a_request_in_a_session() {
+    let (mut client, _) = Client::start(server(), Era::Session).await;
+    let id = client
+        .send_request("prompts/get", json!({"name": "asking"}))
+        .await;
+    let request = client.next().await;
+    assert_eq!(request["method"], "elicitation/create", "{request}");
+    client
+        .send(json!({"jsonrpc": "2.0", "id": request["id"], "result":
+            {"action": "accept", "content": {"context": "session"}}}))
+        .await;
+    let (answer, _) = client.response(id).await;
+    assert_eq!(
+        answer["result"]["messages"][0]["content"]["text"],
+        "context: \"session\""
+    );
 }

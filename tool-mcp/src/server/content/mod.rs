@@ -37,10 +37,11 @@ use tool_runtime::ToolContext;
 use tool_runtime::context::CancellationToken;
 
 use super::McpServer;
+use super::mrtr;
 use super::output::Outbox;
-use super::revision::{self, Caching};
+use super::revision::{self, Caching, RequestMeta};
 use super::session::Session;
-use super::wire::{self, Id, METHOD_NOT_FOUND, RpcError, quoted};
+use super::wire::{self, Call, Id, METHOD_NOT_FOUND, RpcError, quoted};
 
 /// What a session keeps of its resources: the URIs it subscribed to
 /// (revision 2025-11-25), and whether it is told of changes already.
@@ -123,14 +124,15 @@ fn shape(
 
 impl<O: Outbox> Session<O> {
     /// A request of this module's `method` ([`serves`]), of revision
-    /// 2026-07-28 when `stateless`.
+    /// 2026-07-28 when it has that revision's `meta`.
     pub(super) async fn content_request(
         self: &Arc<Self>,
         id: Id,
         method: &str,
         params: Option<Map<String, Value>>,
-        stateless: bool,
+        meta: Option<RequestMeta>,
     ) {
+        let stateless = meta.is_some();
         let subscription = matches!(method, "resources/subscribe" | "resources/unsubscribe");
         if stateless && subscription {
             let error = revision::not_in_stateless(method);
@@ -166,19 +168,21 @@ impl<O: Outbox> Session<O> {
             };
             return self.answer(line, &id).await;
         }
-        self.run_content(id, method.to_owned(), params, stateless)
-            .await;
+        self.run_content(id, method.to_owned(), params, meta).await;
     }
 
     /// Runs request `id` of `method` (`resources/read`, `prompts/get`,
     /// `completion/complete`) as a call runs: admitted against the
-    /// server's limit, on the transport's task, stopped when cancelled.
+    /// server's limit, on the transport's task, stopped when cancelled;
+    /// its requests to the client go to it as the server's requests in a
+    /// session, and end the round of revision 2026-07-28 (`meta`) with an
+    /// `input_required` result ([`mrtr`](super::mrtr)).
     async fn run_content(
         self: &Arc<Self>,
         id: Id,
         method: String,
         params: Option<Map<String, Value>>,
-        stateless: bool,
+        meta: Option<RequestMeta>,
     ) {
         let key = id.key().into_owned();
         let cancelled = CancellationToken::new();
@@ -186,7 +190,10 @@ impl<O: Outbox> Session<O> {
             return self.answer(error.line(&id), &id).await;
         }
         let session = Arc::clone(self);
-        let context = self.base_context(&id);
+        let context = match meta {
+            Some(_) => self.base_context(&id),
+            None => self.session_context(&id),
+        };
         let span = span(&id, &method, params.as_ref());
         let request = id.clone();
         let work = async move {
@@ -194,7 +201,7 @@ impl<O: Outbox> Session<O> {
                 session: &*session,
                 key: &key,
             };
-            let work = session.content_result(&method, params.as_ref(), context, stateless);
+            let work = session.content_result(&id, &method, params.as_ref(), context, meta);
             let answer = tokio::select! {
                 answer = work => answer,
                 () = cancelled.cancelled() => return,
@@ -209,26 +216,69 @@ impl<O: Outbox> Session<O> {
             .run(&request, tracing::Instrument::instrument(work, span));
     }
 
-    /// The result of `method` with `params` in `context`, shaped for its
-    /// era.
+    /// The result of request `id` of `method` with `params` in `context`,
+    /// shaped for its era: in revision 2026-07-28 (`meta`), a read or a
+    /// prompt runs in a round, whose requests to the client end it with an
+    /// `input_required` result.
     async fn content_result(
         &self,
+        id: &Id,
         method: &str,
         params: Option<&Map<String, Value>>,
         context: ToolContext,
-        stateless: bool,
+        meta: Option<RequestMeta>,
     ) -> Result<Value, RpcError> {
         let server = &self.server;
-        let (result, caching) = match method {
-            "resources/read" => {
-                let (result, caching) = resources::read(server, params, context).await?;
-                (result, Some(caching))
-            }
-            "prompts/get" => (prompts::get(server, params, context).await?, None),
-            _ => (completion::complete(server, params, context).await?, None),
+        let stateless = meta.is_some();
+        let work = async |context: ToolContext| {
+            let (result, caching) = match method {
+                "resources/read" => {
+                    let (result, caching) = resources::read(server, params, context).await?;
+                    (result, Some(caching))
+                }
+                "prompts/get" => (prompts::get(server, params, context).await?, None),
+                _ => (completion::complete(server, params, context).await?, None),
+            };
+            Ok(shape(server, result, stateless, caching))
         };
-        Ok(shape(server, result, stateless, caching))
+        match meta {
+            Some(meta) if method != "completion/complete" => {
+                let round = round_call(id, method, params)?;
+                mrtr::in_round(server, &round, meta.capabilities, context, work).await
+            }
+            _ => work(context).await,
+        }
     }
+}
+
+/// Request `id` of `method` with `params` as a round's call: its subject
+/// (`prompts/get` and the prompt's name, or `resources/read` and the URI,
+/// joined by a NUL no tool name has, so that no state moves between
+/// methods), its arguments (a prompt's), its answers and state.
+fn round_call(
+    id: &Id,
+    method: &str,
+    params: Option<&Map<String, Value>>,
+) -> Result<Call, RpcError> {
+    let key = if method == "prompts/get" {
+        "name"
+    } else {
+        "uri"
+    };
+    let subject = string_param(method, params, key)?;
+    let field = |key: &str| params.and_then(|params| params.get(key)).cloned();
+    let arguments = match field("arguments") {
+        Some(Value::Object(arguments)) if method == "prompts/get" => Some(arguments),
+        _ => None,
+    };
+    Ok(Call {
+        id: id.clone(),
+        name: format!("{method}\0{subject}"),
+        arguments,
+        meta: None,
+        input_responses: field("inputResponses"),
+        request_state: field("requestState"),
+    })
 }
 
 /// The span of a request of this module: named for its method and what
