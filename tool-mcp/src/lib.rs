@@ -191,6 +191,8 @@ pub mod headers;
 pub mod prompts;
 pub mod resources;
 pub mod server;
+#[cfg(feature = "skills")]
+pub mod skills;
 #[cfg(any(feature = "auth", feature = "client"))]
 mod tls;
 

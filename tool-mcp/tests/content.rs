@@ -25,6 +25,9 @@ mod completion;
 mod prompts;
 #[path = "content/resources.rs"]
 mod resources;
+#[cfg(feature = "skills")]
+#[path = "content/skills.rs"]
+mod skills;
 
 /// A 1x1 PNG's first bytes: enough for a blob.
 const PNG: [u8; 8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

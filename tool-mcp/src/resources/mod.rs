@@ -134,6 +134,9 @@ struct Shared {
     /// The URIs whose contents changed.
     updates: broadcast::Sender<String>,
     max_read_bytes: usize,
+    /// The skills served, their files read as resources.
+    #[cfg(feature = "skills")]
+    skills: Option<crate::skills::Skills>,
 }
 
 impl Resources {
@@ -151,6 +154,8 @@ impl Resources {
         ResourcesBuilder {
             entries: Vec::new(),
             max_read_bytes: Self::DEFAULT_MAX_READ_BYTES,
+            #[cfg(feature = "skills")]
+            skills: None,
         }
     }
 
@@ -160,8 +165,8 @@ impl Resources {
     }
 
     /// The resource that answers for `uri`, with the values it gives the
-    /// template's variables: a fixed URI first, then the templates in
-    /// registration order.
+    /// template's variables: a fixed URI first, then a skill's file, then
+    /// the templates in registration order.
     pub fn resolve(&self, uri: &str) -> Option<(Arc<dyn Resource>, UriParams)> {
         let entries = self.shared.entries.load();
         let fixed = entries.iter().find(
@@ -169,6 +174,10 @@ impl Resources {
         );
         if let Some(resource) = fixed {
             return Some((Arc::clone(resource), UriParams::new()));
+        }
+        #[cfg(feature = "skills")]
+        if let Some(file) = self.skills().and_then(|skills| skills.file(uri)) {
+            return Some((Arc::clone(file) as Arc<dyn Resource>, UriParams::new()));
         }
         entries
             .iter()
@@ -247,6 +256,12 @@ impl Resources {
     pub fn max_read_bytes(&self) -> usize {
         self.shared.max_read_bytes
     }
+
+    /// The skills served ([`ResourcesBuilder::skills`]), if any.
+    #[cfg(feature = "skills")]
+    pub fn skills(&self) -> Option<&crate::skills::Skills> {
+        self.shared.skills.as_ref()
+    }
 }
 
 impl fmt::Debug for Resources {
@@ -270,6 +285,8 @@ fn key(spec: &ResourceSpec) -> &str {
 pub struct ResourcesBuilder {
     entries: Vec<Arc<dyn Resource>>,
     max_read_bytes: usize,
+    #[cfg(feature = "skills")]
+    skills: Option<crate::skills::Skills>,
 }
 
 impl ResourcesBuilder {
@@ -316,6 +333,18 @@ impl ResourcesBuilder {
         self.resource(ReadFn { spec, read })
     }
 
+    /// Serves `skills` (feature `skills`, see [`crate::skills`]): their
+    /// files read as resources (each `SKILL.md` listed), `skills/list`,
+    /// `skills/get` and `resources/directory/read` answered, and the
+    /// extension declared. A second call replaces the first's skills (a
+    /// [`SkillsBuilder`](crate::skills::SkillsBuilder) takes several
+    /// directories).
+    #[cfg(feature = "skills")]
+    pub fn skills(mut self, skills: crate::skills::Skills) -> Self {
+        self.skills = Some(skills);
+        self
+    }
+
     /// The most bytes a read gives (its contents' text and bytes together);
     /// a read of more is answered with an error (`-32603`, with `{uri,
     /// bytes, limit}`). The default is
@@ -325,11 +354,16 @@ impl ResourcesBuilder {
         self
     }
 
-    /// The resources; refused when two have the same URI (or template).
+    /// The resources; refused when two have the same URI (or template),
+    /// a skill's file among them.
     pub fn build(self) -> Result<Resources, DuplicateUri> {
         for (at, entry) in self.entries.iter().enumerate() {
             let uri = key(entry.spec());
             if self.entries[..at].iter().any(|e| key(e.spec()) == uri) {
+                return Err(DuplicateUri(uri.to_owned()));
+            }
+            #[cfg(feature = "skills")]
+            if self.skills.iter().any(|skills| skills.file(uri).is_some()) {
                 return Err(DuplicateUri(uri.to_owned()));
             }
         }
@@ -341,6 +375,8 @@ impl ResourcesBuilder {
                 version: watch::Sender::new(0),
                 updates,
                 max_read_bytes: self.max_read_bytes,
+                #[cfg(feature = "skills")]
+                skills: self.skills,
             }),
         })
     }

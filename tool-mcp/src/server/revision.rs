@@ -251,7 +251,8 @@ impl Caching {
 }
 
 /// The server's capabilities, in either era: with `extensions` naming the
-/// tasks extension when the server serves tasks; `resources` (with
+/// tasks extension when the server serves tasks, the skills extension when
+/// it serves skills; `resources` (with
 /// `subscribe` and `listChanged`), `prompts` (with `listChanged`) and
 /// `completions` when it serves resources or prompts.
 pub(super) fn capabilities(server: &McpServer) -> Value {
@@ -267,6 +268,10 @@ pub(super) fn capabilities(server: &McpServer) -> Value {
     }
     if server.resources.is_some() || server.prompts.is_some() {
         capabilities["completions"] = json!({});
+    }
+    #[cfg(feature = "skills")]
+    if let Some((id, settings)) = super::content::skills_capability(server) {
+        capabilities["extensions"][id] = settings;
     }
     capabilities
 }

@@ -27,6 +27,10 @@ mod completion;
 mod notify;
 mod prompts;
 mod resources;
+#[cfg(feature = "skills")]
+mod skills;
+#[cfg(feature = "skills")]
+pub(super) use skills::capability as skills_capability;
 
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
@@ -63,7 +67,11 @@ pub(super) fn serves(method: &str) -> bool {
             | "prompts/list"
             | "prompts/get"
             | "completion/complete"
-    )
+    ) || (cfg!(feature = "skills")
+        && matches!(
+            method,
+            "skills/list" | "skills/get" | "resources/directory/read"
+        ))
 }
 
 /// Whether `server` serves `method` (one of [`serves`]).
@@ -133,6 +141,10 @@ impl<O: Outbox> Session<O> {
         meta: Option<RequestMeta>,
     ) {
         let stateless = meta.is_some();
+        #[cfg(feature = "skills")]
+        if skills::serves(method) {
+            return self.skills_request(id, method, params, stateless).await;
+        }
         let subscription = matches!(method, "resources/subscribe" | "resources/unsubscribe");
         if stateless && subscription {
             let error = revision::not_in_stateless(method);

@@ -14,7 +14,8 @@ use super::super::wire::{INTERNAL_ERROR, RpcError};
 use super::{string_param, uri_data};
 use crate::resources::{ReadRequest, ResourceError, ResourceUri};
 
-/// `resources/list`: every resource at a fixed URI, in URI order.
+/// `resources/list`: every resource at a fixed URI and each skill's
+/// `SKILL.md`, in URI order.
 pub(super) fn list(server: &McpServer) -> Value {
     let mut resources: Vec<Value> = server
         .resources
@@ -23,6 +24,8 @@ pub(super) fn list(server: &McpServer) -> Value {
         .filter(|resource| matches!(resource.spec().uri, ResourceUri::Fixed(_)))
         .map(|resource| resource.spec().to_json())
         .collect();
+    #[cfg(feature = "skills")]
+    resources.extend(super::skills::listed(server));
     resources.sort_by(|a, b| a["uri"].as_str().cmp(&b["uri"].as_str()));
     json!({"resources": resources})
 }
