@@ -291,7 +291,10 @@ async fn capabilities_are_declared_only_for_what_is_served() {
     assert!(capabilities.get("completions").is_none());
     let (_, discover) = Client::start(server(), Era::Stateless).await;
     let capabilities = &discover["result"]["capabilities"];
-    assert_eq!(capabilities["resources"], json!({"listChanged": true}));
+    assert_eq!(
+        capabilities["resources"],
+        json!({"subscribe": true, "listChanged": true})
+    );
     assert_eq!(capabilities["prompts"], json!({"listChanged": true}));
     assert_eq!(capabilities["completions"], json!({}));
 }

@@ -280,14 +280,12 @@ pub(super) fn capabilities(server: &McpServer) -> Value {
 /// the instructions, with caching hints and the server's `_meta`. Besides
 /// the tools and logging, the stateless revision lists prompts and
 /// resources (empty lists when the server serves none), so those
-/// capabilities are always declared; resource subscriptions go through
-/// `subscriptions/listen` there, so `resources.subscribe` is not.
+/// capabilities are always declared (resource subscriptions, with
+/// `resources.subscribe`, go through `subscriptions/listen` there).
 pub(super) fn discover(server: &McpServer) -> Value {
     let caching = Caching::of(server);
     let mut capabilities = capabilities(server);
-    if let Some(resources) = capabilities["resources"].as_object_mut() {
-        resources.remove("subscribe");
-    } else {
+    if capabilities["resources"].is_null() {
         capabilities["resources"] = json!({});
     }
     if capabilities["prompts"].is_null() {

@@ -1,8 +1,11 @@
 //! `subscriptions/listen` (revision 2026-07-28): a request that stays in
 //! flight and brings the notifications the client asked for, each marked
 //! with the subscription's id (the request's). The server honours
-//! `toolsListChanged`, and `promptsListChanged` and `resourcesListChanged`
-//! when it serves prompts and resources; other kinds are left out of the
+//! `toolsListChanged`, and `promptsListChanged`, `resourcesListChanged`
+//! and `resourceSubscriptions` (the URIs whose
+//! `notifications/resources/updated` it wants, at most the server's
+//! [`max_subscriptions`](super::McpServer::with_max_subscriptions)) when
+//! it serves prompts and resources; other kinds are left out of the
 //! acknowledgement and never sent.
 //!
 //! The subscription ends when the client cancels the request
@@ -11,10 +14,12 @@
 //! then the server answers the request with an empty `complete` result,
 //! its graceful close, and the client may listen again.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+use tokio::sync::broadcast;
 use tool_runtime::context::CancellationToken;
 
 use super::output::Outbox;
@@ -42,14 +47,18 @@ struct Params<'a> {
     meta: SubscriptionMeta<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     notifications: Option<&'a Map<String, Value>>,
+    /// The URI of a `notifications/resources/updated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri: Option<&'a str>,
 }
 
 /// The notifications a subscription asked for that the server sends.
-#[derive(Clone, Copy)]
 struct Kinds {
     tools: bool,
     prompts: bool,
     resources: bool,
+    /// The URIs whose updates it wants.
+    updated: HashSet<String>,
 }
 
 /// Waits for the next change of `changes`, if there is one to wait for;
@@ -86,10 +95,15 @@ impl<O: Outbox> Session<O> {
             return self.answer(error.line(&id), &id).await;
         };
         let wants = |kind: &str| filter.get(kind) == Some(&Value::Bool(true));
+        let updated = match self.resource_subscriptions(filter) {
+            Ok(updated) => updated,
+            Err(error) => return self.answer(error.line(&id), &id).await,
+        };
         let kinds = Kinds {
             tools: wants("toolsListChanged"),
             prompts: wants("promptsListChanged") && self.server.prompts.is_some(),
             resources: wants("resourcesListChanged") && self.server.resources.is_some(),
+            updated,
         };
         let key = id.key().into_owned();
         let cancelled = CancellationToken::new();
@@ -106,12 +120,18 @@ impl<O: Outbox> Session<O> {
         for (kind, _) in named.into_iter().filter(|(_, wanted)| *wanted) {
             honoured.insert(kind.into(), Value::Bool(true));
         }
+        if !kinds.updated.is_empty() {
+            let mut uris: Vec<&str> = kinds.updated.iter().map(String::as_str).collect();
+            uris.sort();
+            honoured.insert("resourceSubscriptions".into(), uris.into());
+        }
         let ack = Params {
             meta: SubscriptionMeta {
                 id: &id,
                 server: None,
             },
             notifications: Some(&honoured),
+            uri: None,
         };
         let line = wire::notification_line("notifications/subscriptions/acknowledged", ack);
         self.send(line, Some(&id)).await;
@@ -123,9 +143,46 @@ impl<O: Outbox> Session<O> {
         });
     }
 
+    /// The `resourceSubscriptions` of a listen's `filter`: none when the
+    /// server serves no resources; `-32602` when not a list of strings, or
+    /// longer than the server's limit.
+    fn resource_subscriptions(
+        &self,
+        filter: &Map<String, Value>,
+    ) -> Result<HashSet<String>, RpcError> {
+        let uris = match filter.get("resourceSubscriptions") {
+            None | Some(Value::Null) => return Ok(HashSet::new()),
+            Some(Value::Array(uris)) if uris.iter().all(Value::is_string) => uris,
+            Some(_) => {
+                return Err(RpcError::invalid_params(
+                    "invalid params for subscriptions/listen: `resourceSubscriptions` must be \
+                     a list of resource URIs",
+                ));
+            }
+        };
+        let limit = self.server.limits.max_subscriptions;
+        if uris.len() > limit {
+            return Err(RpcError::invalid_params(format!(
+                "invalid params for subscriptions/listen: at most {limit} \
+                 resourceSubscriptions, the server's limit"
+            ))
+            .with_data(serde_json::json!({"maxSubscriptions": limit})));
+        }
+        if self.server.resources.is_none() {
+            return Ok(HashSet::new());
+        }
+        Ok(uris
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect())
+    }
+
     /// Sends subscription `id` a `notifications/tools/list_changed` at each
-    /// change to the tools when it asked for them, and the same of prompts
-    /// and resources (`kinds`), until `cancelled`.
+    /// change to the tools when it asked for them, the same of prompts and
+    /// resources, and `notifications/resources/updated` for the URIs it
+    /// subscribed to (`kinds`), until `cancelled`. Updates lost by a slow
+    /// subscription become one `notifications/resources/list_changed`.
     async fn deliver(&self, id: &Id, kinds: Kinds, cancelled: &CancellationToken) {
         let mut tools = kinds.tools.then(|| self.server.registry.subscribe());
         let server = &self.server;
@@ -136,7 +193,13 @@ impl<O: Outbox> Session<O> {
             .as_ref()
             .map(|resources| resources.changes());
         let mut resources = resources.filter(|_| kinds.resources);
+        let updates = server
+            .resources
+            .as_ref()
+            .map(|resources| resources.updates());
+        let mut updates = updates.filter(|_| !kinds.updated.is_empty());
         loop {
+            let mut uri = None;
             let method = tokio::select! {
                 more = changed(&mut tools) => {
                     if !more { tools = None; continue; }
@@ -150,11 +213,28 @@ impl<O: Outbox> Session<O> {
                     if !more { resources = None; continue; }
                     "notifications/resources/list_changed"
                 }
+                update = async {
+                    match &mut updates {
+                        Some(updates) => updates.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => match update {
+                    Ok(updated) if kinds.updated.contains(&updated) => {
+                        uri = Some(updated);
+                        "notifications/resources/updated"
+                    }
+                    Ok(_) => continue,
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        "notifications/resources/list_changed"
+                    }
+                    Err(broadcast::error::RecvError::Closed) => { updates = None; continue; }
+                },
                 () = cancelled.cancelled() => return,
             };
             let params = Params {
                 meta: SubscriptionMeta { id, server: None },
                 notifications: None,
+                uri: uri.as_deref(),
             };
             self.send(wire::notification_line(method, params), Some(id))
                 .await;

@@ -329,3 +329,68 @@ async fn subscribers_hear_of_updates_and_every_session_of_list_changes() {
     let list = client.request("resources/list", json!({})).await;
     assert_eq!(list["result"]["resources"].as_array().unwrap().len(), 3);
 }
+
+#[tokio::test]
+async fn a_listen_hears_of_updates_to_the_uris_it_names() {
+    let resources = super::resources();
+    let server = McpServer::new(Registry::builder().build().unwrap())
+        .with_resources(resources.clone())
+        .with_max_subscriptions(2);
+    let (mut client, _) = Client::start(server, Era::Stateless).await;
+    let too_many = client
+        .request(
+            "subscriptions/listen",
+            json!({"notifications": {"resourceSubscriptions": ["test://a", "test://b", "test://c"]}}),
+        )
+        .await;
+    assert_error(&too_many, -32602, json!({"maxSubscriptions": 2}));
+    let not_uris = client
+        .request(
+            "subscriptions/listen",
+            json!({"notifications": {"resourceSubscriptions": "test://a"}}),
+        )
+        .await;
+    assert_eq!(not_uris["error"]["code"], -32602, "{not_uris}");
+    let listen = client
+        .send_request(
+            "subscriptions/listen",
+            json!({"notifications": {"resourceSubscriptions": ["test://static-text"]}}),
+        )
+        .await;
+    let ack = client.next().await;
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"resourceSubscriptions": ["test://static-text"]})
+    );
+    // Not named: not told.
+    resources.updated("test://static-binary");
+    resources.updated("test://static-text");
+    let update = client.next().await;
+    assert_eq!(
+        update["method"], "notifications/resources/updated",
+        "{update}"
+    );
+    assert_eq!(update["params"]["uri"], "test://static-text");
+    assert_eq!(
+        update["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        listen
+    );
+}
+
+#[tokio::test]
+async fn a_listen_without_resources_served_honours_no_subscriptions() {
+    let server = McpServer::new(Registry::builder().build().unwrap());
+    let (mut client, _) = Client::start(server, Era::Stateless).await;
+    client
+        .send_request(
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true,
+                "resourceSubscriptions": ["test://a"], "resourcesListChanged": true}}),
+        )
+        .await;
+    let ack = client.next().await;
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"toolsListChanged": true})
+    );
+}
