@@ -9,7 +9,11 @@
 # reason each); then the client-credentials scenarios of the OAuth extension
 # (`auth/client-credentials-basic`, `auth/client-credentials-jwt`), which
 # no revision requires. Fails on any other failure and on a listed scenario
-# that starts passing; runs everything either way.
+# that starts passing; runs everything either way. Then the skills
+# extension's scenarios (`sep-2640-skills-*`, which no revision requires
+# either) against conformance-server, failing on any check that is not a
+# success: a server that does not declare the extension gets every check
+# SKIPPED, which the suite's own verdict counts as a pass.
 #
 #   tests/mcp/conformance.sh
 #   CONFORMANCE_SERVER=target/debug/conformance-server \
@@ -87,5 +91,36 @@ for scenario in auth/client-credentials-basic auth/client-credentials-jwt; do
     cat "$log"
   fi
   grep -E '^Passed:|OVERALL' "$log" || true
+done
+# The skills extension (SEP-2640): every check of each scenario must be a
+# success; SKIPPED, WARNING and FAILURE all fail (checks.json of each run).
+for scenario in sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest; do
+  echo "== MCP conformance suite $version, $scenario, against conformance-server"
+  log="$out/$scenario.log"
+  PATH="$(dirname "$MCP_NODE"):$PATH" "$MCP_NODE_MODULES/.bin/conformance" server \
+    --url "http://127.0.0.1:$port/mcp" \
+    --scenario "$scenario" \
+    --output-dir "$out/extensions" >"$log" 2>&1 || true
+  if ! "$MCP_NODE" -e '
+    const fs = require("fs"), path = require("path");
+    const [dir, scenario] = process.argv.slice(1);
+    const runs = fs.existsSync(dir)
+      ? fs.readdirSync(dir).filter((name) => name.startsWith(`server-${scenario}-`))
+      : [];
+    if (runs.length !== 1) {
+      console.log(`${scenario}: ${runs.length} results in ${dir}, expected one`);
+      process.exit(1);
+    }
+    const checks = JSON.parse(fs.readFileSync(path.join(dir, runs[0], "checks.json"), "utf8"));
+    const bad = checks.filter((check) => check.status !== "SUCCESS");
+    for (const check of bad) {
+      console.log(`${check.status} ${check.id}: ${check.errorMessage ?? check.description}`);
+    }
+    console.log(`Passed: ${checks.length - bad.length}/${checks.length} checks of ${scenario}`);
+    process.exit(bad.length === 0 && checks.length > 0 ? 0 : 1);
+  ' "$out/extensions" "$scenario"; then
+    status=1
+    cat "$log"
+  fi
 done
 exit "$status"

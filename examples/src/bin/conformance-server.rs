@@ -16,7 +16,8 @@
 //! Beside the tools, it serves the resources, the resource template and
 //! the prompts the resources, prompts and completion scenarios read, with
 //! a tool that changes the prompts (`test_trigger_prompt_change`) and one
-//! that changes a resource (`test_trigger_resource_update`).
+//! that changes a resource (`test_trigger_resource_update`), and a skill
+//! (`skill://conformance-skill/SKILL.md`, the skills extension).
 //!
 //! `tests/mcp/conformance.sh` runs the suite against it.
 
@@ -28,6 +29,7 @@ use serde_json::{Value, json};
 use tool_mcp::prompts::{ArgumentSpec, PromptMessage, PromptSpec, Prompts};
 use tool_mcp::resources::{Contents, ResourceSpec, Resources, UriTemplate};
 use tool_mcp::server::McpServer;
+use tool_mcp::skills::Skills;
 use tool_runtime::{
     Content, Registry, ToolContext, ToolError, content::Audio, content::Image, content::Resource,
     context::Elicitation, context::ElicitationRequest, context::SamplingRequest,
@@ -427,8 +429,32 @@ fn resources() -> Resources {
                 Ok(vec![Contents::text(request.uri, "text/plain", text)])
             },
         )
+        .skills(conformance_skill())
         .build()
         .expect("the conformance resources are set up")
+}
+
+/// The skill the skills extension's scenarios list, get and read: a
+/// `SKILL.md` and a file in a subfolder (for `resources/directory/read`).
+fn conformance_skill() -> Skills {
+    Skills::builder()
+        .skill(
+            "conformance-skill",
+            [
+                (
+                    "SKILL.md",
+                    "---\nname: conformance-skill\ndescription: A skill the conformance suite \
+                     reads.\n---\n# Conformance skill\n\nRead references/guide.md for the \
+                     details.\n",
+                ),
+                (
+                    "references/guide.md",
+                    "# Guide\n\nThe details of the conformance skill.\n",
+                ),
+            ],
+        )
+        .build()
+        .expect("the conformance skill is well formed")
 }
 
 /// The prompts the prompts and completion scenarios get.

@@ -62,7 +62,10 @@ pub(super) fn parse(bytes: &[u8], name: &str) -> Result<Map<String, Value>, Mist
         }
     }
     let line = document.location_of("/name").map_or(start, |at| at.line);
-    let written = frontmatter["name"].as_str().unwrap_or_default();
+    let written = frontmatter
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     if let Some(reason) = bad_name(written) {
         return Err(mistake(
             line,

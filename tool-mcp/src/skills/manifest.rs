@@ -170,7 +170,10 @@ fn skill_file(
         .with_cache(CacheHint::STATIC);
     spec.size = Some(bytes.len() as u64);
     if let Some(frontmatter) = frontmatter {
-        let text = |key: &str| frontmatter[key].as_str().unwrap_or_default().to_owned();
+        let text = |key: &str| {
+            let text = frontmatter.get(key).and_then(Value::as_str);
+            text.unwrap_or_default().to_owned()
+        };
         spec.name = text("name").into();
         spec = spec.with_description(text("description"));
     }

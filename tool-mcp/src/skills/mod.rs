@@ -269,12 +269,21 @@ impl Skill {
 
     /// Its name (the frontmatter's, its folder's).
     pub fn name(&self) -> &str {
-        self.frontmatter["name"].as_str().unwrap_or_default()
+        self.text("name")
     }
 
     /// Its description (the frontmatter's).
     pub fn description(&self) -> &str {
-        self.frontmatter["description"].as_str().unwrap_or_default()
+        self.text("description")
+    }
+
+    /// The frontmatter's text at `key` (`name` and `description` are
+    /// checked to be there).
+    fn text(&self, key: &str) -> &str {
+        self.frontmatter
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
     }
 
     /// Its `SKILL.md`'s frontmatter, as JSON (YAML's core types: plain
