@@ -1,4 +1,5 @@
-//! Compile-fail and compile-pass cases for `#[tool]` and `#[toolset]`.
+//! Compile-fail and compile-pass cases for `#[tool]`, `#[toolset]` and
+//! tool-mcp's `#[resource]` and `#[prompt]`.
 //!
 //! `macro/` holds misuses the macro itself reports, and cases where it
 //! must add nothing to an error of rustc's own (a syntax error in a body)

@@ -1,6 +1,8 @@
 //! The `#[tool]` and `#[toolset]` attributes. Use them through the
 //! `tool-runtime` crate, which re-exports and documents them; the generated
-//! code names only `tool_runtime::__private` paths.
+//! code names only `tool_runtime::__private` paths. Also MCP's
+//! `#[resource]` and `#[prompt]` (module `mcp`), re-exported by `tool-mcp`,
+//! whose expansions name only `tool_mcp::__private`.
 //!
 //! Each attribute goes through four steps, a module each:
 //!
@@ -21,6 +23,7 @@ mod docs;
 mod errors;
 mod expand;
 mod item;
+mod mcp;
 mod meta;
 mod model;
 mod parse;
@@ -41,6 +44,19 @@ pub fn toolset(args: TokenStream, input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::tool(args.into(), input.into()).into()
+}
+
+/// Makes a function an MCP resource (or a URI template's resources). See
+/// `tool_mcp::resource`.
+#[proc_macro_attribute]
+pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
+    mcp::resource(args.into(), input.into()).into()
+}
+
+/// Makes a function an MCP prompt. See `tool_mcp::prompt`.
+#[proc_macro_attribute]
+pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
+    mcp::prompt(args.into(), input.into()).into()
 }
 
 /// The body of `tool_runtime::stream!`: the first token tree is a group

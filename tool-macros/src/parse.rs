@@ -428,7 +428,7 @@ fn param_ident(pat: &Pat, errors: &mut Errors) -> Option<proc_macro2::Ident> {
 }
 
 /// The last path segment of a type, looking through references and groups.
-fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+pub(crate) fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
     match ty {
         Type::Reference(reference) => last_segment(&reference.elem),
         Type::Group(group) => last_segment(&group.elem),
@@ -438,11 +438,11 @@ fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
     }
 }
 
-fn is_context_type(ty: &Type) -> bool {
+pub(crate) fn is_context_type(ty: &Type) -> bool {
     last_segment(ty).is_some_and(|s| s.ident == "ToolContext" && s.arguments.is_none())
 }
 
-fn is_injected_type(ty: &Type) -> bool {
+pub(crate) fn is_injected_type(ty: &Type) -> bool {
     let Some(segment) = last_segment(ty) else {
         return false;
     };
@@ -455,7 +455,7 @@ fn is_injected_type(ty: &Type) -> bool {
 }
 
 /// For `Option<T>` (however the path to `Option` is written), the `T`.
-fn option_inner(ty: &Type) -> Option<&Type> {
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else { return None };
     if path.qself.is_some() {
         return None;
@@ -560,7 +560,7 @@ fn header_name(name: &str) -> String {
 }
 
 /// `weather_forecast` → `WeatherForecast`.
-fn pascal_case(snake: &str) -> String {
+pub(crate) fn pascal_case(snake: &str) -> String {
     snake
         .trim_start_matches("r#")
         .split('_')

@@ -181,6 +181,8 @@
 
 #![warn(missing_docs)]
 
+#[doc(hidden)]
+pub mod __private;
 #[cfg(feature = "auth")]
 pub mod auth;
 #[cfg(feature = "client")]
@@ -200,3 +202,155 @@ mod tls;
 /// protocol types, at the version this crate uses.
 #[cfg(feature = "client")]
 pub use rmcp;
+
+/// Makes a function an MCP resource: `#[resource("scheme://path")]` for
+/// one URI, `#[resource("scheme://items/{id}")]` for every URI of a
+/// template, whose variables are the parameters of the same names.
+///
+/// The attribute emits a unit struct named after the function
+/// (`static_text` gets `StaticTextResource`) that implements
+/// [`Resource`](resources::Resource), and registers it, so that
+/// [`Resources::global`](resources::Resources::global) holds every linked
+/// `#[resource]`; give it to a builder by value
+/// ([`ResourcesBuilder::resource`](resources::ResourcesBuilder::resource))
+/// as well or instead (`register = false`). The doc comment is the
+/// resource's description.
+///
+/// The function may be `async`. Its parameters are the template's
+/// variables, by name: `&str`, `String`, any type that implements
+/// `FromStr` (a value it refuses answers `-32602`), `Option<..>` of them
+/// for a `{?q}` variable; or, as for `#[tool]`, what the request's context
+/// supplies: `&ToolContext`, `ToolContext`, `State<T>`, `Extension<T>`,
+/// `Progress`, or a type marked `#[resource(inject)]` that implements
+/// `FromToolContext`. It returns its contents: `&'static str` or `String`
+/// (text, `text/plain` unless `mime` says otherwise), `Vec<u8>` (bytes,
+/// `application/octet-stream`), [`Contents`](resources::Contents), a
+/// `Vec` of them, or a `Result` of one of these, whose error is a
+/// [`ResourceError`](resources::ResourceError) (kept as it is, so
+/// `NotFound` answers `-32602`) or anything `Display` (`-32603`).
+///
+/// Keys on the function, `#[resource(...)]`:
+///
+/// | key | meaning |
+/// |---|---|
+/// | `"uri"` first, or `uri = "..."` | its URI, or URI template ([`UriTemplate`](resources::UriTemplate)'s grammar, checked at compile time) |
+/// | `name = "..."` | its name (default: the function's) |
+/// | `title = "..."` | a title for people |
+/// | `description = "..."` | its description (default: the doc comment) |
+/// | `mime = "type/subtype"` | the media type of its contents |
+/// | `register = false` | not in [`Resources::global`](resources::Resources::global) |
+/// | `crate = path` | the path of this crate, for re-exporters |
+///
+/// Keys on a parameter, `#[resource(...)]`:
+///
+/// | key | meaning |
+/// |---|---|
+/// | `name = "..."` | the template variable it is (default: its name) |
+/// | `complete = path` | a `fn(&str) -> Vec<String>` (or `Vec<&str>`, [`Completion`](completion::Completion)) offering values for what the client typed (`completion/complete`) |
+/// | `inject` | supplied by `FromToolContext`, not by the URI |
+///
+/// <!-- standalone_crate: merged with the other doctests, this one would link their resources too. -->
+///
+/// ```rust,standalone_crate
+/// use tool_mcp::resource;
+/// use tool_mcp::resources::{Body, ReadRequest, Resources, UriParams};
+///
+/// /// The static text the conformance suite reads.
+/// #[resource("test://static-text", mime = "text/plain")]
+/// fn static_text() -> &'static str {
+///     "This is the content of the static text resource."
+/// }
+///
+/// /// Data for one id.
+/// #[resource("test://template/{id}/data", mime = "application/json")]
+/// async fn template_data(#[resource(complete = ids)] id: u32) -> String {
+///     format!(r#"{{"id":"{id}"}}"#)
+/// }
+///
+/// fn ids(typed: &str) -> Vec<&'static str> {
+///     ["123", "456"].into_iter().filter(|id| id.starts_with(typed)).collect()
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let resources = Resources::global();
+/// let (resource, params) = resources.resolve("test://template/123/data").unwrap();
+/// let read = ReadRequest::new("test://template/123/data", params, Default::default());
+/// let contents = resource.read(read).await.unwrap();
+/// assert_eq!(contents[0].body, Body::Text(r#"{"id":"123"}"#.into()));
+/// assert_eq!(contents[0].mime_type.as_deref(), Some("application/json"));
+/// assert!(resources.resolves("test://static-text"));
+/// # let _ = UriParams::new();
+/// # }
+/// ```
+pub use tool_runtime_macros::resource;
+
+/// Makes a function an MCP prompt: its messages, made from the arguments
+/// a client gives (`prompts/get`).
+///
+/// The attribute emits a unit struct named after the function
+/// (`code_review` gets `CodeReviewPrompt`) that implements
+/// [`Prompt`](prompts::Prompt), and registers it, so that
+/// [`Prompts::global`](prompts::Prompts::global) holds every linked
+/// `#[prompt]` (unless `register = false`). The doc comment is the
+/// prompt's description; a `///` comment on a parameter is that
+/// argument's description.
+///
+/// The function may be `async`. Its parameters are the prompt's
+/// arguments, by name: `&str`, `String` or any `FromStr` type (required;
+/// a value it refuses answers `-32602` naming the argument), or
+/// `Option<..>` of them (optional); or, as for `#[tool]`, what the
+/// request's context supplies (`&ToolContext`, `State<T>`, ..., or a type
+/// marked `#[prompt(inject)]`). It returns its messages: `String` or
+/// `&str` (one message of the user's), a
+/// [`PromptMessage`](prompts::PromptMessage), a `Vec` of them, a
+/// [`GetPrompt`](prompts::GetPrompt), or a `Result` of one of these,
+/// whose error is a [`PromptError`](prompts::PromptError) (kept as it is)
+/// or anything `Display` (`-32603`).
+///
+/// Keys on the function, `#[prompt(...)]`: `name = "..."` (default: the
+/// function's), `title = "..."`, `description = "..."` (default: the doc
+/// comment), `register = false`, `crate = path`. Keys on a parameter:
+/// `name = "..."` (the argument's name, such as `resourceUri`),
+/// `complete = path` (as for [`resource`]), `inject`.
+///
+/// <!-- standalone_crate: merged with the other doctests, this one would link their prompts too. -->
+///
+/// ```rust,standalone_crate
+/// use tool_mcp::prompt;
+/// use tool_mcp::prompts::{PromptArguments, PromptError, PromptMessage, Prompts};
+///
+/// /// Reviews code.
+/// #[prompt]
+/// fn code_review(
+///     /// The code to review
+///     code: String,
+///     /// Its language, when not obvious
+///     #[prompt(complete = languages)]
+///     language: Option<String>,
+/// ) -> Vec<PromptMessage> {
+///     let language = language.unwrap_or_else(|| "an unknown language".into());
+///     vec![PromptMessage::user(format!("Review this code, written in {language}:\n{code}"))]
+/// }
+///
+/// fn languages(typed: &str) -> Vec<&'static str> {
+///     ["rust", "python"].into_iter().filter(|l| l.starts_with(typed)).collect()
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let prompt = Prompts::global().get("code_review").unwrap();
+/// assert_eq!(prompt.spec().description.as_deref(), Some("Reviews code."));
+/// assert!(prompt.spec().arguments[0].required);
+/// assert!(!prompt.spec().arguments[1].required);
+///
+/// let mut arguments = PromptArguments::new();
+/// arguments.insert("code", "fn main() {}");
+/// let got = prompt.get(arguments, Default::default()).await.unwrap();
+/// assert_eq!(got.messages.len(), 1);
+///
+/// let missing = prompt.get(PromptArguments::new(), Default::default()).await;
+/// assert!(matches!(missing, Err(PromptError::MissingArgument(name)) if name == "code"));
+/// # }
+/// ```
+pub use tool_runtime_macros::prompt;

@@ -21,6 +21,8 @@ use tool_runtime::{
 
 #[path = "content/completion.rs"]
 mod completion;
+#[path = "content/macros.rs"]
+mod macros;
 #[path = "content/prompts.rs"]
 mod prompts;
 #[path = "content/resources.rs"]

@@ -118,6 +118,27 @@ impl Prompts {
         }
     }
 
+    /// Every `#[prompt]` linked into this program (those not written
+    /// `register = false`): built at the first call, and shared by every
+    /// later one, so what is [inserted](Self::insert) in it stays.
+    ///
+    /// # Panics
+    ///
+    /// When two linked prompts have the same name: a mistake in the
+    /// program, as two `#[tool]`s of one name are for `Registry::global`.
+    pub fn global() -> &'static Prompts {
+        static GLOBAL: std::sync::OnceLock<Prompts> = std::sync::OnceLock::new();
+        GLOBAL.get_or_init(|| {
+            let builder = crate::__private::linked_prompts()
+                .into_iter()
+                .fold(Self::builder(), PromptsBuilder::prompt);
+            match builder.build() {
+                Ok(prompts) => prompts,
+                Err(error) => panic!("{error}"),
+            }
+        })
+    }
+
     /// Every prompt, in name order.
     pub fn list(&self) -> Vec<Arc<dyn Prompt>> {
         self.shared.entries.load().as_ref().clone()

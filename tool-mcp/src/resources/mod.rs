@@ -159,6 +159,29 @@ impl Resources {
         }
     }
 
+    /// Every `#[resource]` linked into this program (those not written
+    /// `register = false`), ordered by URI: built at the first call, and
+    /// shared by every later one, so what is
+    /// [inserted](Self::insert) in it stays.
+    ///
+    /// # Panics
+    ///
+    /// When two linked resources have the same URI (or template), with
+    /// both named: a mistake in the program, as two `#[tool]`s of one name
+    /// are for `Registry::global`.
+    pub fn global() -> &'static Resources {
+        static GLOBAL: std::sync::OnceLock<Resources> = std::sync::OnceLock::new();
+        GLOBAL.get_or_init(|| {
+            let builder = crate::__private::linked_resources()
+                .into_iter()
+                .fold(Self::builder(), ResourcesBuilder::resource);
+            match builder.build() {
+                Ok(resources) => resources,
+                Err(error) => panic!("{error}"),
+            }
+        })
+    }
+
     /// Every resource, in registration order.
     pub fn list(&self) -> Vec<Arc<dyn Resource>> {
         self.shared.entries.load().as_ref().clone()
@@ -274,7 +297,7 @@ impl fmt::Debug for Resources {
 }
 
 /// What names a resource in its collection: its URI or template as written.
-fn key(spec: &ResourceSpec) -> &str {
+pub(crate) fn key(spec: &ResourceSpec) -> &str {
     match &spec.uri {
         ResourceUri::Fixed(uri) => uri,
         ResourceUri::Template(template) => template.as_str(),
