@@ -78,7 +78,6 @@
 //! # }
 //! ```
 
-mod content;
 #[cfg(feature = "http")]
 mod http;
 mod listing;

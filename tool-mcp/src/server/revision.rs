@@ -270,8 +270,9 @@ pub(super) fn capabilities(server: &McpServer) -> Value {
         capabilities["completions"] = json!({});
     }
     #[cfg(feature = "skills")]
-    if let Some((id, settings)) = super::content::skills_capability(server) {
-        capabilities["extensions"][id] = settings;
+    if server.resources.as_ref().and_then(|r| r.skills()).is_some() {
+        // The extension's entry: `{"io.modelcontextprotocol/skills": {"directoryRead": true}}`.
+        capabilities["extensions"][crate::skills::EXTENSION_ID] = json!({"directoryRead": true});
     }
     capabilities
 }

@@ -52,6 +52,7 @@ use super::wire::{
 };
 use super::{CallError, Called, McpServer, Notify};
 
+mod content;
 mod requests;
 mod sequence;
 mod tasks;
@@ -95,7 +96,7 @@ pub(super) struct Session<O: Outbox> {
     /// alone.
     order: sequence::Order,
     /// Its subscriptions to resources.
-    pub(super) content: super::content::SessionContent,
+    pub(super) content: content::SessionContent,
 }
 
 /// The requests in flight.
@@ -329,7 +330,7 @@ impl<O: Outbox> Session<O> {
             "tasks/get" | "tasks/update" | "tasks/cancel" => {
                 self.session_tasks_request(&id, method, params).await;
             }
-            m if super::content::serves(m) => self.content_request(id, m, params, None).await,
+            m if content::serves(m) => self.content_request(id, m, params, None).await,
             "logging/setLevel" => {
                 let level = params
                     .and_then(|mut params| params.remove("level"))
@@ -380,7 +381,7 @@ impl<O: Outbox> Session<O> {
                 self.stateless_tasks_request(&id, method, params, &meta)
                     .await;
             }
-            m if super::content::serves(m) => {
+            m if content::serves(m) => {
                 self.content_request(id, m, params, Some(meta)).await;
             }
             _ => self.refuse(&id, revision::not_in_stateless(method)).await,

@@ -10,14 +10,14 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::super::McpServer;
-use super::super::output::Outbox;
-use super::super::revision::Caching;
-use super::super::session::Session;
-use super::super::wire::{self, Id, METHOD_NOT_FOUND, RpcError, quoted};
 use super::{refuse_cursor, shape, string_param, uri_data};
 use crate::resources::Resource as _;
-use crate::skills::{DIRECTORY_MIME_TYPE, EXTENSION_ID, Skills};
+use crate::server::McpServer;
+use crate::server::output::Outbox;
+use crate::server::revision::Caching;
+use crate::server::session::Session;
+use crate::server::wire::{self, Id, METHOD_NOT_FOUND, RpcError, quoted};
+use crate::skills::{DIRECTORY_MIME_TYPE, Skills};
 
 /// Whether `method` is one of the extension's.
 pub(super) fn serves(method: &str) -> bool {
@@ -30,12 +30,6 @@ pub(super) fn serves(method: &str) -> bool {
 /// The skills `server` serves, if any.
 fn skills(server: &McpServer) -> Option<&Skills> {
     server.resources.as_ref()?.skills()
-}
-
-/// The extension's entry in the capabilities, when `server` serves skills:
-/// `{"io.modelcontextprotocol/skills": {"directoryRead": true}}`.
-pub(in crate::server) fn capability(server: &McpServer) -> Option<(&'static str, Value)> {
-    skills(server).map(|_| (EXTENSION_ID, json!({"directoryRead": true})))
 }
 
 /// Each skill's `SKILL.md`, for `resources/list`: named and described by

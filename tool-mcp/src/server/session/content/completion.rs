@@ -4,11 +4,11 @@
 use serde_json::{Map, Value, json};
 use tool_runtime::ToolContext;
 
-use super::super::McpServer;
-use super::super::wire::{INTERNAL_ERROR, RpcError};
 use super::{prompts, resources, string_param};
 use crate::completion::{CompleteRequest, Completion};
 use crate::resources::ResourceUri;
+use crate::server::McpServer;
+use crate::server::wire::{INTERNAL_ERROR, RpcError};
 
 /// `completion/complete`: `{completion: {values, total?, hasMore?}}`.
 pub(super) async fn complete(

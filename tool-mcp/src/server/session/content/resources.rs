@@ -6,13 +6,13 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 use tool_runtime::ToolContext;
 
-use super::super::McpServer;
-use super::super::output::Outbox;
-use super::super::revision::Caching;
-use super::super::session::{Session, lock};
-use super::super::wire::{INTERNAL_ERROR, RpcError};
 use super::{string_param, uri_data};
 use crate::resources::{ReadRequest, ResourceError, ResourceUri};
+use crate::server::McpServer;
+use crate::server::output::Outbox;
+use crate::server::revision::Caching;
+use crate::server::session::{Session, lock};
+use crate::server::wire::{INTERNAL_ERROR, RpcError};
 
 /// `resources/list`: every resource at a fixed URI and each skill's
 /// `SKILL.md`, in URI order.

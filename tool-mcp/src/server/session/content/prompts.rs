@@ -3,10 +3,10 @@
 use serde_json::{Map, Value, json};
 use tool_runtime::ToolContext;
 
-use super::super::McpServer;
-use super::super::wire::{self, INTERNAL_ERROR, RpcError};
 use super::string_param;
 use crate::prompts::{PromptArguments, PromptError};
+use crate::server::McpServer;
+use crate::server::wire::{self, INTERNAL_ERROR, RpcError};
 
 /// `prompts/list`: every prompt, in name order.
 pub(super) fn list(server: &McpServer) -> Value {

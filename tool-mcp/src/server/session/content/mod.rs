@@ -29,8 +29,6 @@ mod prompts;
 mod resources;
 #[cfg(feature = "skills")]
 mod skills;
-#[cfg(feature = "skills")]
-pub(super) use skills::capability as skills_capability;
 
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
@@ -40,17 +38,17 @@ use serde_json::{Map, Value, json};
 use tool_runtime::ToolContext;
 use tool_runtime::context::CancellationToken;
 
-use super::McpServer;
-use super::mrtr;
-use super::output::Outbox;
-use super::revision::{self, Caching, RequestMeta};
-use super::session::Session;
-use super::wire::{self, Call, Id, METHOD_NOT_FOUND, RpcError, quoted};
+use super::Session;
+use crate::server::McpServer;
+use crate::server::mrtr;
+use crate::server::output::Outbox;
+use crate::server::revision::{self, Caching, RequestMeta};
+use crate::server::wire::{self, Call, Id, METHOD_NOT_FOUND, RpcError, quoted};
 
 /// What a session keeps of its resources: the URIs it subscribed to
 /// (revision 2025-11-25), and whether it is told of changes already.
 #[derive(Default)]
-pub(super) struct SessionContent {
+pub(in crate::server) struct SessionContent {
     subscribed: Mutex<HashSet<String>>,
     watching: AtomicBool,
 }
@@ -188,7 +186,7 @@ impl<O: Outbox> Session<O> {
     /// server's limit, on the transport's task, stopped when cancelled;
     /// its requests to the client go to it as the server's requests in a
     /// session, and end the round of revision 2026-07-28 (`meta`) with an
-    /// `input_required` result ([`mrtr`](super::mrtr)).
+    /// `input_required` result ([`mrtr`](crate::server::mrtr)).
     async fn run_content(
         self: &Arc<Self>,
         id: Id,

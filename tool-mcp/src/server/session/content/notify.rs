@@ -10,10 +10,10 @@ use std::sync::atomic::Ordering;
 use serde_json::{Map, json};
 use tokio::sync::broadcast;
 
-use super::super::output::Outbox;
-use super::super::session::Session;
-use super::super::subscriptions::changed;
-use super::super::wire;
+use crate::server::output::Outbox;
+use crate::server::session::Session;
+use crate::server::subscriptions::changed;
+use crate::server::wire;
 
 impl<O: Outbox> Session<O> {
     /// Tells the client of every change to the resources and prompts, and
