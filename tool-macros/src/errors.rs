@@ -31,6 +31,11 @@ impl Errors {
         self.push_syn(syn::Error::new_spanned(tokens, message));
     }
 
+    /// How many errors are recorded.
+    pub fn len(&self) -> usize {
+        self.errors.as_ref().map_or(0, Vec::len)
+    }
+
     /// Records a syn error.
     pub fn push_syn(&mut self, error: syn::Error) {
         self.errors

@@ -13,6 +13,8 @@ mod args;
 mod expand;
 mod model;
 mod parse;
+#[cfg(test)]
+mod tests;
 mod uri_template;
 mod validate;
 

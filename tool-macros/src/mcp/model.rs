@@ -71,6 +71,9 @@ pub struct McpFn {
     pub has_receiver: bool,
     /// What the function may not have, each where it was written.
     pub shape: Vec<(proc_macro2::TokenStream, &'static str)>,
+    /// Whether the arguments parsed as a list of keys (when they did not,
+    /// that is the one error about them).
+    pub args_read: bool,
     /// Where the attribute's arguments start, for errors about a missing
     /// URI.
     pub attr_span: Span,

@@ -23,7 +23,9 @@ pub fn function(attr: Attr, args: TokenStream, item: &MaybeFn, errors: &mut Erro
         .into_iter()
         .next()
         .map_or_else(|| item.sig.ident.span(), |tree| tree.span());
+    let before = errors.len();
     let (positional, args) = fn_args(attr, args, errors);
+    let args_read = errors.len() == before;
     let sig = &item.sig;
     let fn_name = sig.ident.to_string().trim_start_matches("r#").to_owned();
     let docs = docs::parse_fn_docs(&docs::doc_lines(&item.attrs));
@@ -74,6 +76,7 @@ pub fn function(attr: Attr, args: TokenStream, item: &MaybeFn, errors: &mut Erro
         has_receiver: matches!(sig.inputs.first(), Some(FnArg::Receiver(_))),
         shape: shape(attr, item),
         attr_span,
+        args_read,
     }
 }
 

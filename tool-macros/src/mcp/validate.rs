@@ -45,6 +45,9 @@ pub fn function(f: &McpFn, errors: &mut Errors) {
 /// The URI: present, a valid template, and its variables the parameters'.
 fn uri(f: &McpFn, errors: &mut Errors) {
     let Some(uri) = &f.uri else {
+        if !f.args_read {
+            return;
+        }
         errors.push(
             f.attr_span,
             "#[resource] needs the resource's URI or URI template first, as in \
