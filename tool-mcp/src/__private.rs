@@ -38,84 +38,8 @@ pub use crate::resources::{
 
 use crate::resources::UriTemplate;
 
-/// The link-time registration `#[resource]` emits.
-pub struct ResourceRegistration(&'static dyn Resource);
-
-impl ResourceRegistration {
-    pub const fn new(resource: &'static dyn Resource) -> Self {
-        Self(resource)
-    }
-}
-
-inventory::collect!(ResourceRegistration);
-
-/// The link-time registration `#[prompt]` emits.
-pub struct PromptRegistration(&'static dyn Prompt);
-
-impl PromptRegistration {
-    pub const fn new(prompt: &'static dyn Prompt) -> Self {
-        Self(prompt)
-    }
-}
-
-inventory::collect!(PromptRegistration);
-
-/// Every linked `#[resource]`, as the collection holds them, ordered by
-/// URI (link order is not stable).
-pub(crate) fn linked_resources() -> Vec<Linked<dyn Resource>> {
-    let mut linked: Vec<_> = inventory::iter::<ResourceRegistration>
-        .into_iter()
-        .map(|registration| Linked(registration.0))
-        .collect();
-    linked.sort_by(|a, b| crate::resources::key(a.0.spec()).cmp(crate::resources::key(b.0.spec())));
-    linked
-}
-
-/// Every linked `#[prompt]`.
-pub(crate) fn linked_prompts() -> Vec<Linked<dyn Prompt>> {
-    inventory::iter::<PromptRegistration>
-        .into_iter()
-        .map(|registration| Linked(registration.0))
-        .collect()
-}
-
-/// A linked resource or prompt, held by the collection as any other.
-pub(crate) struct Linked<T: ?Sized + 'static>(&'static T);
-
-impl Resource for Linked<dyn Resource> {
-    fn spec(&self) -> &ResourceSpec {
-        self.0.spec()
-    }
-
-    fn read(&self, request: ReadRequest) -> BoxFuture<'_, Result<Vec<Contents>, ResourceError>> {
-        self.0.read(request)
-    }
-
-    fn complete(
-        &self,
-        request: CompleteRequest,
-    ) -> BoxFuture<'_, Result<Completion, ResourceError>> {
-        self.0.complete(request)
-    }
-}
-
-impl Prompt for Linked<dyn Prompt> {
-    fn spec(&self) -> &PromptSpec {
-        self.0.spec()
-    }
-
-    fn get(
-        &self,
-        arguments: PromptArguments,
-        ctx: ToolContext,
-    ) -> BoxFuture<'_, Result<GetPrompt, PromptError>> {
-        self.0.get(arguments, ctx)
-    }
-
-    fn complete(&self, request: CompleteRequest) -> BoxFuture<'_, Result<Completion, PromptError>> {
-        self.0.complete(request)
-    }
-}
+pub use crate::prompts::linked::PromptRegistration;
+pub use crate::resources::linked::ResourceRegistration;
 
 /// A resource's spec: `uri` is a template when it holds a `{`. The macro
 /// has checked the template with the same grammar, so it parses.

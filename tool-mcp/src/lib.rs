@@ -193,8 +193,6 @@ pub mod headers;
 pub mod prompts;
 pub mod resources;
 pub mod server;
-#[cfg(feature = "skills")]
-pub mod skills;
 #[cfg(any(feature = "auth", feature = "client"))]
 mod tls;
 

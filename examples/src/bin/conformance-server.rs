@@ -27,9 +27,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tool_mcp::prompts::{ArgumentSpec, PromptMessage, PromptSpec, Prompts};
+use tool_mcp::resources::skills::Skills;
 use tool_mcp::resources::{Contents, ResourceSpec, Resources, UriTemplate};
 use tool_mcp::server::McpServer;
-use tool_mcp::skills::Skills;
 use tool_runtime::{
     Content, Registry, ToolContext, ToolError, content::Audio, content::Image, content::Resource,
     context::Elicitation, context::ElicitationRequest, context::SamplingRequest,

@@ -11,6 +11,7 @@
 
 mod arguments;
 mod error;
+pub(crate) mod linked;
 mod message;
 mod spec;
 
@@ -129,7 +130,7 @@ impl Prompts {
     pub fn global() -> &'static Prompts {
         static GLOBAL: std::sync::OnceLock<Prompts> = std::sync::OnceLock::new();
         GLOBAL.get_or_init(|| {
-            let builder = crate::__private::linked_prompts()
+            let builder = linked::linked()
                 .into_iter()
                 .fold(Self::builder(), PromptsBuilder::prompt);
             match builder.build() {

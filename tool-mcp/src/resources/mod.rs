@@ -12,6 +12,9 @@
 
 mod contents;
 mod error;
+pub(crate) mod linked;
+#[cfg(feature = "skills")]
+pub mod skills;
 mod spec;
 mod template;
 
@@ -136,7 +139,7 @@ struct Shared {
     max_read_bytes: usize,
     /// The skills served, their files read as resources.
     #[cfg(feature = "skills")]
-    skills: Option<crate::skills::Skills>,
+    skills: Option<crate::resources::skills::Skills>,
 }
 
 impl Resources {
@@ -172,7 +175,7 @@ impl Resources {
     pub fn global() -> &'static Resources {
         static GLOBAL: std::sync::OnceLock<Resources> = std::sync::OnceLock::new();
         GLOBAL.get_or_init(|| {
-            let builder = crate::__private::linked_resources()
+            let builder = linked::linked()
                 .into_iter()
                 .fold(Self::builder(), ResourcesBuilder::resource);
             match builder.build() {
@@ -282,7 +285,7 @@ impl Resources {
 
     /// The skills served ([`ResourcesBuilder::skills`]), if any.
     #[cfg(feature = "skills")]
-    pub fn skills(&self) -> Option<&crate::skills::Skills> {
+    pub fn skills(&self) -> Option<&crate::resources::skills::Skills> {
         self.shared.skills.as_ref()
     }
 }
@@ -309,7 +312,7 @@ pub struct ResourcesBuilder {
     entries: Vec<Arc<dyn Resource>>,
     max_read_bytes: usize,
     #[cfg(feature = "skills")]
-    skills: Option<crate::skills::Skills>,
+    skills: Option<crate::resources::skills::Skills>,
 }
 
 impl ResourcesBuilder {
@@ -356,14 +359,14 @@ impl ResourcesBuilder {
         self.resource(ReadFn { spec, read })
     }
 
-    /// Serves `skills` (feature `skills`, see [`crate::skills`]): their
+    /// Serves `skills` (feature `skills`, see [`crate::resources::skills`]): their
     /// files read as resources (each `SKILL.md` listed), `skills/list`,
     /// `skills/get` and `resources/directory/read` answered, and the
     /// extension declared. A second call replaces the first's skills (a
-    /// [`SkillsBuilder`](crate::skills::SkillsBuilder) takes several
+    /// [`SkillsBuilder`](crate::resources::skills::SkillsBuilder) takes several
     /// directories).
     #[cfg(feature = "skills")]
-    pub fn skills(mut self, skills: crate::skills::Skills) -> Self {
+    pub fn skills(mut self, skills: crate::resources::skills::Skills) -> Self {
         self.skills = Some(skills);
         self
     }

@@ -272,7 +272,8 @@ pub(super) fn capabilities(server: &McpServer) -> Value {
     #[cfg(feature = "skills")]
     if server.resources.as_ref().and_then(|r| r.skills()).is_some() {
         // The extension's entry: `{"io.modelcontextprotocol/skills": {"directoryRead": true}}`.
-        capabilities["extensions"][crate::skills::EXTENSION_ID] = json!({"directoryRead": true});
+        capabilities["extensions"][crate::resources::skills::EXTENSION_ID] =
+            json!({"directoryRead": true});
     }
     capabilities
 }

@@ -8,8 +8,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 use tool_mcp::resources::Resources;
+use tool_mcp::resources::skills::{Skills, SkillsError};
 use tool_mcp::server::McpServer;
-use tool_mcp::skills::{Skills, SkillsError};
 use tool_runtime::Registry;
 
 use super::{Client, ERAS, Era, plain};

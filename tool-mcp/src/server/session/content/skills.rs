@@ -12,12 +12,12 @@ use serde_json::{Map, Value, json};
 
 use super::{refuse_cursor, shape, string_param, uri_data};
 use crate::resources::Resource as _;
+use crate::resources::skills::{DIRECTORY_MIME_TYPE, Skills};
 use crate::server::McpServer;
 use crate::server::output::Outbox;
 use crate::server::revision::Caching;
 use crate::server::session::Session;
 use crate::server::wire::{self, Id, METHOD_NOT_FOUND, RpcError, quoted};
-use crate::skills::{DIRECTORY_MIME_TYPE, Skills};
 
 /// Whether `method` is one of the extension's.
 pub(super) fn serves(method: &str) -> bool {

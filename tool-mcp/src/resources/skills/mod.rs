@@ -28,7 +28,7 @@
 //!
 //! ```
 //! use tool_mcp::resources::Resources;
-//! use tool_mcp::skills::Skills;
+//! use tool_mcp::resources::skills::Skills;
 //!
 //! let skills = Skills::builder()
 //!     .skill(
