@@ -462,3 +462,114 @@ def test_an_elicitation_accepted_and_one_declined() -> None:
         assert set(schema["properties"]) == {"username", "email"}
 
     run(scenario())
+
+
+# ------------------------------------------ resources, prompts, completion
+#
+# The same server's resources (a text, a blob, a URI template), its prompts
+# and the completion of a prompt's argument, over stdio and over streamable
+# HTTP.
+
+
+@asynccontextmanager
+async def conformance_http_server() -> AsyncIterator[str]:
+    """`conformance-server --http` on a free loopback port; yields its URL."""
+    process = await asyncio.create_subprocess_exec(
+        conformance_server(),
+        "--http",
+        "127.0.0.1:0",
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+        env=server_env(),
+    )
+    try:
+        assert process.stderr is not None
+        line = (await process.stderr.readline()).decode()
+        match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", line)
+        if not match:
+            raise AssertionError(f"conformance-server --http did not say where it listens: {line!r}")
+        yield match.group(1)
+    finally:
+        process.terminate()
+        await process.wait()
+
+
+@asynccontextmanager
+async def conformance_over(transport: str) -> AsyncIterator[ClientSession]:
+    """An initialised session with `conformance-server` over `transport`."""
+    if transport == "stdio":
+        async with conformance_session() as client:
+            yield client
+        return
+    async with conformance_http_server() as url:
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write) as client:
+                await client.initialize()
+                yield client
+
+
+TRANSPORTS = ["stdio", "streamable HTTP"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_resources_are_listed_and_read(transport: str) -> None:
+    async def scenario() -> None:
+        async with conformance_over(transport) as client:
+            listed = {str(resource.uri): resource for resource in (await client.list_resources()).resources}
+            assert {"test://static-text", "test://static-binary"} <= listed.keys()
+            assert listed["test://static-text"].mime_type == "text/plain"
+
+            [text] = (await client.read_resource("test://static-text")).contents
+            assert str(text.uri) == "test://static-text"
+            assert text.mime_type == "text/plain"
+            assert text.text == "This is the content of the static text resource."
+
+            [blob] = (await client.read_resource("test://static-binary")).contents
+            assert blob.mime_type == "image/png"
+            assert base64.b64decode(blob.blob).startswith(b"\x89PNG\r\n\x1a\n")
+
+            templates = (await client.list_resource_templates()).resource_templates
+            assert [template.uri_template for template in templates] == ["test://template/{id}/data"]
+            [data] = (await client.read_resource("test://template/42/data")).contents
+            assert str(data.uri) == "test://template/42/data"
+            assert data.mime_type == "application/json"
+            assert json.loads(data.text)["id"] == "42"
+
+            with pytest.raises(MCPError) as missing:
+                await client.read_resource("test://no-such-resource")
+            assert missing.value.error.code == -32602
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_prompts_are_listed_got_and_completed(transport: str) -> None:
+    async def scenario() -> None:
+        async with conformance_over(transport) as client:
+            prompts = {prompt.name: prompt for prompt in (await client.list_prompts()).prompts}
+            assert {"test_simple_prompt", "test_prompt_with_arguments"} <= prompts.keys()
+            arguments = prompts["test_prompt_with_arguments"].arguments
+            assert [(a.name, a.required) for a in arguments] == [("arg1", True), ("arg2", True)]
+
+            got = await client.get_prompt("test_prompt_with_arguments", {"arg1": "a", "arg2": "b"})
+            [message] = got.messages
+            assert message.role == "user"
+            assert message.content.text == "Prompt with arguments: arg1='a', arg2='b'"
+
+            completed = await client.complete(
+                types.PromptReference(name="test_prompt_with_arguments"),
+                {"name": "arg1", "value": "par"},
+            )
+            assert completed.completion.values == ["paris", "park", "party"]
+            narrowed = await client.complete(
+                types.PromptReference(name="test_prompt_with_arguments"),
+                {"name": "arg1", "value": "pari"},
+            )
+            assert narrowed.completion.values == ["paris"]
+
+            with pytest.raises(MCPError) as missing:
+                await client.get_prompt("no_such_prompt", {})
+            assert missing.value.error.code == -32602
+
+    run(scenario())

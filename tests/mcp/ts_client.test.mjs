@@ -13,6 +13,10 @@
 // serve` over stdio pinned to the 2026-07-28 revision, in `auto` mode and in
 // `legacy` mode: list, call, a refused call, an unknown tool, list again.
 //
+// The v2 client also reads the `conformance-server` example's resources,
+// prompts and completion over stdio and streamable HTTP, in both eras, and
+// reads back the resource a tool's `resource_link` names.
+//
 // Then, for each transport, `toolbox --registry FILE serve` as an MCP proxy
 // (its file names server-everything and tests/mcp/python_server.py): local
 // and remote tools listed and called, and a remote server's new tool
@@ -847,4 +851,123 @@ for (const [kind, makeTransport] of Object.entries(transportsV2)) for (const [la
       assert.equal(tools.length, expectedNames.length);
     });
   });
+}
+
+// The v2 client against conformance-server over stdio and over streamable
+// HTTP, in the 2026-07-28 era and the legacy one: its resources (a text, a
+// blob, a URI template) listed and read, its prompts listed and got with
+// arguments, a prompt's argument completed, an unknown resource and prompt
+// refused with -32602, and a tool's `resource_link` read back with
+// `resources/read`.
+const conformanceTransportsV2 = {
+  stdio: async () => ({
+    transport: new StdioClientTransportV2({ command: CONFORMANCE_SERVER, args: [], env: serverEnv, stderr: 'inherit' }),
+    stop: async () => {},
+  }),
+  'streamable HTTP': async () => {
+    const server = await startConformanceServer();
+    return { transport: new v2.StreamableHTTPClientTransport(server.url), stop: server.stop };
+  },
+};
+
+const conformanceModesV2 = [
+  ['pinned to 2026-07-28', { pin: '2026-07-28' }],
+  ['in legacy mode', 'legacy'],
+];
+
+for (const [kind, makeTransport] of Object.entries(conformanceTransportsV2)) {
+  for (const [label, mode] of conformanceModesV2) {
+    describe(`TypeScript SDK v2 client and conformance-server's resources and prompts over ${kind} ${label}`, {
+      timeout: TIMEOUT,
+    }, () => {
+      let client;
+      let stop;
+      before(async () => {
+        const made = await makeTransport();
+        stop = made.stop;
+        client = new v2.Client({ name: 'toolbox-tests', version: '1.0.0' }, { versionNegotiation: { mode } });
+        await client.connect(made.transport);
+      });
+      after(async () => {
+        await client?.close();
+        await stop?.();
+      });
+
+      test('lists and reads a text, a blob and a templated resource', async () => {
+        const { resources } = await client.listResources();
+        const byUri = Object.fromEntries(resources.map((resource) => [resource.uri, resource]));
+        assert.equal(byUri['test://static-text']?.mimeType, 'text/plain');
+        assert.equal(byUri['test://static-binary']?.mimeType, 'image/png');
+
+        const text = await client.readResource({ uri: 'test://static-text' });
+        assert.deepEqual(text.contents, [
+          {
+            uri: 'test://static-text',
+            mimeType: 'text/plain',
+            text: 'This is the content of the static text resource.',
+          },
+        ]);
+        const [blob] = (await client.readResource({ uri: 'test://static-binary' })).contents;
+        assert.equal(blob.mimeType, 'image/png');
+        assert.deepEqual([...Buffer.from(blob.blob, 'base64').subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+
+        const { resourceTemplates } = await client.listResourceTemplates();
+        assert.deepEqual(
+          resourceTemplates.map((template) => template.uriTemplate),
+          ['test://template/{id}/data'],
+        );
+        const [data] = (await client.readResource({ uri: 'test://template/7/data' })).contents;
+        assert.equal(data.uri, 'test://template/7/data');
+        assert.equal(data.mimeType, 'application/json');
+        assert.equal(JSON.parse(data.text).id, '7');
+      });
+
+      test('an unknown resource and an unknown prompt are -32602', async () => {
+        await assert.rejects(
+          client.readResource({ uri: 'test://no-such-resource' }),
+          (error) => error.code === -32602,
+        );
+        await assert.rejects(
+          client.getPrompt({ name: 'no_such_prompt', arguments: {} }),
+          (error) => error.code === -32602,
+        );
+      });
+
+      test('lists prompts, gets one with arguments and completes an argument', async () => {
+        const { prompts } = await client.listPrompts();
+        const withArguments = prompts.find((prompt) => prompt.name === 'test_prompt_with_arguments');
+        assert.deepEqual(
+          withArguments.arguments.map((argument) => [argument.name, argument.required]),
+          [
+            ['arg1', true],
+            ['arg2', true],
+          ],
+        );
+        const got = await client.getPrompt({
+          name: 'test_prompt_with_arguments',
+          arguments: { arg1: 'a', arg2: 'b' },
+        });
+        assert.deepEqual(got.messages, [
+          { role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='a', arg2='b'" } },
+        ]);
+
+        const ref = { type: 'ref/prompt', name: 'test_prompt_with_arguments' };
+        const all = await client.complete({ ref, argument: { name: 'arg1', value: 'par' } });
+        assert.deepEqual(all.completion.values, ['paris', 'park', 'party']);
+        const one = await client.complete({ ref, argument: { name: 'arg1', value: 'pari' } });
+        assert.deepEqual(one.completion.values, ['paris']);
+      });
+
+      test("a tool's resource_link is read back with resources/read", async () => {
+        const result = await client.callTool({ name: 'test_resource_link', arguments: {} });
+        assert.equal(result.isError, false, JSON.stringify(result));
+        const [link] = result.content;
+        assert.equal(link.type, 'resource_link');
+        assert.equal(link.uri, 'test://static-text');
+        const read = await client.readResource({ uri: link.uri });
+        assert.equal(read.contents[0].mimeType, link.mimeType);
+        assert.equal(read.contents[0].text, 'This is the content of the static text resource.');
+      });
+    });
+  }
 }

@@ -32,8 +32,8 @@ use tool_mcp::resources::{Contents, ResourceSpec, Resources, UriTemplate};
 use tool_mcp::server::McpServer;
 use tool_runtime::{
     Content, Registry, ToolContext, ToolError, content::Audio, content::Image, content::Resource,
-    context::Elicitation, context::ElicitationRequest, context::SamplingRequest,
-    dynamic::DynamicTool, events::LogLevel, registry::LiveRegistry, tool,
+    content::ResourceLink, context::Elicitation, context::ElicitationRequest,
+    context::SamplingRequest, dynamic::DynamicTool, events::LogLevel, registry::LiveRegistry, tool,
 };
 use tool_tasks::Tasks;
 
@@ -109,6 +109,15 @@ fn test_embedded_resource() -> Resource {
         "text/plain",
         "This is an embedded resource content.",
     )
+}
+
+/// Returns a link to `test://static-text`, a resource this server serves,
+/// for the client to read with `resources/read`.
+#[tool]
+fn test_resource_link() -> ResourceLink {
+    ResourceLink::new("test://static-text", "static-text")
+        .with_description("A static text resource")
+        .with_mime_type("text/plain")
 }
 
 /// Returns text, an image and an embedded resource.
@@ -792,6 +801,7 @@ fn registry() -> Registry {
         .tool(TestAudioContentTool)
         .tool(TestEmbeddedResourceTool)
         .tool(TestMultipleContentTypesTool)
+        .tool(TestResourceLinkTool)
         .tool(TestToolWithLoggingTool)
         .tool(TestErrorHandlingTool)
         .tool(TestToolWithProgressTool)
