@@ -62,5 +62,9 @@ pub struct Cli;
 #[cfg(doctest)]
 pub struct Mcp;
 
+#[doc = include_str!("../docs/resources-and-prompts.md")]
+#[cfg(doctest)]
+pub struct ResourcesAndPrompts;
+
 #[cfg(test)]
 mod claims;
