@@ -66,5 +66,9 @@ pub struct Mcp;
 #[cfg(doctest)]
 pub struct ResourcesAndPrompts;
 
+#[doc = include_str!("../docs/apps-and-skills.md")]
+#[cfg(doctest)]
+pub struct AppsAndSkills;
+
 #[cfg(test)]
 mod claims;
