@@ -15,6 +15,9 @@
 //!   into the protocol's ([`McpKind`]: the anyhow-style tag of the core's
 //!   `Kind`, so a `ResourceError` or `PromptError` keeps its meaning and
 //!   any other `Display` error becomes `Failed`).
+//!
+//! `#[tool(ui = "ui://...")]` names [`AppLinkRegistration`] and
+//! [`UiVisibility`] here: the link of a tool to its app's view.
 
 #![allow(missing_docs)]
 
@@ -38,6 +41,7 @@ pub use crate::resources::{
 
 use crate::resources::UriTemplate;
 
+pub use crate::apps::{AppLinkRegistration, Visibility as UiVisibility};
 pub use crate::prompts::linked::PromptRegistration;
 pub use crate::resources::linked::ResourceRegistration;
 

@@ -183,6 +183,7 @@
 
 #[doc(hidden)]
 pub mod __private;
+pub mod apps;
 #[cfg(feature = "auth")]
 pub mod auth;
 #[cfg(feature = "client")]

@@ -19,6 +19,8 @@ use tool_runtime::{
     context::{Elicitation, ElicitationRequest},
 };
 
+#[path = "content/apps.rs"]
+mod apps;
 #[path = "content/completion.rs"]
 mod completion;
 #[path = "content/macros.rs"]

@@ -2,16 +2,21 @@
 //! in MCP's `tools/list` shape for each state of the registry, marked with
 //! `execution.taskSupport` for the revisions that have it, and without the
 //! tools whose header parameters break MCP's rules, which the server
-//! neither lists nor runs.
+//! neither lists nor runs. A tool that has an app's view has its link
+//! (`_meta.ui`, [`crate::apps`]) merged into the `_meta` the runtime gives
+//! it.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use tool_runtime::providers;
 use tool_runtime::{Registry, ToolContext, ToolSpec};
 
+use crate::apps::{AppLinks, Link};
 use crate::headers;
+use crate::resources::Resources;
+
 /// The revisions whose tool definitions say whether a tool's calls may run
 /// as tasks (`execution.taskSupport`): 2025-11-25, whose tasks are part of
 /// the protocol. The stateless revision has them as an extension, where
@@ -21,6 +26,8 @@ const TASK_SUPPORT_REVISIONS: [&str; 1] = ["2025-11-25"];
 /// A registry's tools in the `tools/list` shape.
 pub(super) struct Listed {
     pub(super) registry: Arc<Registry>,
+    /// The stamp of the app links the list was rendered with.
+    pub(super) links: u64,
     /// Each tool in MCP's shape, in name order.
     pub(super) json: Vec<Value>,
     /// The same with `execution.taskSupport` on the tools whose calls may
@@ -32,8 +39,19 @@ pub(super) struct Listed {
 }
 
 impl Listed {
-    pub(super) fn of(registry: Arc<Registry>) -> Self {
-        let json: Vec<Value> = registry.specs().map(mcp_tool).collect();
+    /// The list of `registry`'s tools, with `links`' views; `resources`
+    /// (those the server serves) to warn of a view that is not served.
+    pub(super) fn of(
+        registry: Arc<Registry>,
+        links: &AppLinks,
+        resources: Option<&Resources>,
+    ) -> Self {
+        let (links, stamp) = links.snapshot();
+        let views = views(&registry, &links, resources);
+        let json: Vec<Value> = registry
+            .specs()
+            .map(|spec| with_view(mcp_tool(spec), views.get(&*spec.name)))
+            .collect();
         let marked = registry
             .specs()
             .any(|spec| spec.task_support.allows_tasks())
@@ -54,6 +72,7 @@ impl Listed {
             .collect();
         Listed {
             registry,
+            links: stamp,
             json,
             marked,
             refused,
@@ -114,6 +133,58 @@ fn mcp_tool(spec: &ToolSpec) -> Value {
         let mut schema = Map::new();
         schema.insert("type".into(), "object".into());
         tool["inputSchema"] = Value::Object(schema);
+    }
+    tool
+}
+
+/// The view of each of `registry`'s tools that has one, by tool name:
+/// `_meta.ui` of its list entry. A link to a tool the registry does not
+/// have is left out, with a warning when it was made at run time (a
+/// `#[tool(ui)]` tool of the program may be left out of a registry on
+/// purpose); so is a link to a view the server does not serve, with a
+/// warning.
+fn views(
+    registry: &Registry,
+    links: &BTreeMap<String, Link>,
+    resources: Option<&Resources>,
+) -> HashMap<String, Value> {
+    let mut views = HashMap::new();
+    for (name, link) in links {
+        let Some(tool) = registry.resolve(name) else {
+            if link.linked {
+                tracing::debug!(tool = %name, "the tool of an app link is not in the registry");
+            } else {
+                tracing::warn!(
+                    tool = %name,
+                    view = %link.ui.resource_uri,
+                    "the tool linked to an app's view is not in the registry served"
+                );
+            }
+            continue;
+        };
+        let uri = &link.ui.resource_uri;
+        if !resources.is_some_and(|resources| resources.resolves(uri)) {
+            tracing::warn!(
+                tool = %name,
+                view = %uri,
+                "the tool's app view is not among the resources served (McpServer::with_resources)"
+            );
+        }
+        views.insert(tool.spec().name.to_string(), link.ui.to_json());
+    }
+    views
+}
+
+/// `tool` with `_meta.ui` when it has a view, beside the `_meta` it has.
+fn with_view(mut tool: Value, view: Option<&Value>) -> Value {
+    let (Some(view), Some(fields)) = (view, tool.as_object_mut()) else {
+        return tool;
+    };
+    let meta = fields
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert("ui".into(), view.clone());
     }
     tool
 }

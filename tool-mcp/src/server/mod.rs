@@ -147,6 +147,8 @@ pub struct McpServer {
     resources: Option<crate::resources::Resources>,
     /// The prompts served, if any.
     prompts: Option<crate::prompts::Prompts>,
+    /// The tools that have an app's view.
+    app_links: crate::apps::AppLinks,
 }
 
 /// A server's name and version (`serverInfo`).
@@ -204,6 +206,7 @@ impl Clone for McpServer {
             caller_tasks: Arc::clone(&self.caller_tasks),
             resources: self.resources.clone(),
             prompts: self.prompts.clone(),
+            app_links: self.app_links.clone(),
         }
     }
 }
@@ -225,7 +228,8 @@ impl McpServer {
     /// those of an unknown tool, with why, and a warning is logged.
     pub fn new(registry: impl Into<LiveRegistry>) -> Self {
         let registry = registry.into();
-        let listed = Listed::of(registry.snapshot());
+        let app_links = crate::apps::AppLinks::global().clone();
+        let listed = Listed::of(registry.snapshot(), &app_links, None);
         Self {
             registry,
             tools: Arc::new(ArcSwap::from_pointee(listed)),
@@ -242,6 +246,7 @@ impl McpServer {
             caller_tasks: Arc::default(),
             resources: None,
             prompts: None,
+            app_links,
         }
     }
 
@@ -386,6 +391,16 @@ impl McpServer {
         self
     }
 
+    /// Links tools to their apps' views (`_meta.ui` in `tools/list`, see
+    /// [`crate::apps`]) with `links` instead of
+    /// [`AppLinks::global`](crate::apps::AppLinks::global) (every
+    /// `#[tool(ui = "...")]` of the program), which the server uses unless
+    /// told otherwise. Changes to the links show in the next tool list.
+    pub fn with_app_links(mut self, links: crate::apps::AppLinks) -> Self {
+        self.app_links = links;
+        self
+    }
+
     /// The key `requestState`s are sealed under.
     fn state_key(&self) -> &state::StateKey {
         self.state_key.get_or_init(state::StateKey::generate)
@@ -429,14 +444,16 @@ impl McpServer {
         &self.registry
     }
 
-    /// The tool list of the registry as it is now, rendered once per state.
+    /// The tool list of the registry as it is now, rendered once per state
+    /// of the registry and of the app links.
     fn listed(&self) -> Arc<Listed> {
         let current = self.registry.snapshot();
         let listed = self.tools.load_full();
-        if Arc::ptr_eq(&listed.registry, &current) {
+        if Arc::ptr_eq(&listed.registry, &current) && listed.links == self.app_links.stamp() {
             return listed;
         }
-        let listed = Arc::new(Listed::of(current));
+        let resources = self.resources.as_ref();
+        let listed = Arc::new(Listed::of(current, &self.app_links, resources));
         self.tools.store(Arc::clone(&listed));
         listed
     }
