@@ -61,6 +61,10 @@ pub struct ToolArgs {
     /// `scopes("files:read", ..)`: the OAuth scopes a caller needs; each
     /// `scopes(..)` written, so that a second one is reported.
     pub scopes: Vec<ScopesArg>,
+    /// `ui = "ui://..."`: the MCP app view that shows the tool's results.
+    pub ui: Option<SpannedValue<String>>,
+    /// `visibility = "app"` or `"model"`: who may call a tool with `ui`.
+    pub visibility: Option<SpannedValue<String>>,
 }
 
 /// `#[tool(...)]` on a parameter.
@@ -118,6 +122,8 @@ impl Fields for ToolArgs {
         "format",
         "transform",
         "scopes",
+        "ui",
+        "visibility",
     ];
 
     fn multiple(name: &str) -> bool {
@@ -150,6 +156,8 @@ impl Fields for ToolArgs {
             "format" => self.format = Some(PathArg::read(meta, FORMAT_HINT)?),
             "transform" => self.transform = Some(PathArg::read(meta, TRANSFORM_INPUT_HINT)?),
             "scopes" => self.scopes.push(FromMeta::from_meta(meta)?),
+            "ui" => self.ui = Some(crate::mcp::ui::string(meta, "ui")?),
+            "visibility" => self.visibility = Some(crate::mcp::ui::string(meta, "visibility")?),
             _ => unreachable!("not a key of #[tool]: {name}"),
         }
         Ok(())

@@ -175,6 +175,10 @@ pub struct ToolOptions {
     pub scopes: Vec<Sp<String>>,
     /// Where `scopes(..)` was written again after its first time.
     pub repeated_scopes: Vec<Span>,
+    /// `ui = "..."`, as written: the MCP app view of the tool.
+    pub ui: Option<Sp<String>>,
+    /// `visibility = "..."`, as written.
+    pub visibility: Option<Sp<String>>,
 }
 
 /// `requires(..)`, each value spanned at its string.
@@ -209,6 +213,14 @@ impl ToolOptions {
     /// a `#[toolset]` method, which never is).
     pub fn registered(&self) -> bool {
         self.register.as_ref().is_none_or(|register| **register)
+    }
+
+    /// `ui` and `visibility`, as written.
+    pub fn ui_keys(&self) -> crate::mcp::ui::Keys<'_> {
+        crate::mcp::ui::Keys {
+            ui: self.ui.as_ref(),
+            visibility: self.visibility.as_ref(),
+        }
     }
 
     /// The task support `task` sets, when it is written and reads as one:

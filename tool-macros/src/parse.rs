@@ -237,6 +237,8 @@ fn options(args: &ToolArgs, attrs: &[syn::Attribute]) -> ToolOptions {
             .map(|first| first.scopes.clone())
             .unwrap_or_default(),
         repeated_scopes: args.scopes.iter().skip(1).map(|again| again.span).collect(),
+        ui: args.ui.clone(),
+        visibility: args.visibility.clone(),
         title: args.title.as_ref().map(|t| t.as_str().to_owned()),
         read_only: args.read_only,
         destructive: args.destructive,

@@ -120,6 +120,7 @@ fn generated(tool: &ToolFn) -> TokenStream {
     let decode = decode::decoder(tool);
     let shim = shim::shim(tool);
     let register = register::registration(tool);
+    let ui = crate::mcp::ui::link(&tool.name, tool.options.ui_keys());
     quote! {
         #strukt
 
@@ -135,6 +136,8 @@ fn generated(tool: &ToolFn) -> TokenStream {
             #shim
             #register
         };
+
+        #ui
     }
 }
 

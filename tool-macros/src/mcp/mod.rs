@@ -8,6 +8,9 @@
 //! `model`; `validate` checks it (the URI template with `uri_template`,
 //! the grammar of tool-mcp's `UriTemplate`); `expand` emits code from the
 //! model alone, or, when `Errors` holds any, the errors beside stand-ins.
+//!
+//! `ui` is `#[tool]`'s part in MCP Apps: its `ui` and `visibility` keys,
+//! checked, and the link they make, through `::tool_mcp::__private`.
 
 mod args;
 mod expand;
@@ -15,6 +18,7 @@ mod model;
 mod parse;
 #[cfg(test)]
 mod tests;
+pub mod ui;
 mod uri_template;
 mod validate;
 

@@ -251,6 +251,7 @@ fn options(tool: &ToolFn, options: &ToolOptions, errors: &mut Errors) {
     }
     aliases(&tool.name, &options.aliases, errors);
     spec_options::spec_options(options, errors);
+    crate::mcp::ui::validate(options.ui_keys(), errors);
 }
 
 fn name_problem(name: &str) -> Option<String> {

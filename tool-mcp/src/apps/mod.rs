@@ -16,7 +16,9 @@
 //!   ([`McpServer::with_app_links`](crate::server::McpServer::with_app_links)),
 //!   merged with the `_meta` a tool has already (its version,
 //!   its deprecation). [`Visibility`] says whether the model, the view or
-//!   both may call a tool; the host enforces it.
+//!   both may call a tool (`#[tool(ui = "ui://...", visibility = "app")]`
+//!   for a tool only the view calls, `"model"` for one only the model
+//!   calls); the host enforces it.
 //!
 //! ```
 //! use tool_mcp::apps::{App, AppLinks, Csp, ToolUi, Visibility};
