@@ -1630,3 +1630,290 @@ async fn what_a_server_asks_during_a_call_goes_to_the_caller() {
     shutdown.cancel();
     serving.await.unwrap().unwrap();
 }
+
+// ------------------------------------------- resources, prompts, completion
+
+/// The workspace's `conformance-server` example (`CONFORMANCE_SERVER`, else
+/// target/debug/conformance-server, which `cargo test --workspace` builds).
+fn conformance_server() -> McpServerConfig {
+    let path = std::env::var_os("CONFORMANCE_SERVER")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/debug/conformance-server"));
+    assert!(
+        path.exists(),
+        "{} is missing: build it with `cargo build -p examples --bin conformance-server`",
+        path.display()
+    );
+    McpServerConfig::stdio(path.to_string_lossy(), Vec::<String>::new())
+}
+
+/// Answers the conformance server's question for a prompt's context.
+struct Contextual(std::sync::atomic::AtomicUsize);
+
+impl tool_runtime::context::ClientRequests for Contextual {
+    fn sample(
+        &self,
+        _: tool_runtime::context::SamplingRequest,
+    ) -> tool_runtime::context::ClientFuture<'_, tool_runtime::context::SamplingResponse> {
+        Box::pin(async { Err(ToolError::new("no model here")) })
+    }
+
+    fn elicit(
+        &self,
+        request: tool_runtime::context::ElicitationRequest,
+    ) -> tool_runtime::context::ClientFuture<'_, tool_runtime::context::Elicitation<Value>> {
+        assert_eq!(request.message, "What context should the prompt use?");
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async {
+            Ok(tool_runtime::context::Elicitation::Accepted(
+                json!({"context": "tests"}),
+            ))
+        })
+    }
+}
+
+/// The conformance server's resources through the client, in both eras:
+/// listed (fixed ones and templates), read as text, as bytes and through a
+/// template, a template's variable completed, and an unknown URI refused
+/// with the server's words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_resources_are_listed_read_and_completed() {
+    use tool_mcp::client::McpProtocol;
+    use tool_mcp::resources::Body;
+
+    for protocol in [McpProtocol::Initialize, McpProtocol::Discover] {
+        let options = McpClientOptions::default().with_protocol(protocol);
+        let client = McpClient::connect_with("conformance", conformance_server(), options)
+            .await
+            .expect("connects");
+        let resources = client.list_resources().await.expect("listed");
+        let text_resource = resources
+            .iter()
+            .find(|resource| resource.uri == "test://static-text")
+            .unwrap_or_else(|| panic!("{protocol:?}: {resources:?}"));
+        assert_eq!(text_resource.name, "static-text");
+        assert_eq!(text_resource.mime_type.as_deref(), Some("text/plain"));
+        assert_eq!(
+            text_resource.description.as_deref(),
+            Some("A static text resource")
+        );
+        let templates = client.list_resource_templates().await.expect("listed");
+        let template = templates
+            .iter()
+            .find(|template| template.name == "template-data")
+            .unwrap_or_else(|| panic!("{protocol:?}: {templates:?}"));
+        assert_eq!(template.uri_template, "test://template/{id}/data");
+
+        let ctx = ToolContext::new();
+        let read = client
+            .read_resource("test://static-text", &ctx)
+            .await
+            .expect("read");
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].uri, "test://static-text");
+        assert_eq!(
+            read[0].body,
+            Body::Text("This is the content of the static text resource.".into())
+        );
+        let binary = client
+            .read_resource("test://static-binary", &ctx)
+            .await
+            .expect("read");
+        let Body::Blob(bytes) = &binary[0].body else {
+            panic!("{protocol:?}: a blob, not {:?}", binary[0].body);
+        };
+        assert_eq!(
+            &bytes[..8],
+            b"\x89PNG\r\n\x1a\n",
+            "the PNG's bytes, decoded"
+        );
+        assert_eq!(binary[0].mime_type.as_deref(), Some("image/png"));
+        let data = client
+            .read_resource("test://template/42/data", &ctx)
+            .await
+            .expect("read through the template");
+        let Body::Text(json) = &data[0].body else {
+            panic!("text")
+        };
+        let json: Value = serde_json::from_str(json).unwrap();
+        assert_eq!(json["id"], "42");
+
+        let completion = client
+            .complete_resource(
+                "test://template/{id}/data",
+                "id",
+                "4",
+                &Default::default(),
+                &ctx,
+            )
+            .await
+            .expect("completed");
+        assert!(completion.values.is_empty(), "no completer: {completion:?}");
+
+        let error = client
+            .read_resource("test://nowhere", &ctx)
+            .await
+            .expect_err("not found");
+        assert_eq!(error.kind(), McpClientErrorKind::Protocol, "{error}");
+        assert!(
+            error.to_string().contains("Resource not found"),
+            "{protocol:?}: {error}"
+        );
+        client.close().await;
+    }
+}
+
+/// The conformance server's prompts through the client, in both eras:
+/// listed with their arguments, got with arguments (text, an image, an
+/// embedded resource), an argument completed, a missing argument and an
+/// unknown prompt refused; a prompt that asks the caller first is answered
+/// through the context's client (in 2026-07-28 by `input_required`); and a
+/// change of the prompts reaches `watch_content`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_prompts_are_listed_got_and_completed() {
+    use std::sync::Arc;
+    use tool_mcp::client::McpProtocol;
+    use tool_mcp::prompts::PromptArguments;
+
+    for protocol in [McpProtocol::Initialize, McpProtocol::Discover] {
+        let options = McpClientOptions::default()
+            .with_protocol(protocol)
+            .with_forward_requests(true);
+        let client = McpClient::connect_with("conformance", conformance_server(), options)
+            .await
+            .expect("connects");
+        let prompts = client.list_prompts().await.expect("listed");
+        let with_arguments = prompts
+            .iter()
+            .find(|prompt| prompt.name == "test_prompt_with_arguments")
+            .unwrap_or_else(|| panic!("{protocol:?}: {prompts:?}"));
+        let arguments: Vec<(&str, bool)> = with_arguments
+            .arguments
+            .iter()
+            .map(|argument| (argument.name.as_ref(), argument.required))
+            .collect();
+        assert_eq!(arguments, [("arg1", true), ("arg2", true)]);
+
+        let ctx = ToolContext::new();
+        let mut given = PromptArguments::new();
+        given.insert("arg1", "one");
+        given.insert("arg2", "two");
+        let got = client
+            .get_prompt("test_prompt_with_arguments", &given, &ctx)
+            .await
+            .expect("got");
+        assert_eq!(got.messages.len(), 1);
+        assert_eq!(
+            got.messages[0].content,
+            Content::Text("Prompt with arguments: arg1='one', arg2='two'".into())
+        );
+        let image = client
+            .get_prompt("test_prompt_with_image", &PromptArguments::new(), &ctx)
+            .await
+            .expect("got");
+        assert!(
+            matches!(image.messages[0].content, Content::Image(_)),
+            "{:?}",
+            image.messages[0].content
+        );
+        let mut uri = PromptArguments::new();
+        uri.insert("resourceUri", "test://embedded");
+        let embedded = client
+            .get_prompt("test_prompt_with_embedded_resource", &uri, &ctx)
+            .await
+            .expect("got");
+        let Content::Resource(resource) = &embedded.messages[0].content else {
+            panic!("an embedded resource: {:?}", embedded.messages[0].content);
+        };
+        assert_eq!(resource.uri, "test://embedded");
+
+        let completion = client
+            .complete_prompt(
+                "test_prompt_with_arguments",
+                "arg1",
+                "par",
+                &Default::default(),
+                &ctx,
+            )
+            .await
+            .expect("completed");
+        assert_eq!(completion.values, ["paris", "park", "party"]);
+
+        let mut half = PromptArguments::new();
+        half.insert("arg1", "one");
+        let error = client
+            .get_prompt("test_prompt_with_arguments", &half, &ctx)
+            .await
+            .expect_err("arg2 is required");
+        assert_eq!(error.kind(), McpClientErrorKind::Protocol, "{error}");
+        assert!(error.to_string().contains("arg2"), "{error}");
+        let error = client
+            .get_prompt("no_such_prompt", &PromptArguments::new(), &ctx)
+            .await
+            .expect_err("unknown");
+        assert!(error.to_string().contains("Prompt not found"), "{error}");
+
+        let asked = Arc::new(Contextual(Default::default()));
+        let ctx = ToolContext::new().with_client(asked.clone());
+        let got = client
+            .get_prompt(
+                "test_input_required_result_prompt",
+                &PromptArguments::new(),
+                &ctx,
+            )
+            .await
+            .expect("answered through the context's client");
+        assert_eq!(
+            got.messages[0].content,
+            Content::Text("Prompt with context: tests".into()),
+            "{protocol:?}"
+        );
+        assert_eq!(asked.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+        // The server's word that its prompts changed reaches the watch.
+        let mut changes = client.watch_content();
+        changes.borrow_and_update();
+        let toggled = |prompts: &[tool_mcp::client::McpPrompt]| {
+            prompts
+                .iter()
+                .any(|prompt| prompt.name == "test_toggled_prompt")
+        };
+        let before = toggled(&client.list_prompts().await.unwrap());
+        client
+            .call("test_trigger_prompt_change", json!({}), &ToolContext::new())
+            .await
+            .expect("the prompts change");
+        tokio::time::timeout(Duration::from_secs(10), changes.changed())
+            .await
+            .unwrap_or_else(|_| panic!("{protocol:?}: the change is told"))
+            .unwrap();
+        assert_ne!(toggled(&client.list_prompts().await.unwrap()), before);
+        client.close().await;
+    }
+}
+
+/// The lists of resources, templates and prompts are bounded as the tool
+/// list is: one over its count limit is refused, naming the limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_of_resources_and_prompts_over_their_limits_are_refused() {
+    let limits = McpLimits::default()
+        .with_max_prompts(2)
+        .with_max_resources(1)
+        .with_max_resource_templates(1);
+    let options = McpClientOptions::default().with_limits(limits);
+    let client = McpClient::connect_with("conformance", conformance_server(), options)
+        .await
+        .expect("connects");
+    let error = client.list_prompts().await.expect_err("over max_prompts");
+    assert_eq!(error.kind(), McpClientErrorKind::Limit, "{error}");
+    assert!(error.to_string().contains("`max_prompts`"), "{error}");
+    let error = client
+        .list_resources()
+        .await
+        .expect_err("over max_resources");
+    assert_eq!(error.kind(), McpClientErrorKind::Limit, "{error}");
+    assert!(error.to_string().contains("`max_resources`"), "{error}");
+    // One template: within its limit.
+    assert_eq!(client.list_resource_templates().await.unwrap().len(), 1);
+    client.close().await;
+}

@@ -7,18 +7,13 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
-    InputRequests, InputRequiredResult, InputResponses, RequestId, ServerResult,
-};
+use rmcp::model::ClientRequest;
 use rmcp::service::serve_client_with_lifecycle_and_ct;
 use rmcp::service::{Peer, RoleClient, RunningService};
-use serde_json::Value;
 use tokio::io::AsyncBufReadExt;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
-use tool_runtime::ToolContext;
 
 use super::McpClientOptions;
 use super::config::McpServerConfig;
@@ -26,7 +21,6 @@ use super::convert::McpTool;
 use super::error::{McpClientError, McpClientErrorKind, untrusted};
 use super::import::LeftOut;
 use super::listing::{self, Failure};
-use super::requests::{self, MAX_INPUT_ROUNDS};
 use super::shared::Shared;
 
 /// How many of a server's last stderr lines are kept, to quote when it
@@ -69,188 +63,6 @@ impl Live {
             };
             tracing::warn!(%server, %failure, "the MCP server does not answer; restarting it");
             live.close.cancel();
-        });
-    }
-
-    /// Sends `tools/call` and waits for the answer, the caller's
-    /// cancellation or the time limit. A server that answers
-    /// `input_required` (revision 2026-07-28) has its requests answered by
-    /// `client` (the caller's) and is called again with the answers, up to
-    /// [`MAX_INPUT_ROUNDS`] times.
-    pub(crate) async fn call(
-        self: &Arc<Self>,
-        shared: &Arc<Shared>,
-        mut params: CallToolRequestParams,
-        ctx: &ToolContext,
-        deadline: Instant,
-    ) -> CallEnd {
-        for _ in 0..MAX_INPUT_ROUNDS {
-            let asked = match self.round(shared, params.clone(), ctx, deadline).await {
-                Round::End(end) => return end,
-                Round::InputRequired(asked) => asked,
-            };
-            let answers = tokio::select! {
-                answers = answer_all(ctx, asked.input_requests.unwrap_or_default()) => answers,
-                () = ctx.cancelled() => return CallEnd::Cancelled,
-                () = tokio::time::sleep_until(deadline) => return CallEnd::TimedOut,
-            };
-            match answers {
-                Ok(answers) => {
-                    params.input_responses = (!answers.is_empty()).then_some(answers);
-                    // Echoed as the server wrote it, and only when it wrote one.
-                    params.request_state = asked.request_state;
-                }
-                Err(message) => return CallEnd::Unanswered(message),
-            }
-        }
-        CallEnd::Protocol(format!(
-            "the server asked for input {MAX_INPUT_ROUNDS} times without answering the call"
-        ))
-    }
-
-    /// One `tools/call` request and its answer.
-    async fn round(
-        self: &Arc<Self>,
-        shared: &Arc<Shared>,
-        params: CallToolRequestParams,
-        ctx: &ToolContext,
-        deadline: Instant,
-    ) -> Round {
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        let mut handle = match self
-            .peer
-            .send_request_with_option(request, Default::default())
-            .await
-        {
-            Ok(handle) => handle,
-            Err(error) => return Round::End(CallEnd::Failed(error.to_string())),
-        };
-        let id = handle.id.clone();
-        let progress = shared.watch_progress(handle.progress_token.clone(), ctx.progress_handle());
-        // The server's requests on this call's stream go to the caller.
-        let _asking = shared.route_requests(id.clone(), ctx.client().cloned());
-        // Dropped before the answer (the caller's future dropped):
-        // `notifications/cancelled`.
-        let mut abandoned = Abandoned {
-            peer: self.peer.clone(),
-            id: Some(handle.id.clone()),
-        };
-        enum Outcome {
-            /// The answer, or `None` when the connection closed first.
-            Answer(Option<Box<Result<ServerResult, rmcp::ServiceError>>>),
-            Cancelled,
-            TimedOut,
-        }
-        let outcome = tokio::select! {
-            answer = &mut handle.rx => Outcome::Answer(answer.ok().map(Box::new)),
-            () = ctx.cancelled() => Outcome::Cancelled,
-            () = tokio::time::sleep_until(deadline) => Outcome::TimedOut,
-        };
-        abandoned.id = None;
-        let answer = match outcome {
-            Outcome::Answer(answer) => answer.map(|answer| *answer),
-            Outcome::Cancelled => {
-                let _ = handle.cancel(Some("cancelled by the caller".into())).await;
-                return Round::End(CallEnd::Cancelled);
-            }
-            Outcome::TimedOut => {
-                let reason = "the client stopped waiting (time limit)";
-                let _ = handle.cancel(Some(reason.into())).await;
-                return Round::End(CallEnd::TimedOut);
-            }
-        };
-        Round::End(match answer {
-            Some(Ok(ServerResult::CallToolResult(result))) => {
-                progress.settle().await;
-                CallEnd::Result(result)
-            }
-            Some(Ok(ServerResult::InputRequiredResult(asked))) => {
-                return Round::InputRequired(asked);
-            }
-            Some(Ok(_)) => {
-                CallEnd::Protocol("the answer to `tools/call` is not a tool result".into())
-            }
-            Some(Err(rmcp::ServiceError::TransportClosed)) | None => CallEnd::Closed,
-            Some(Err(error)) => {
-                let failure = listing::failure(shared, Some(&id), &error, "its answer");
-                match (failure, error) {
-                    (Failure::Limit(message), _) => CallEnd::Limit(message),
-                    (Failure::Failed(message), rmcp::ServiceError::McpError(_)) => {
-                        CallEnd::Protocol(message)
-                    }
-                    (Failure::Failed(message), _) => CallEnd::Failed(message),
-                }
-            }
-        })
-    }
-}
-
-/// How one round of a `tools/call` ended.
-enum Round {
-    End(CallEnd),
-    /// The server needs the caller's input first (revision 2026-07-28).
-    InputRequired(InputRequiredResult),
-}
-
-/// The caller's answers to the server's `input_required` requests, by key;
-/// or why the call cannot go on.
-async fn answer_all(ctx: &ToolContext, requests: InputRequests) -> Result<InputResponses, String> {
-    let mut answers = InputResponses::new();
-    for (key, request) in requests {
-        let (method, params) = match serde_json::to_value(&request) {
-            Ok(Value::Object(mut request)) => (
-                request
-                    .remove("method")
-                    .and_then(|method| method.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
-                request.remove("params").unwrap_or(Value::Null),
-            ),
-            _ => return Err("the server's request for input cannot be read".to_owned()),
-        };
-        let answer = requests::answer(ctx.client(), &method, params).await?;
-        answers.insert(key, answer);
-    }
-    Ok(answers)
-}
-
-/// How one `tools/call` ended.
-pub(crate) enum CallEnd {
-    Result(rmcp::model::CallToolResult),
-    /// A JSON-RPC error from the server (its message escaped and cut
-    /// short).
-    Protocol(String),
-    /// The answer was over a limit: the message says which.
-    Limit(String),
-    /// The connection closed before the answer.
-    Closed,
-    /// The request could not be sent, or the transport failed.
-    Failed(String),
-    /// The server asked for input the caller could not give: why.
-    Unanswered(String),
-    Cancelled,
-    TimedOut,
-}
-
-/// Sends `notifications/cancelled` for a request whose caller went away.
-struct Abandoned {
-    peer: Peer<RoleClient>,
-    id: Option<RequestId>,
-}
-
-impl Drop for Abandoned {
-    fn drop(&mut self) {
-        let Some(id) = self.id.take() else {
-            return;
-        };
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let peer = self.peer.clone();
-        runtime.spawn(async move {
-            let reason = Some("the caller stopped waiting".to_owned());
-            let _ = peer
-                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
-                .await;
         });
     }
 }
@@ -383,11 +195,13 @@ pub(crate) async fn connect(
     };
     if super::protocol::is_stateless(service.peer()) {
         let changes = Arc::clone(shared);
+        let content = Arc::clone(shared);
         super::protocol::follow_tool_changes(
             service.peer().clone(),
             shared.server.clone(),
             close.clone(),
             move || changes.tool_list_changed(),
+            move || content.content_list_changed(),
         );
     }
     Ok(Connection {

@@ -134,3 +134,122 @@ pub(crate) fn to_output(result: CallToolResult) -> ToolOutput {
     }
     ToolOutput::Result(output)
 }
+
+/// The `_meta` of a list entry, as a JSON object.
+fn meta_of(meta: Option<rmcp::model::MetaObject>) -> Option<serde_json::Map<String, Value>> {
+    meta.map(|meta| meta.0)
+}
+
+/// One resource a server lists (`resources/list`), in plain types: its
+/// URI and name as the server wrote them (the URI is what
+/// [`McpClient::read_resource`](super::McpClient::read_resource) takes).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct McpResource {
+    /// Its URI.
+    pub uri: String,
+    /// Its name.
+    pub name: String,
+    /// A title for people.
+    pub title: Option<String>,
+    /// What it holds.
+    pub description: Option<String>,
+    /// The media type of its contents.
+    pub mime_type: Option<String>,
+    /// Its size in bytes, when the server says.
+    pub size: Option<u64>,
+    /// The `_meta` of its list entry.
+    pub meta: Option<serde_json::Map<String, Value>>,
+}
+
+impl McpResource {
+    pub(crate) fn from_rmcp(resource: rmcp::model::Resource) -> Self {
+        Self {
+            uri: resource.uri,
+            name: resource.name,
+            title: resource.title,
+            description: resource.description,
+            mime_type: resource.mime_type,
+            size: resource.size,
+            meta: meta_of(resource.meta),
+        }
+    }
+}
+
+/// One resource template a server lists (`resources/templates/list`), in
+/// plain types: every URI it matches is read with
+/// [`McpClient::read_resource`](super::McpClient::read_resource).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct McpResourceTemplate {
+    /// Its URI template (RFC 6570), as the server wrote it.
+    pub uri_template: String,
+    /// Its name.
+    pub name: String,
+    /// A title for people.
+    pub title: Option<String>,
+    /// What its resources hold.
+    pub description: Option<String>,
+    /// The media type of its resources' contents.
+    pub mime_type: Option<String>,
+    /// The `_meta` of its list entry.
+    pub meta: Option<serde_json::Map<String, Value>>,
+}
+
+impl McpResourceTemplate {
+    pub(crate) fn from_rmcp(template: rmcp::model::ResourceTemplate) -> Self {
+        Self {
+            uri_template: template.uri_template,
+            name: template.name,
+            title: template.title,
+            description: template.description,
+            mime_type: template.mime_type,
+            meta: meta_of(template.meta),
+        }
+    }
+}
+
+/// One prompt a server lists (`prompts/list`), in plain types.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct McpPrompt {
+    /// The name the server gets it by.
+    pub name: String,
+    /// A title for people.
+    pub title: Option<String>,
+    /// What it is for.
+    pub description: Option<String>,
+    /// Its arguments, in the server's order (without completions: ask
+    /// [`McpClient::complete_prompt`](super::McpClient::complete_prompt)).
+    pub arguments: Vec<crate::prompts::ArgumentSpec>,
+    /// The `_meta` of its list entry.
+    pub meta: Option<serde_json::Map<String, Value>>,
+}
+
+impl McpPrompt {
+    pub(crate) fn from_rmcp(prompt: rmcp::model::Prompt) -> Self {
+        use crate::prompts::ArgumentSpec;
+        let arguments = prompt
+            .arguments
+            .unwrap_or_default()
+            .into_iter()
+            .map(|argument| {
+                let mut spec = if argument.required == Some(true) {
+                    ArgumentSpec::required(argument.name)
+                } else {
+                    ArgumentSpec::optional(argument.name)
+                };
+                spec.title = argument.title.map(Into::into);
+                spec.description = argument.description.map(Into::into);
+                spec
+            })
+            .collect();
+        Self {
+            name: prompt.name,
+            title: prompt.title,
+            description: prompt.description,
+            arguments,
+            meta: meta_of(prompt.meta),
+        }
+    }
+}

@@ -28,6 +28,15 @@ const MAX_SCHEMA_DEPTH_CEILING: usize = 64;
 /// | [`max_schema_bytes`](Self::max_schema_bytes) | 256 KiB | that tool is left out |
 /// | [`max_schema_depth`](Self::max_schema_depth) | 32 | that tool is left out |
 /// | [`max_result_bytes`](Self::max_result_bytes) | 4 MiB | the message is not read; the request it answers fails |
+/// | [`max_resources`](Self::max_resources) | 1000 | the resource list is refused; paging stops at the page that crosses it |
+/// | [`max_resource_templates`](Self::max_resource_templates) | 1000 | the template list is refused; paging stops |
+/// | [`max_prompts`](Self::max_prompts) | 1000 | the prompt list is refused; paging stops |
+///
+/// [`max_list_bytes`](Self::max_list_bytes) bounds each of the resource,
+/// template and prompt lists as it does the tool list; a read of a
+/// resource, a prompt and a completion are messages, bounded by
+/// [`max_result_bytes`](Self::max_result_bytes) as a call's answer is (and
+/// a completion keeps its first 100 values).
 ///
 /// The names are also the keys of a server's entry in a registry file
 /// (see [`set`](Self::set)).
@@ -58,6 +67,15 @@ pub struct McpLimits {
     /// stdio it bounds each line read; over HTTP each response body and
     /// each server-sent event.
     pub max_result_bytes: usize,
+    /// The most resources the server may list (`resources/list`, every
+    /// page). 1000 by default.
+    pub max_resources: usize,
+    /// The most resource templates the server may list
+    /// (`resources/templates/list`, every page). 1000 by default.
+    pub max_resource_templates: usize,
+    /// The most prompts the server may list (`prompts/list`, every page).
+    /// 1000 by default.
+    pub max_prompts: usize,
 }
 
 impl Default for McpLimits {
@@ -68,6 +86,9 @@ impl Default for McpLimits {
             max_schema_bytes: 256 << 10,
             max_schema_depth: 32,
             max_result_bytes: 4 << 20,
+            max_resources: 1000,
+            max_resource_templates: 1000,
+            max_prompts: 1000,
         }
     }
 }
@@ -75,12 +96,15 @@ impl Default for McpLimits {
 impl McpLimits {
     /// The limits' names, which are also the keys of a server's entry in a
     /// registry file.
-    pub const KEYS: [&'static str; 5] = [
+    pub const KEYS: [&'static str; 8] = [
         "max_tools",
         "max_list_bytes",
         "max_schema_bytes",
         "max_schema_depth",
         "max_result_bytes",
+        "max_resources",
+        "max_resource_templates",
+        "max_prompts",
     ];
 
     /// Sets [`max_tools`](Self::max_tools).
@@ -113,6 +137,24 @@ impl McpLimits {
         self
     }
 
+    /// Sets [`max_resources`](Self::max_resources).
+    pub fn with_max_resources(mut self, max: usize) -> Self {
+        self.max_resources = max;
+        self
+    }
+
+    /// Sets [`max_resource_templates`](Self::max_resource_templates).
+    pub fn with_max_resource_templates(mut self, max: usize) -> Self {
+        self.max_resource_templates = max;
+        self
+    }
+
+    /// Sets [`max_prompts`](Self::max_prompts).
+    pub fn with_max_prompts(mut self, max: usize) -> Self {
+        self.max_prompts = max;
+        self
+    }
+
     /// Sets the limit named `key` (one of [`KEYS`](Self::KEYS)) to `value`,
     /// a whole number of at least 1 (and at most 64 for
     /// `max_schema_depth`). `Ok(false)` when `key` names no limit; an error
@@ -135,6 +177,9 @@ impl McpLimits {
             "max_schema_bytes" => (&mut self.max_schema_bytes, None),
             "max_schema_depth" => (&mut self.max_schema_depth, Some(MAX_SCHEMA_DEPTH_CEILING)),
             "max_result_bytes" => (&mut self.max_result_bytes, None),
+            "max_resources" => (&mut self.max_resources, None),
+            "max_resource_templates" => (&mut self.max_resource_templates, None),
+            "max_prompts" => (&mut self.max_prompts, None),
             _ => return Ok(false),
         };
         let number = value

@@ -34,6 +34,21 @@
 //!   [`McpClient::task_result`] gives its result,
 //!   [`McpClient::update_task`] answers its requests and
 //!   [`McpClient::cancel_task`] cancels it.
+//! - Resources, prompts and completion: [`McpClient::list_resources`],
+//!   [`McpClient::list_resource_templates`] and [`McpClient::list_prompts`]
+//!   page the server's lists within the [`McpLimits`] (`max_resources`,
+//!   `max_resource_templates`, `max_prompts`, `max_list_bytes`);
+//!   [`McpClient::read_resource`] and [`McpClient::get_prompt`] run as calls
+//!   do (a context, a time limit, `max_result_bytes`, the server's
+//!   `input_required` answered by the context's client) and give
+//!   [`Contents`](crate::resources::Contents) and
+//!   [`GetPrompt`](crate::prompts::GetPrompt);
+//!   [`McpClient::complete_prompt`] and [`McpClient::complete_resource`]
+//!   give a [`Completion`](crate::completion::Completion) of at most 100
+//!   values; [`McpClient::watch_content`] changes when the server says its
+//!   resources or prompts changed. Names, URIs, descriptions and contents
+//!   are the server's, as it sent them; the server's words the client
+//!   repeats in its errors are escaped and cut short.
 //! - Every error names the server: ``MCP server `everything`: ...``.
 //! - Into a registry: [`McpClient::tools`] makes the tools
 //!   [`DynamicTool`](tool_runtime::dynamic::DynamicTool)s (named by
@@ -73,8 +88,12 @@ mod limits;
 mod listing;
 #[cfg(feature = "client-auth")]
 pub mod oauth;
+mod pages;
+mod prompts;
 mod protocol;
 mod requests;
+mod resources;
+mod rounds;
 mod section;
 mod shared;
 mod stdio;
@@ -85,14 +104,14 @@ mod tasks;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, ServerResult};
 use serde_json::Value;
 use tokio::sync::watch;
 use tokio::time::Instant;
 use tool_runtime::{ToolContext, ToolOutput, ToolResult, ToolUse, context::CancellationToken};
 
 pub use config::McpServerConfig;
-pub use convert::McpTool;
+pub use convert::{McpPrompt, McpResource, McpResourceTemplate, McpTool};
 pub use error::{McpClientError, McpClientErrorKind};
 pub use import::{Import, ImportOptions, LeftOut};
 pub use limits::{MAX_MESSAGE_DEPTH, McpLimits};
@@ -100,7 +119,7 @@ pub use protocol::McpProtocol;
 pub use section::{McpServerEntry, McpServers};
 pub use tasks::{McpTask, McpTaskCall, McpTaskError, TASKS_EXTENSION};
 
-use connection::{CallEnd, Live, State, Status};
+use connection::{Live, State, Status};
 use shared::Shared;
 use supervisor::Supervisor;
 
@@ -370,6 +389,17 @@ impl McpClient {
         self.inner.tools.clone()
     }
 
+    /// A watch that changes when the server says its resources, resource
+    /// templates or prompts changed (`notifications/resources/list_changed`,
+    /// `notifications/prompts/list_changed`; in revision 2026-07-28 through
+    /// the client's `subscriptions/listen`), and when the server is started
+    /// again: list them again then. The client keeps no list of them.
+    /// Per-resource updates (`notifications/resources/updated`) are not
+    /// followed.
+    pub fn watch_content(&self) -> watch::Receiver<u64> {
+        self.inner.shared.content_changed.subscribe()
+    }
+
     /// Asks the server for its tools (`tools/list`, every page), within
     /// the [`McpLimits`]: a list over `max_tools` or `max_list_bytes` fails
     /// with [`McpClientErrorKind::Limit`], and the tools whose schemas are
@@ -435,71 +465,18 @@ impl McpClient {
         arguments: Value,
         ctx: &ToolContext,
     ) -> Result<ToolOutput, McpClientError> {
-        let timeout = self.inner.options.call_timeout;
-        let deadline = Instant::now() + timeout;
+        let deadline = Instant::now() + self.inner.options.call_timeout;
         let params = self.call_params(tool, arguments)?;
         let live = self.live(ctx, deadline).await?;
-        let end = live.call(&self.inner.shared, params, ctx, deadline).await;
-        let tool = tool_runtime::__private::quote::name(tool);
-        match end {
-            CallEnd::Result(result) => Ok(convert::to_output(result)),
-            CallEnd::Limit(message) => Err(self.error(
-                McpClientErrorKind::Limit,
-                format!("the call to `{tool}` failed: {message}"),
-            )),
-            CallEnd::Protocol(message) => Err(self.error(
+        let end = live.ask(&self.inner.shared, params, ctx, deadline).await;
+        let who = format!("`{}`", tool_runtime::__private::quote::name(tool));
+        let what = format!("the call to {who}");
+        match self.answer_of(&live, end, (&what, &who))? {
+            ServerResult::CallToolResult(result) => Ok(convert::to_output(result)),
+            _ => Err(self.error(
                 McpClientErrorKind::Protocol,
-                format!("the call to `{tool}` failed: {message}"),
+                format!("{what} failed: the answer is not a tool result"),
             )),
-            CallEnd::Closed => {
-                live.check_health(self.name());
-                let why = if self.inner.shared.http {
-                    // rmcp's HTTP transport closes on a response over its
-                    // size limit.
-                    format!(
-                        "did the server go away, or send more than {}, the limit \
-                         `max_result_bytes`?",
-                        limits::bytes(self.inner.options.limits.max_result_bytes)
-                    )
-                } else {
-                    "did the server exit?".to_owned()
-                };
-                Err(self.error(
-                    McpClientErrorKind::Closed,
-                    format!(
-                        "the connection closed during the call to `{tool}` ({why}); \
-                         the client connects again, restarting a spawned server"
-                    ),
-                ))
-            }
-            CallEnd::Failed(message) => {
-                if let Some(why) = self.inner.shared.authorization_failure() {
-                    return Err(self.error(
-                        McpClientErrorKind::Auth,
-                        format!("the call to `{tool}` could not be authorized: {why}"),
-                    ));
-                }
-                live.check_health(self.name());
-                Err(self.error(
-                    McpClientErrorKind::Closed,
-                    format!("the call to `{tool}` failed: {message}"),
-                ))
-            }
-            CallEnd::Unanswered(message) => Err(self.error(
-                McpClientErrorKind::Protocol,
-                format!("the call to `{tool}` failed: {message}"),
-            )),
-            CallEnd::Cancelled => Err(self.error(
-                McpClientErrorKind::Cancelled,
-                format!("the call to `{tool}` was cancelled"),
-            )),
-            CallEnd::TimedOut => {
-                live.check_health(self.name());
-                Err(self.error(
-                    McpClientErrorKind::TimedOut,
-                    format!("`{tool}` did not answer within {timeout:?}"),
-                ))
-            }
         }
     }
 

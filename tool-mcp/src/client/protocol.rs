@@ -78,8 +78,9 @@ pub(crate) fn is_stateless(peer: &Peer<RoleClient>) -> bool {
 }
 
 /// In the stateless revision, a server sends `notifications/tools/list_changed`
-/// only on a `subscriptions/listen` request: this opens one and passes each
-/// change to `changed`, as the `initialize` era's unasked notification
+/// (and its prompts' and resources') only on a `subscriptions/listen`
+/// request: this opens one and passes each change of the tools to
+/// `changed`, of the prompts or resources to `content_changed`, as the `initialize` era's unasked notification
 /// is, until `close` is cancelled or the subscription ends; once the
 /// subscription is acknowledged the tools are listed again, for a change
 /// made before it. A server that
@@ -90,9 +91,14 @@ pub(crate) fn follow_tool_changes(
     server: String,
     close: CancellationToken,
     changed: impl Fn() + Send + 'static,
+    content_changed: impl Fn() + Send + 'static,
 ) {
     tokio::spawn(async move {
-        let filter = SubscriptionFilter::builder().tools_list_changed().build();
+        let filter = SubscriptionFilter::builder()
+            .tools_list_changed()
+            .prompts_list_changed()
+            .resources_list_changed()
+            .build();
         let mut subscription = tokio::select! {
             _ = close.cancelled() => return,
             opened = peer.listen(filter) => match opened {
@@ -115,6 +121,10 @@ pub(crate) fn follow_tool_changes(
                 Ok(Some(ServerNotification::ToolListChangedNotification(_))) => {
                     changed();
                 }
+                Ok(Some(
+                    ServerNotification::PromptListChangedNotification(_)
+                    | ServerNotification::ResourceListChangedNotification(_),
+                )) => content_changed(),
                 Ok(Some(_)) => {}
                 Ok(None) | Err(_) => return,
             }

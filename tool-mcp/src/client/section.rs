@@ -396,6 +396,18 @@ struct SettingsForm {
     /// fails at once.
     #[schemars(range(min = 1), default = "defaults::max_result_bytes")]
     max_result_bytes: usize,
+    /// The most resources the server may list; a longer list is refused,
+    /// paging stops there.
+    #[schemars(range(min = 1), default = "defaults::max_resources")]
+    max_resources: usize,
+    /// The most resource templates the server may list; a longer list is
+    /// refused, paging stops there.
+    #[schemars(range(min = 1), default = "defaults::max_resource_templates")]
+    max_resource_templates: usize,
+    /// The most prompts the server may list; a longer list is refused,
+    /// paging stops there.
+    #[schemars(range(min = 1), default = "defaults::max_prompts")]
+    max_prompts: usize,
 }
 
 /// The settings' defaults, for the schema.
@@ -429,5 +441,17 @@ mod defaults {
 
     pub(super) fn max_result_bytes() -> usize {
         McpLimits::default().max_result_bytes
+    }
+
+    pub(super) fn max_resources() -> usize {
+        McpLimits::default().max_resources
+    }
+
+    pub(super) fn max_resource_templates() -> usize {
+        McpLimits::default().max_resource_templates
+    }
+
+    pub(super) fn max_prompts() -> usize {
+        McpLimits::default().max_prompts
     }
 }

@@ -18,7 +18,7 @@ use rmcp::model::{
 };
 use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext, RoleClient};
 use serde_json::Value;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, watch};
 use tool_runtime::context::ClientRequests;
 use tool_runtime::events::Progress;
 
@@ -37,6 +37,9 @@ pub(crate) struct Shared {
     pub(crate) http: bool,
     progress: Mutex<HashMap<ProgressToken, Watcher>>,
     pub(crate) list_changed: Notify,
+    /// Counts the server's word that its resources, resource templates or
+    /// prompts changed (and its restarts, which may change them).
+    pub(crate) content_changed: watch::Sender<u64>,
     /// Why the transport refused the answers to these requests.
     refusals: Mutex<HashMap<RequestId, String>>,
     /// The tools of the last listing left out for the limits.
@@ -84,6 +87,7 @@ impl Shared {
             http,
             progress: Mutex::new(HashMap::new()),
             list_changed: Notify::new(),
+            content_changed: watch::Sender::new(0),
             refusals: Mutex::new(HashMap::new()),
             left_out: Mutex::new(Arc::from([])),
             askers: Mutex::new(HashMap::new()),
@@ -214,6 +218,14 @@ impl Shared {
         self.list_changed.notify_one();
     }
 
+    /// The server said its resources, resource templates or prompts
+    /// changed (or it was started again): whoever follows them lists them
+    /// again.
+    pub(crate) fn content_list_changed(&self) {
+        tracing::debug!(server = %self.server, "the server's resources or prompts changed");
+        self.content_changed.send_modify(|count| *count += 1);
+    }
+
     /// The tools of the last listing left out for the limits.
     pub(crate) fn publish_left_out(&self, left_out: Vec<LeftOut>) {
         *self.left_out.lock().unwrap_or_else(PoisonError::into_inner) = left_out.into();
@@ -342,6 +354,14 @@ impl ClientHandler for Shared {
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.tool_list_changed();
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.content_list_changed();
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.content_list_changed();
     }
 
     async fn create_elicitation(

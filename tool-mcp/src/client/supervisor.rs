@@ -98,6 +98,10 @@ impl Supervisor {
         } = connection;
         let peer = service.peer().clone();
         self.publish_tools(tools, left_out);
+        if generation > 1 {
+            // A server started again may offer other resources and prompts.
+            self.shared.content_list_changed();
+        }
         self.status
             .send_modify(|status| status.state = State::Up(live));
         let waiting = service.waiting();
