@@ -15,9 +15,16 @@
 //!   later tool list changes reach the served registry too.
 //! - What a server sends is bounded by its entry's limits (tool-mcp's
 //!   `McpLimits`: `max_tools`, `max_list_bytes`, `max_schema_bytes`,
-//!   `max_schema_depth`, `max_result_bytes`); the tools left out for them,
+//!   `max_schema_depth`, `max_result_bytes`, `max_resources`,
+//!   `max_resource_templates`, `max_prompts`); the tools left out for them,
 //!   or for names that become alike, are warnings on stderr, their names
 //!   escaped.
+//! - `serve` also serves the servers' resources, resource templates and
+//!   prompts (see [`content`]).
+
+mod content;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -38,7 +45,7 @@ const KEYS: [&str; 6] = ["command", "args", "env", "url", "headers", "type"];
 
 /// The keys of an entry that set how the proxy treats the server: the
 /// revision it speaks, its connect timeout and its limits.
-const SETTINGS: [&str; 7] = [
+const SETTINGS: [&str; 10] = [
     "protocol",
     "connect_timeout_ms",
     "max_tools",
@@ -46,6 +53,9 @@ const SETTINGS: [&str; 7] = [
     "max_schema_bytes",
     "max_schema_depth",
     "max_result_bytes",
+    "max_resources",
+    "max_resource_templates",
+    "max_prompts",
 ];
 
 /// One MCP server of the registry file, its entry checked.
@@ -101,6 +111,7 @@ pub(crate) fn servers(manifest: &Manifest, text: &str) -> (Vec<Remote>, Vec<Mani
                         "; a registry file's entry may also have `prefix`, \
                          `connect_timeout_ms`, `max_tools`, `max_list_bytes`, \
                          `max_schema_bytes`, `max_schema_depth`, `max_result_bytes`, \
+                         `max_resources`, `max_resource_templates`, `max_prompts`, \
                          `protocol` and, for an HTTP server, `auth`",
                     );
                 }
@@ -398,11 +409,15 @@ pub(crate) struct Following {
     tasks: Vec<JoinHandle<()>>,
     /// The clients of the servers reached so far.
     clients: Arc<Mutex<Vec<McpClient>>>,
+    /// Their resources, resource templates and prompts, which `serve`
+    /// serves by [`Offers::serve_into`](content::Offers::serve_into).
+    pub(crate) content: Arc<content::Offers>,
 }
 
 impl Following {
     /// Stops following the servers, and stops them.
     pub(crate) async fn stop(self) {
+        self.content.withdraw();
         for task in &self.tasks {
             task.abort();
         }
@@ -422,22 +437,36 @@ impl Following {
 /// is reported as an error and not served.
 pub(crate) fn follow(live: &LiveRegistry, remotes: &[Remote]) -> Following {
     let clients = Arc::new(Mutex::new(Vec::new()));
+    let content = Arc::new(content::Offers::new(remotes.len()));
     let tasks = remotes
         .iter()
-        .map(|remote| {
+        .enumerate()
+        .map(|(index, remote)| {
             tokio::spawn(follow_one(
                 remote.clone(),
                 live.clone(),
                 Arc::clone(&clients),
+                (index, Arc::clone(&content)),
             ))
         })
         .collect();
-    Following { tasks, clients }
+    Following {
+        tasks,
+        clients,
+        content,
+    }
 }
 
 /// Reaches `remote`, trying again until it answers (1 s doubling to 30 s
-/// between attempts), then follows its tools into `live` until aborted.
-async fn follow_one(remote: Remote, live: LiveRegistry, clients: Arc<Mutex<Vec<McpClient>>>) {
+/// between attempts), then follows its tools into `live`, and its
+/// resources and prompts into `content` (where it is the `index`th
+/// server), until aborted.
+async fn follow_one(
+    remote: Remote,
+    live: LiveRegistry,
+    clients: Arc<Mutex<Vec<McpClient>>>,
+    (index, content): (usize, Arc<content::Offers>),
+) {
     let mut wait = Duration::from_secs(1);
     let mut failed = false;
     let client = loop {
@@ -476,6 +505,7 @@ async fn follow_one(remote: Remote, live: LiveRegistry, clients: Arc<Mutex<Vec<M
                 .push(client.clone());
             // Aborting this task aborts the following, and `stop` closes
             // the client.
+            let _content = AbortOnDrop(content.follow(index, &remote, client.clone()));
             let mut following = AbortOnDrop(task);
             let _ = (&mut following.0).await;
         }
