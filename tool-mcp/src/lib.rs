@@ -171,6 +171,10 @@
 //! - `client` (default): the [`client`] module, an MCP client built on
 //!   `rmcp`'s, with its child-process and streamable HTTP transports
 //!   (reqwest, with rustls on ring: no system OpenSSL).
+//! - `sections`: the [`sections`] module, a registry file's `resources`,
+//!   `prompts` and (with `skills`) `skills` sections, read with
+//!   tool-manifest, for a program that serves what its registry file
+//!   declares (as `toolbox serve` does).
 //!
 //! # Versions
 //!
@@ -193,6 +197,8 @@ mod content;
 pub mod headers;
 pub mod prompts;
 pub mod resources;
+#[cfg(feature = "sections")]
+pub mod sections;
 pub mod server;
 #[cfg(any(feature = "auth", feature = "client"))]
 mod tls;

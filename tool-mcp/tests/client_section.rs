@@ -1,12 +1,18 @@
 //! The `auth` of an HTTP server's entry in a registry file's
 //! `mcp_servers` section: read with feature `client-auth` (`${VAR}` from
 //! the environment, each mistake at the line and column of its key, no
-//! secret quoted), refused at its place without it.
+//! secret quoted), refused at its place without it. And (feature
+//! `sections`) the `resources`, `prompts` and `skills` sections.
 
 #![cfg(feature = "client")]
 
 use tool_manifest::Manifest;
 use tool_mcp::client::{McpServerEntry, McpServers};
+
+// The `resources`, `prompts` and `skills` sections.
+#[cfg(all(feature = "sections", feature = "skills"))]
+#[path = "client_section/sections.rs"]
+mod sections;
 
 /// The entries of `text`, and its mistakes as `LINE:COLUMN: message`.
 fn read(text: &str) -> (Vec<McpServerEntry>, Vec<String>) {
