@@ -134,7 +134,8 @@ struct Shared {
     stamp: AtomicU64,
 }
 
-/// The next stamp of any collection of links.
+/// The next stamp of any collection of links: from 1 (0 is the stamp of
+/// a list rendered with none).
 fn next_stamp() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)

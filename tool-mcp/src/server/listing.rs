@@ -26,7 +26,8 @@ const TASK_SUPPORT_REVISIONS: [&str; 1] = ["2025-11-25"];
 /// A registry's tools in the `tools/list` shape.
 pub(super) struct Listed {
     pub(super) registry: Arc<Registry>,
-    /// The stamp of the app links the list was rendered with.
+    /// The stamp of the app links the list was rendered with (0: none,
+    /// never a stamp of links).
     pub(super) links: u64,
     /// Each tool in MCP's shape, in name order.
     pub(super) json: Vec<Value>,
@@ -76,6 +77,18 @@ impl Listed {
             json,
             marked,
             refused,
+        }
+    }
+
+    /// Nothing rendered yet: the stamp of no links, so that the first
+    /// listing renders the list.
+    pub(super) fn pending(registry: Arc<Registry>) -> Self {
+        Listed {
+            registry,
+            links: 0,
+            json: Vec::new(),
+            marked: None,
+            refused: HashMap::new(),
         }
     }
 

@@ -228,8 +228,9 @@ impl McpServer {
     /// those of an unknown tool, with why, and a warning is logged.
     pub fn new(registry: impl Into<LiveRegistry>) -> Self {
         let registry = registry.into();
-        let app_links = crate::apps::AppLinks::global().clone();
-        let listed = Listed::of(registry.snapshot(), &app_links, None);
+        // Rendered at the first listing, when the app links and the
+        // resources their views are among are known.
+        let listed = Listed::pending(registry.snapshot());
         Self {
             registry,
             tools: Arc::new(ArcSwap::from_pointee(listed)),
@@ -246,7 +247,7 @@ impl McpServer {
             caller_tasks: Arc::default(),
             resources: None,
             prompts: None,
-            app_links,
+            app_links: crate::apps::AppLinks::global().clone(),
         }
     }
 
