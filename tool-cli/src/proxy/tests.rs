@@ -206,3 +206,67 @@ async fn a_remote_servers_prompts_and_resources_are_served() {
     drop(pipe);
     let _ = serving.await;
 }
+
+/// Two servers offering the same resources and prompts: each server's
+/// prompts are served under its prefix, and the resources once (the second
+/// server's URIs and template are left out).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_servers_resources_of_the_same_uris_are_left_out() {
+    let remote = |name: &str, prefix: &str| Remote {
+        name: name.into(),
+        config: conformance_server(),
+        client: McpClientOptions::default(),
+        import: ImportOptions::new().with_prefix(prefix),
+        at: format!("tools.yaml:{name}"),
+        sign_in: None,
+    };
+    let live = LiveRegistry::new(Registry::builder().build().unwrap());
+    let following = follow(&live, &[remote("first", "a_"), remote("second", "b_")]);
+    let resources = Resources::builder().build().unwrap();
+    let prompts = Prompts::builder().build().unwrap();
+    following
+        .content
+        .serve_into(resources.clone(), prompts.clone());
+    let mut changes = prompts.changes();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while ["a_test_simple_prompt", "b_test_simple_prompt"]
+            .iter()
+            .any(|name| prompts.get(name).is_none())
+        {
+            changes.changed().await.unwrap();
+        }
+    })
+    .await
+    .expect("both servers' prompts join");
+    let a = prompts
+        .list()
+        .iter()
+        .filter(|p| p.spec().name.starts_with("a_"))
+        .count();
+    let b = prompts
+        .list()
+        .iter()
+        .filter(|p| p.spec().name.starts_with("b_"))
+        .count();
+    assert_eq!(a, b, "each server's prompts, under its prefix");
+    let uris: Vec<String> = resources
+        .list()
+        .iter()
+        .map(|resource| match &resource.spec().uri {
+            tool_mcp::resources::ResourceUri::Fixed(uri) => uri.to_string(),
+            tool_mcp::resources::ResourceUri::Template(template) => template.as_str().to_owned(),
+        })
+        .collect();
+    let mut once = uris.clone();
+    once.sort();
+    once.dedup();
+    assert_eq!(once.len(), uris.len(), "{uris:?}");
+    assert!(uris.contains(&"test://static-text".to_owned()), "{uris:?}");
+    assert!(
+        uris.contains(&"test://template/{id}/data".to_owned()),
+        "{uris:?}"
+    );
+    following.stop().await;
+    assert!(resources.list().is_empty());
+    assert!(prompts.list().is_empty());
+}
