@@ -573,3 +573,85 @@ def test_prompts_are_listed_got_and_completed(transport: str) -> None:
             assert missing.value.error.code == -32602
 
     run(scenario())
+
+
+# ------------------------------------- a registry file's resources and prompts
+#
+# `toolbox --registry FILE serve` serves the file's `resources` and
+# `prompts` sections: a file beside it read at each read, a folder's files
+# by a URI template, and a prompt made of its arguments.
+
+REGISTRY_WITH_CONTENT = """\
+tools: [calculator]
+resources:
+  - uri: docs://readme
+    file: README.md
+    description: The readme
+  - uri: notes://{name}
+    dir: notes
+prompts:
+  - name: review
+    arguments:
+      - {name: code, required: true}
+      - {name: language, complete: [rust, python, ruby]}
+    messages:
+      - {role: user, text: "Review this {language} code: {code}"}
+"""
+
+
+def test_a_registry_files_resources_and_prompts_are_served(tmp_path: Any) -> None:
+    (tmp_path / "README.md").write_text("# Readme\n")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.md").write_text("note a")
+    registry = tmp_path / "tools.yaml"
+    registry.write_text(REGISTRY_WITH_CONTENT)
+
+    async def scenario() -> None:
+        params = StdioServerParameters(
+            command=toolbox(), args=["--registry", str(registry), "serve"], env=server_env()
+        )
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as client:
+                await client.initialize()
+                listed = [str(resource.uri) for resource in (await client.list_resources()).resources]
+                assert "docs://readme" in listed
+                [readme] = (await client.read_resource("docs://readme")).contents
+                assert (readme.text, readme.mime_type) == ("# Readme\n", "text/markdown")
+                # Read again at each read: an edit shows.
+                (tmp_path / "README.md").write_text("# Edited\n")
+                [readme] = (await client.read_resource("docs://readme")).contents
+                assert readme.text == "# Edited\n"
+
+                templates = (await client.list_resource_templates()).resource_templates
+                assert [template.uri_template for template in templates] == ["notes://{name}"]
+                [note] = (await client.read_resource("notes://a.md")).contents
+                assert note.text == "note a"
+                with pytest.raises(MCPError) as outside:
+                    await client.read_resource("notes://..%2FREADME.md")
+                assert outside.value.error.code == -32602
+
+                got = await client.get_prompt("review", {"code": "x = 1", "language": "python"})
+                assert [message.content.text for message in got.messages] == [
+                    "Review this python code: x = 1"
+                ]
+                completed = await client.complete(
+                    types.PromptReference(name="review"), {"name": "language", "value": "r"}
+                )
+                assert completed.completion.values == ["rust", "ruby"]
+
+    run(scenario())
+
+
+def test_a_registry_files_missing_resource_file_is_refused_at_its_line(tmp_path: Any) -> None:
+    registry = tmp_path / "tools.yaml"
+    registry.write_text("tools: [calculator]\nresources:\n  - uri: docs://readme\n    file: README.md\n")
+    done = subprocess.run(
+        [toolbox(), "--registry", str(registry), "serve"],
+        capture_output=True,
+        text=True,
+        env=server_env(),
+        timeout=TIMEOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2, done.stderr
+    assert f"{registry}:4:11: resource `docs://readme`: the file README.md" in done.stderr

@@ -408,7 +408,7 @@ fn a_section_no_reader_was_given_is_an_unknown_key_at_its_place() {
     assert_eq!(
         problems,
         [
-            "2:1: unknown key \"mcp_server\"; did you mean \"mcp_servers\"? the file has a `tools` list, an `mcp_servers` mapping, an `http_tools` list, an `openapi` mapping, a `code_mode` mapping and an `auth` mapping (and optionally `$schema`)"
+            "2:1: unknown key \"mcp_server\"; did you mean \"mcp_servers\"? the file has a `tools` list, an `mcp_servers` mapping, an `http_tools` list, an `openapi` mapping, a `code_mode` mapping, an `auth` mapping, a `resources` list, a `prompts` list and a `skills` list (and optionally `$schema`)"
         ]
     );
     // Read with `tools` alone, the other sections are unknown keys too.
@@ -478,6 +478,18 @@ http_tools:
     query: [q]
 openapi:
   petstore: {document: petstore.json, base_url: 'https://p.example.com', include: [pet], auth: {key: x}, timeout_ms: 5}
+resources:
+  - {uri: 'docs://readme', name: readme, title: Readme, description: The readme, mime: text/markdown, file: README.md}
+  - {uri: 'docs://hello', text: Hello}
+  - {uri: 'notes://{name}', dir: notes}
+prompts:
+  - name: review
+    title: Review
+    description: Reviews code.
+    arguments: [{name: code, title: Code, description: The code, required: true}, {name: language, complete: [rust, go]}]
+    messages: [{role: user, text: 'Review {code}'}, {role: assistant, text: Done}]
+skills:
+  - dir: skills
 ";
     assert_eq!(schema_errors(every_form), Vec::<String>::new());
 }
@@ -516,6 +528,13 @@ fn the_schema_refuses_unknown_keys() {
             "mcp_servers: {s: {command: npx, prefix: null}}\n",
             "/mcp_servers/s",
         ),
+        ("resources: [{uri: 'x://y', text: a, size: 1}]\n", "/resources/0"),
+        ("resources: [{uri: 'x://y', text: a, file: b}]\n", "/resources/0"),
+        (
+            "prompts: [{name: p, messages: [{role: system, text: a}]}]\n",
+            "/prompts/0/messages/0/role",
+        ),
+        ("skills: [{path: s}]\n", "/skills/0"),
     ] {
         let errors = schema_errors(text);
         assert!(

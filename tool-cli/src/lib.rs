@@ -373,6 +373,8 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
         problems.extend(loaded.problems.iter().cloned());
         (loaded.builder(builder), loaded.origins(), loaded.targets())
     };
+    let (content, more) = sections::content(&manifest);
+    problems.extend(more);
     let registry = match manifest.build_with(builder) {
         Ok(registry) => Some(registry),
         Err(error) => {
@@ -399,6 +401,7 @@ fn load(path: &Path, program: &Registry) -> Result<Tools, ExitCode> {
                 allow(unused_mut)
             )]
             let mut tools = Tools::new(registry, Vec::new());
+            tools.content = content;
             #[cfg(feature = "mcp-client")]
             {
                 tools.remotes = remotes;
@@ -460,6 +463,9 @@ pub(crate) struct Tools {
     /// The registry file's `auth` section, which `serve --http` follows.
     #[cfg(feature = "auth")]
     pub(crate) auth: Option<auth::AuthSetting>,
+    /// The resources, prompts and skills of the registry file's sections,
+    /// which `serve` serves.
+    pub(crate) content: tool_mcp::sections::Loaded,
 }
 
 impl Tools {
@@ -478,6 +484,7 @@ impl Tools {
             code_mode: None,
             #[cfg(feature = "auth")]
             auth: None,
+            content: tool_mcp::sections::Loaded::default(),
         }
     }
 

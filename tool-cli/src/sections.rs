@@ -2,20 +2,30 @@
 //! `mcp_servers` (feature `mcp-client`, tool-mcp's reader), `http_tools`
 //! and `openapi` (feature `http-tools`, tool-builtin's readers), `code_mode`
 //! (feature `code-mode`, tool-builtin's reader), `auth` (feature `auth`,
-//! `serve --http`'s authorization server); a section
+//! `serve --http`'s authorization server), and `resources`, `prompts` and
+//! `skills` (tool-mcp's readers, which `serve` serves); a section
 //! whose feature is off is refused at its line and column, naming the
 //! feature. The file's JSON Schema is assembled from the same sections.
 
 use serde_json::Value;
-use tool_manifest::{AnySection, Node, Section, SectionReader, schema_with};
+use tool_manifest::{
+    AnySection, Manifest, ManifestProblem, Node, Section, SectionReader, schema_with,
+};
+use tool_mcp::prompts::Prompts;
+use tool_mcp::resources::Resources;
+use tool_mcp::sections::{Loaded, PromptsSection, ResourcesSection, SkillsSection};
+use tool_mcp::server::McpServer;
 
 /// The sections of a registry file the command line reads besides `tools`,
 /// in the order the messages list them: those of the features this build
 /// has ([`tool_mcp::client::McpServers`] with `mcp-client`,
 /// [`tool_builtin::http_tools::HttpTools`] and
 /// [`tool_builtin::http_tools::OpenApi`] with `http-tools`,
-/// `tool_builtin::code_mode::CodeModeSection` with `code-mode`, and the
-/// `auth` section of `serve --http`'s authorization server with `auth`).
+/// `tool_builtin::code_mode::CodeModeSection` with `code-mode`, the
+/// `auth` section of `serve --http`'s authorization server with `auth`),
+/// and always [`tool_mcp::sections::ResourcesSection`],
+/// [`tool_mcp::sections::PromptsSection`] and
+/// [`tool_mcp::sections::SkillsSection`].
 pub fn registry_sections() -> Vec<&'static dyn AnySection> {
     vec![
         #[cfg(feature = "mcp-client")]
@@ -28,7 +38,53 @@ pub fn registry_sections() -> Vec<&'static dyn AnySection> {
         &tool_builtin::code_mode::CodeModeSection,
         #[cfg(feature = "auth")]
         &crate::auth::AuthSection,
+        &ResourcesSection,
+        &PromptsSection,
+        &SkillsSection,
     ]
+}
+
+/// What the registry file's `resources`, `prompts` and `skills` sections
+/// make, their files found beside it, and the mistakes finding them.
+pub(crate) fn content(manifest: &Manifest) -> (Loaded, Vec<ManifestProblem>) {
+    match tool_mcp::sections::load(manifest) {
+        Ok(loaded) => (loaded, Vec::new()),
+        Err(error) => (Loaded::default(), error.problems),
+    }
+}
+
+/// `server` with the resources and prompts it serves: the linked
+/// `#[resource]`s and `#[prompt]`s (`Resources::global()`,
+/// `Prompts::global()`) and those of the registry file's sections
+/// (`content`), when there are any. The error is the message to print:
+/// two resources with one URI, or two prompts with one name.
+pub(crate) fn serve_content(server: McpServer, content: &Loaded) -> Result<McpServer, String> {
+    let global = Resources::global().list();
+    let mut server = server;
+    if content.has_resources() || !global.is_empty() {
+        let builder = global
+            .into_iter()
+            .fold(Resources::builder(), |builder, resource| {
+                builder.resource(resource)
+            });
+        let resources = content
+            .resources(builder)
+            .build()
+            .map_err(|error| format!("the registry file's resources: {error}"))?;
+        server = server.with_resources(resources);
+    }
+    let global = Prompts::global().list();
+    if content.has_prompts() || !global.is_empty() {
+        let builder = global
+            .into_iter()
+            .fold(Prompts::builder(), |builder, prompt| builder.prompt(prompt));
+        let prompts = content
+            .prompts(builder)
+            .build()
+            .map_err(|error| format!("the registry file's prompts: {error}"))?;
+        server = server.with_prompts(prompts);
+    }
+    Ok(server)
 }
 
 /// The JSON Schema of the registry files the command line reads:

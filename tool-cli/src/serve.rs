@@ -1,7 +1,8 @@
 //! The `serve` command: the tools over MCP, on stdio or (feature `http`)
 //! streamable HTTP, with tool-mcp's server. With a registry file's MCP
 //! servers (feature `mcp-client`), their tools are served too, and follow
-//! the servers' lists.
+//! the servers' lists. The linked `#[resource]`s and `#[prompt]`s are
+//! served with the registry file's `resources`, `prompts` and `skills`.
 //!
 //! Over HTTP, a loopback address is served to anyone who reaches it; any
 //! other address only with an authorization server (feature `auth`: the
@@ -50,6 +51,10 @@ pub(crate) async fn serve(mut tools: Tools, program: &str, args: ServeArgs) -> E
             Err(message) => return crate::usage_error(message),
         }
     }
+    server = match crate::sections::serve_content(server, &tools.content) {
+        Ok(server) => server,
+        Err(message) => return crate::usage_error(message),
+    };
     if let Some(tasks) = args.max_tasks_per_caller {
         server = server.with_max_tasks_per_session(tasks as usize);
     }

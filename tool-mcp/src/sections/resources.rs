@@ -114,7 +114,24 @@ impl Section for ResourcesSection {
             );
             return Vec::new();
         };
-        items.filter_map(|item| read_entry(item, reader)).collect()
+        let mut entries: Vec<ResourceEntry> = Vec::new();
+        for item in items {
+            let Some(entry) = read_entry(item, reader) else {
+                continue;
+            };
+            if let Some(first) = entries.iter().find(|e| e.uri == entry.uri) {
+                reader.problem(
+                    Some(entry.location),
+                    format!(
+                        "resource `{}` is at line {} already: give each resource its own URI",
+                        entry.uri, first.location.line
+                    ),
+                );
+                continue;
+            }
+            entries.push(entry);
+        }
+        entries
     }
 }
 

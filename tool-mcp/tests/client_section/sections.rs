@@ -334,6 +334,10 @@ fn each_mistake_is_at_its_place_saying_what_is_expected() {
              name; this one has 2",
         ),
         (
+            "resources:\n  - {uri: 'x://y', text: a}\n  - {uri: 'x://y', text: b}\n",
+            "3:6: resource `x://y` is at line 2 already: give each resource its own URI",
+        ),
+        (
             "prompts:\n  - name: p\n    messages:\n      - {role: user, text: \"Hi {who}\"}\n",
             "4:28: prompt \"p\": the message names `{who}`, which is not among its arguments (it \
              has none)",
