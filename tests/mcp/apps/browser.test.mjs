@@ -116,10 +116,17 @@ test('the counter view runs in a sandboxed iframe and calls the server through t
   const logs = [];
   page.on('console', (message) => logs.push(`${message.type()}: ${message.text()}`));
   page.on('pageerror', (error) => logs.push(`pageerror: ${error.message}`));
-  t.after(() => {
-    if (process.exitCode) console.error(logs.join('\n'));
-  });
-  await page.goto(`${host.url}/host.html`);
+  try {
+    await drive(page, host.url, server.url, logs);
+  } catch (error) {
+    console.error(`the page's console:\n${logs.join('\n')}`);
+    throw error;
+  }
+});
+
+/** The test's steps in the page. */
+async function drive(page, hostUrl, serverUrl, logs) {
+  await page.goto(`${hostUrl}/host.html`);
   await page.waitForFunction(() => window.host && (window.host.resultSent || window.host.error), WAIT);
   const state = await page.evaluate(() => window.host);
   assert.equal(state.error, null, logs.join('\n'));
@@ -137,25 +144,35 @@ test('the counter view runs in a sandboxed iframe and calls the server through t
   assert.match(policy, /default-src 'none'/);
   assert.match(policy, /connect-src 'none'/);
   assert.match(policy, /frame-src 'none'/);
+  // And the browser enforces it: the view may reach no network.
+  const violated = await view.evaluate(
+    () =>
+      new Promise((resolve) => {
+        document.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective));
+        fetch('http://127.0.0.1:9/').catch(() => {});
+        setTimeout(() => resolve('no violation'), 5000);
+      }),
+  );
+  assert.equal(violated, 'connect-src');
 
   // The view's button calls the app-only tool through the host.
   await view.waitForSelector('#add:not([disabled])', WAIT);
   await view.click('#add');
   await view.waitForFunction(() => document.getElementById('count').textContent === '1', WAIT);
-  assert.equal(await count(server.url), 1);
+  assert.equal(await count(serverUrl), 1);
   await view.click('#add');
   await view.waitForFunction(() => document.getElementById('count').textContent === '2', WAIT);
-  assert.equal(await count(server.url), 2);
+  assert.equal(await count(serverUrl), 2);
 
   // The host refuses the view's call of the model-only tool.
   await view.click('#reset');
   await view.waitForFunction(() => document.getElementById('status').textContent !== '', WAIT);
   assert.match(await text('#status'), /^counter_reset refused: .*not visible to apps/);
   assert.equal(await text('#count'), '2');
-  assert.equal(await count(server.url), 2);
+  assert.equal(await count(serverUrl), 2);
   const after = await page.evaluate(() => window.host);
   assert.deepEqual(after.calls, ['counter_add', 'counter_add']);
   assert.deepEqual(after.refused, ['counter_reset']);
 
   await page.screenshot({ path: path.join(HOST_DIR, 'counter.png') });
-});
+}
