@@ -37,6 +37,8 @@ struct Pipe {
     lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
     writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
     id: u64,
+    /// The methods of the notifications read so far.
+    notified: Vec<String>,
 }
 
 impl Pipe {
@@ -61,6 +63,24 @@ impl Pipe {
             let message: Value = serde_json::from_str(&line).unwrap();
             if message["id"] == id {
                 return message;
+            }
+            if let Some(method) = message["method"].as_str() {
+                self.notified.push(method.to_owned());
+            }
+        }
+    }
+
+    /// Reads until the notification `method` has come.
+    async fn notified(&mut self, method: &str) {
+        while !self.notified.iter().any(|seen| seen == method) {
+            let line = tokio::time::timeout(Duration::from_secs(20), self.lines.next_line())
+                .await
+                .unwrap_or_else(|_| panic!("{method} in time"))
+                .unwrap()
+                .expect("the server is there");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if let Some(method) = message["method"].as_str() {
+                self.notified.push(method.to_owned());
             }
         }
     }
@@ -116,6 +136,7 @@ async fn a_remote_servers_prompts_and_resources_are_served() {
         lines: BufReader::new(reader).lines(),
         writer,
         id: 0,
+        notified: Vec::new(),
     };
     let init = json!({
         "protocolVersion": "2025-11-25",
@@ -198,6 +219,25 @@ async fn a_remote_servers_prompts_and_resources_are_served() {
         .await;
     assert_eq!(missing["error"]["code"], -32602, "{missing}");
     assert_eq!(missing["error"]["data"]["uri"], "test://nowhere");
+
+    // The server's prompts change (its tool, through the proxy): the
+    // proxy lists them again and tells its client.
+    let called = pipe
+        .ask(
+            "tools/call",
+            json!({"name": "conf_test_trigger_prompt_change", "arguments": {}}),
+        )
+        .await;
+    assert!(called["result"].is_object(), "{called}");
+    pipe.notified("notifications/prompts/list_changed").await;
+    let mut changes = prompts.changes();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while prompts.get("conf_test_toggled_prompt").is_none() {
+            changes.changed().await.unwrap();
+        }
+    })
+    .await
+    .expect("the new prompt is served");
 
     // Stopping the servers takes their offers out.
     following.stop().await;
