@@ -360,10 +360,20 @@ impl Resource for FileResource {
         Box::pin(async move {
             let (body, name) = match &self.content {
                 Source::Text(text) => (Body::Text(text.clone()), String::new()),
-                Source::File(path) => (files::read_file(path, limit)?, String::new()),
+                Source::File(path) => {
+                    let path = path.clone();
+                    let body = blocking(move || files::read_file(&path, limit)).await?;
+                    (body, String::new())
+                }
                 Source::Dir(dir) => {
+                    let dir = dir.clone();
                     let name = request.params.iter().next().map_or("", |(_, v)| v);
-                    (files::read_in(dir, name, limit)?, name.to_owned())
+                    let name = name.to_owned();
+                    let file = name.clone();
+                    (
+                        blocking(move || files::read_in(&dir, &file, limit)).await?,
+                        name,
+                    )
                 }
             };
             Ok(vec![self.contents(request.uri, body, &name)])
@@ -374,12 +384,27 @@ impl Resource for FileResource {
         &self,
         request: CompleteRequest,
     ) -> BoxFuture<'_, Result<Completion, ResourceError>> {
-        let completion = match &self.content {
-            Source::Dir(dir) => Completion::of(files::names_in(dir, &request.value)),
-            Source::File(_) | Source::Text(_) => Completion::none(),
+        let dir = match &self.content {
+            Source::Dir(dir) => Some(dir.clone()),
+            Source::File(_) | Source::Text(_) => None,
         };
-        Box::pin(async move { Ok(completion) })
+        Box::pin(async move {
+            let Some(dir) = dir else {
+                return Ok(Completion::none());
+            };
+            let names = blocking(move || Ok(files::names_in(&dir, &request.value))).await?;
+            Ok(Completion::of(names))
+        })
     }
+}
+
+/// `work`, which reads files, on a thread where blocking is allowed.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ResourceError> + Send + 'static,
+) -> Result<T, ResourceError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| ResourceError::Failed(error.to_string()))?
 }
 
 // The section's form, for its schema: each doc comment is a description.
