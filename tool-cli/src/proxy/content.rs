@@ -26,6 +26,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use futures_util::future::BoxFuture;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tool_mcp::client::{McpClient, McpClientError, McpClientErrorKind};
 use tool_mcp::completion::{CompleteRequest, Completion};
@@ -43,6 +44,9 @@ use super::Remote;
 /// and the collections `serve` serves them in.
 pub(crate) struct Offers {
     state: Mutex<State>,
+    /// Whether `serve` serves the offers: until it does, no server is
+    /// asked for them.
+    serving: watch::Sender<bool>,
 }
 
 struct State {
@@ -67,6 +71,7 @@ impl Offers {
                 served: Default::default(),
                 warned: HashSet::new(),
             }),
+            serving: watch::Sender::new(false),
         }
     }
 
@@ -89,6 +94,7 @@ impl Offers {
         state.withdraw();
         state.target = Some((resources, prompts));
         state.sync();
+        self.serving.send_replace(true);
     }
 
     /// Takes every offer out of the served collections (the servers are
@@ -109,7 +115,8 @@ impl Offers {
         state.sync();
     }
 
-    /// Lists what the server at `index` (`remote`, reached by `client`)
+    /// Once the offers are served ([`serve_into`](Self::serve_into)),
+    /// lists what the server at `index` (`remote`, reached by `client`)
     /// offers, serves it, and does again whenever the server says its
     /// lists changed, until the task is aborted.
     pub(crate) fn follow(
@@ -121,7 +128,12 @@ impl Offers {
         let offers = Arc::clone(self);
         let remote = remote.clone();
         let mut changes = client.watch_content();
+        let mut serving = self.serving.subscribe();
         tokio::spawn(async move {
+            // Nothing is asked of the server before its offers are served.
+            if serving.wait_for(|serving| *serving).await.is_err() {
+                return;
+            }
             loop {
                 changes.borrow_and_update();
                 let listed = list(&remote, &client).await;
