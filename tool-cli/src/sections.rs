@@ -53,38 +53,53 @@ pub(crate) fn content(manifest: &Manifest) -> (Loaded, Vec<ManifestProblem>) {
     }
 }
 
-/// `server` with the resources and prompts it serves: the linked
-/// `#[resource]`s and `#[prompt]`s (`Resources::global()`,
-/// `Prompts::global()`) and those of the registry file's sections
-/// (`content`), when there are any. The error is the message to print:
-/// two resources with one URI, or two prompts with one name.
-pub(crate) fn serve_content(server: McpServer, content: &Loaded) -> Result<McpServer, String> {
+/// The resources and prompts `serve` serves: the linked `#[resource]`s
+/// and `#[prompt]`s (`Resources::global()`, `Prompts::global()`) and
+/// those of the registry file's sections (`content`); each `None` when
+/// there are none, unless `always` (for collections others add to, such
+/// as a proxy's servers). The error is the message to print: two
+/// resources with one URI, or two prompts with one name.
+pub(crate) fn collections(
+    content: &Loaded,
+    always: bool,
+) -> Result<(Option<Resources>, Option<Prompts>), String> {
     let global = Resources::global().list();
-    let mut server = server;
-    if content.has_resources() || !global.is_empty() {
+    let resources = if always || content.has_resources() || !global.is_empty() {
         let builder = global
             .into_iter()
             .fold(Resources::builder(), |builder, resource| {
                 builder.resource(resource)
             });
-        let resources = content
-            .resources(builder)
-            .build()
-            .map_err(|error| format!("the registry file's resources: {error}"))?;
-        server = server.with_resources(resources);
-    }
+        let built = content.resources(builder).build();
+        Some(built.map_err(|error| format!("the registry file's resources: {error}"))?)
+    } else {
+        None
+    };
     let global = Prompts::global().list();
-    if content.has_prompts() || !global.is_empty() {
+    let prompts = if always || content.has_prompts() || !global.is_empty() {
         let builder = global
             .into_iter()
             .fold(Prompts::builder(), |builder, prompt| builder.prompt(prompt));
-        let prompts = content
-            .prompts(builder)
-            .build()
-            .map_err(|error| format!("the registry file's prompts: {error}"))?;
+        let built = content.prompts(builder).build();
+        Some(built.map_err(|error| format!("the registry file's prompts: {error}"))?)
+    } else {
+        None
+    };
+    Ok((resources, prompts))
+}
+
+/// `server` serving `resources` and `prompts`, those given.
+pub(crate) fn serve_collections(
+    mut server: McpServer,
+    (resources, prompts): (Option<Resources>, Option<Prompts>),
+) -> McpServer {
+    if let Some(resources) = resources {
+        server = server.with_resources(resources);
+    }
+    if let Some(prompts) = prompts {
         server = server.with_prompts(prompts);
     }
-    Ok(server)
+    server
 }
 
 /// The JSON Schema of the registry files the command line reads:
@@ -231,4 +246,56 @@ pub(crate) fn code_mode_tool(
         .build()
         .map_err(|error| format!("code mode: {error}"))?;
     Ok(Some((tool, offer)))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::ExitCode;
+
+    use tool_runtime::Registry;
+
+    /// The tools of the registry file `text`, written in a folder of its
+    /// own with `files` (name, contents) beside it.
+    fn load(text: &str, files: &[(&str, &str)]) -> Result<crate::Tools, ExitCode> {
+        static FOLDERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = FOLDERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("tool-cli-sections-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, contents) in files {
+            std::fs::write(dir.join(name), contents).unwrap();
+        }
+        let path = dir.join("tools.yaml");
+        std::fs::write(&path, text).unwrap();
+        let program = Registry::builder().build().unwrap();
+        let tools = crate::load(&path, &program);
+        let _ = std::fs::remove_dir_all(&dir);
+        tools
+    }
+
+    #[test]
+    fn a_registry_files_resources_and_prompts_are_the_served_collections() {
+        let text = "resources:\n  - uri: docs://readme\n    file: README.md\nprompts:\n  - name: hi\n    \
+                    messages: [{role: user, text: Hi}]\n";
+        let tools = load(text, &[("README.md", "# Readme\n")]).unwrap();
+        let (resources, prompts) = super::collections(&tools.content, false).unwrap();
+        assert!(resources.unwrap().resolves("docs://readme"));
+        assert!(prompts.unwrap().get("hi").is_some());
+
+        // Nothing to serve: no collections, unless asked for.
+        let tools = load("tools: []\n", &[]).unwrap();
+        let (resources, prompts) = super::collections(&tools.content, false).unwrap();
+        assert!(resources.is_none() && prompts.is_none());
+        let (resources, prompts) = super::collections(&tools.content, true).unwrap();
+        assert!(resources.unwrap().list().is_empty() && prompts.unwrap().list().is_empty());
+    }
+
+    #[test]
+    fn a_missing_file_refuses_the_registry_file() {
+        let text = "resources:\n  - uri: docs://readme\n    file: README.md\n";
+        assert_eq!(
+            load(text, &[]).err(),
+            Some(ExitCode::from(crate::EXIT_USAGE))
+        );
+    }
 }

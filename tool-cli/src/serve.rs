@@ -51,10 +51,10 @@ pub(crate) async fn serve(mut tools: Tools, program: &str, args: ServeArgs) -> E
             Err(message) => return crate::usage_error(message),
         }
     }
-    server = match crate::sections::serve_content(server, &tools.content) {
-        Ok(server) => server,
+    match crate::sections::collections(&tools.content, false) {
+        Ok(collections) => server = crate::sections::serve_collections(server, collections),
         Err(message) => return crate::usage_error(message),
-    };
+    }
     if let Some(tasks) = args.max_tasks_per_caller {
         server = server.with_max_tasks_per_session(tasks as usize);
     }
