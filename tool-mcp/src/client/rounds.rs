@@ -81,7 +81,7 @@ impl Live {
     ) -> CallEnd {
         for _ in 0..MAX_INPUT_ROUNDS {
             let request = params.clone().request();
-            let asked = match self.round(shared, request, ctx, deadline).await {
+            let asked = match self.round(shared, request, ctx, deadline, true).await {
                 Round::End(end) => return end,
                 Round::InputRequired(asked) => asked,
             };
@@ -113,7 +113,7 @@ impl Live {
         ctx: &ToolContext,
         deadline: Instant,
     ) -> CallEnd {
-        match self.round(shared, request, ctx, deadline).await {
+        match self.round(shared, request, ctx, deadline, false).await {
             Round::End(end) => end,
             Round::InputRequired(_) => CallEnd::Protocol(
                 "the server asked for input, which this request takes none of".into(),
@@ -121,13 +121,17 @@ impl Live {
         }
     }
 
-    /// One request and its answer.
+    /// One request and its answer; the server's requests made on its
+    /// stream go to `ctx`'s client when `asking` (a request that may ask:
+    /// a call, a prompt, a read; a list is not counted, so that a request
+    /// on no call's stream still finds the one call in flight).
     async fn round(
         self: &Arc<Self>,
         shared: &Arc<Shared>,
         request: ClientRequest,
         ctx: &ToolContext,
         deadline: Instant,
+        asking: bool,
     ) -> Round {
         let mut handle = match self
             .peer
@@ -140,7 +144,7 @@ impl Live {
         let id = handle.id.clone();
         let progress = shared.watch_progress(handle.progress_token.clone(), ctx.progress_handle());
         // The server's requests on this request's stream go to the caller.
-        let _asking = shared.route_requests(id.clone(), ctx.client().cloned());
+        let _asking = asking.then(|| shared.route_requests(id.clone(), ctx.client().cloned()));
         // Dropped before the answer (the caller's future dropped):
         // `notifications/cancelled`.
         let mut abandoned = Abandoned {
