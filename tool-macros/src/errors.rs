@@ -32,6 +32,7 @@ impl Errors {
     }
 
     /// How many errors are recorded.
+    #[cfg(feature = "mcp")]
     pub fn len(&self) -> usize {
         self.errors.as_ref().map_or(0, Vec::len)
     }

@@ -48,12 +48,14 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
 
 /// Makes a function an MCP resource (or a URI template's resources). See
 /// `tool_mcp::resource`.
+#[cfg(feature = "mcp")]
 #[proc_macro_attribute]
 pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
     mcp::resource(args.into(), input.into()).into()
 }
 
 /// Makes a function an MCP prompt. See `tool_mcp::prompt`.
+#[cfg(feature = "mcp")]
 #[proc_macro_attribute]
 pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
     mcp::prompt(args.into(), input.into()).into()

@@ -12,33 +12,49 @@
 //! `ui` is `#[tool]`'s part in MCP Apps: its `ui` and `visibility` keys,
 //! checked, and the link they make, through `::tool_mcp::__private`.
 
+// `#[resource]` and `#[prompt]` with the feature `mcp` only; `ui` is
+// `#[tool]`'s, always.
+#[cfg(feature = "mcp")]
 mod args;
+#[cfg(feature = "mcp")]
 mod expand;
+#[cfg(feature = "mcp")]
 mod model;
+#[cfg(feature = "mcp")]
 mod parse;
-#[cfg(test)]
+#[cfg(all(test, feature = "mcp"))]
 mod tests;
 pub mod ui;
+#[cfg(feature = "mcp")]
 mod uri_template;
+#[cfg(feature = "mcp")]
 mod validate;
 
+#[cfg(feature = "mcp")]
 use proc_macro2::TokenStream;
+#[cfg(feature = "mcp")]
 use quote::quote;
 
+#[cfg(feature = "mcp")]
 use crate::errors::Errors;
+#[cfg(feature = "mcp")]
 use crate::item::MaybeFn;
+#[cfg(feature = "mcp")]
 use model::Attr;
 
+#[cfg(feature = "mcp")]
 /// The whole expansion of `#[resource(...)]`.
 pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
     expand_fn(Attr::Resource, args, input)
 }
 
+#[cfg(feature = "mcp")]
 /// The whole expansion of `#[prompt(...)]`.
 pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
     expand_fn(Attr::Prompt, args, input)
 }
 
+#[cfg(feature = "mcp")]
 fn expand_fn(attr: Attr, args: TokenStream, input: TokenStream) -> TokenStream {
     let mut item: MaybeFn = match syn::parse2(input.clone()) {
         Ok(item) => item,
@@ -72,6 +88,7 @@ fn expand_fn(attr: Attr, args: TokenStream, input: TokenStream) -> TokenStream {
     }
 }
 
+#[cfg(feature = "mcp")]
 /// Removes the attribute's own keys and doc comments from the parameters:
 /// the macro has read them, and rustc rejects both there.
 fn strip_param_attributes(attr: Attr, item: &mut MaybeFn) {
