@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tool_mcp::client::{
-    ImportOptions, McpClient, McpClientErrorKind, McpClientOptions, McpLimits, McpServerConfig,
+    ImportOptions, McpClient, McpClientErrorKind, McpClientOptions, McpLimits, McpProtocol,
+    McpServerConfig,
 };
 use tool_runtime::{
     Content, Registry, State, ToolContext, ToolError, ToolEvent, ToolOutput, ToolResult, ToolUse,
@@ -1297,7 +1298,6 @@ fn hello() -> &'static str {
 /// request it keeps open, over stdio's sibling transport, streamable HTTP.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_discovering_client_follows_tool_changes_through_a_subscription() {
-    use tool_mcp::client::McpProtocol;
     use tool_mcp::server::McpServer;
 
     let live = LiveRegistry::new(Registry::builder().tool(RemoteTool).build().unwrap());
@@ -1354,8 +1354,6 @@ async fn a_discovering_client_follows_tool_changes_through_a_subscription() {
 /// with the reason.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn auto_falls_back_to_initialize_and_a_pinned_client_is_refused() {
-    use tool_mcp::client::McpProtocol;
-
     let options = McpClientOptions::default().with_protocol(McpProtocol::Auto);
     let client = McpClient::connect_with("legacy", misbehaving("deep"), options)
         .await
@@ -1593,7 +1591,6 @@ impl tool_runtime::context::ClientRequests for Ada {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn what_a_server_asks_during_a_call_goes_to_the_caller() {
     use std::sync::Arc;
-    use tool_mcp::client::McpProtocol;
     use tool_mcp::server::McpServer;
 
     let registry = Registry::builder().tool(GreetAskedTool).build().unwrap();
@@ -1647,6 +1644,58 @@ fn conformance_server() -> McpServerConfig {
     McpServerConfig::stdio(path.to_string_lossy(), Vec::<String>::new())
 }
 
+/// The conformance server over streamable HTTP, on the port it chose (as
+/// it says on stderr); killed when dropped.
+struct HttpConformance {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HttpConformance {
+    fn start() -> Self {
+        use std::io::BufRead;
+        let McpServerConfig::Stdio { command, .. } = conformance_server() else {
+            unreachable!("a command")
+        };
+        let mut child = Command::new(command)
+            .args(["--http", "127.0.0.1:0"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("conformance-server starts");
+        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr
+            .read_line(&mut line)
+            .expect("it says where it listens");
+        let url = line
+            .trim()
+            .strip_prefix("conformance-server: ")
+            .unwrap_or_else(|| panic!("its address, not {line:?}"))
+            .to_owned();
+        HttpConformance { child, url }
+    }
+}
+
+impl Drop for HttpConformance {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The conformance server over stdio and over HTTP, each in both eras.
+fn conformance_connections(http: &HttpConformance) -> Vec<(McpServerConfig, McpProtocol)> {
+    let configs = [conformance_server(), McpServerConfig::http(&http.url)];
+    configs
+        .into_iter()
+        .flat_map(|config| {
+            [McpProtocol::Initialize, McpProtocol::Discover]
+                .map(|protocol| (config.clone(), protocol))
+        })
+        .collect()
+}
+
 /// Answers the conformance server's question for a prompt's context.
 struct Contextual(std::sync::atomic::AtomicUsize);
 
@@ -1672,18 +1721,20 @@ impl tool_runtime::context::ClientRequests for Contextual {
     }
 }
 
-/// The conformance server's resources through the client, in both eras:
+/// The conformance server's resources through the client, over stdio and
+/// HTTP in both eras:
 /// listed (fixed ones and templates), read as text, as bytes and through a
 /// template, a template's variable completed, and an unknown URI refused
 /// with the server's words.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_servers_resources_are_listed_read_and_completed() {
-    use tool_mcp::client::McpProtocol;
     use tool_mcp::resources::Body;
 
-    for protocol in [McpProtocol::Initialize, McpProtocol::Discover] {
-        let options = McpClientOptions::default().with_protocol(protocol);
-        let client = McpClient::connect_with("conformance", conformance_server(), options)
+    let http = HttpConformance::start();
+    for (config, protocol) in conformance_connections(&http) {
+        let protocol = (protocol, config.describe());
+        let options = McpClientOptions::default().with_protocol(protocol.0);
+        let client = McpClient::connect_with("conformance", config, options)
             .await
             .expect("connects");
         let resources = client.list_resources().await.expect("listed");
@@ -1763,7 +1814,8 @@ async fn a_servers_resources_are_listed_read_and_completed() {
     }
 }
 
-/// The conformance server's prompts through the client, in both eras:
+/// The conformance server's prompts through the client, over stdio and
+/// HTTP in both eras:
 /// listed with their arguments, got with arguments (text, an image, an
 /// embedded resource), an argument completed, a missing argument and an
 /// unknown prompt refused; a prompt that asks the caller first is answered
@@ -1772,14 +1824,15 @@ async fn a_servers_resources_are_listed_read_and_completed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_servers_prompts_are_listed_got_and_completed() {
     use std::sync::Arc;
-    use tool_mcp::client::McpProtocol;
     use tool_mcp::prompts::PromptArguments;
 
-    for protocol in [McpProtocol::Initialize, McpProtocol::Discover] {
+    let http = HttpConformance::start();
+    for (config, protocol) in conformance_connections(&http) {
+        let protocol = (protocol, config.describe());
         let options = McpClientOptions::default()
-            .with_protocol(protocol)
+            .with_protocol(protocol.0)
             .with_forward_requests(true);
-        let client = McpClient::connect_with("conformance", conformance_server(), options)
+        let client = McpClient::connect_with("conformance", config, options)
             .await
             .expect("connects");
         let prompts = client.list_prompts().await.expect("listed");
