@@ -242,7 +242,8 @@ impl State {
                 if names[2].insert(spec.name.to_string()) {
                     wanted[2].push(entry);
                 } else {
-                    left_out.push((index, format!("{} is left out: an earlier server offers it (give the server a `prefix`)", entry.shown())));
+                    let why = "an earlier server offers it (give the server a `prefix`)";
+                    left_out.push((index, format!("{} is left out: {why}", entry.shown())));
                 }
             }
         }
