@@ -2116,3 +2116,136 @@ fn an_mcp_servers_limits_are_checked_with_the_rest_of_the_file() {
         "{text}"
     );
 }
+
+/// `toolbox serve` over stdio as a proxy for conformance-server (its names
+/// prefixed with `c_`): a session whose requests wait for their answers.
+struct ProxySession {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+    next_id: u64,
+}
+
+impl ProxySession {
+    fn start(file: &str) -> Self {
+        let mut child = toolbox(&["--registry", file, "serve"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("toolbox serve starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let mut session = Self {
+            child,
+            stdin,
+            lines,
+            next_id: 0,
+        };
+        session.request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "cli-test", "version": "1"}}),
+        );
+        writeln!(
+            session.stdin,
+            "{}",
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        )
+        .unwrap();
+        session
+    }
+
+    /// The answer to `method` (its `result`, or its `error`).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(self.stdin, "{message}").unwrap();
+        loop {
+            let line = self.lines.next().expect("an answer").expect("a line");
+            let answer: Value = serde_json::from_str(&line).expect("JSON");
+            if answer["id"] == id {
+                return if answer.get("error").is_some() {
+                    answer["error"].clone()
+                } else {
+                    answer["result"].clone()
+                };
+            }
+        }
+    }
+}
+
+impl Drop for ProxySession {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn serve_as_a_proxy_serves_its_servers_prompts_and_resources() {
+    let (_dir, file) = registry_file(&format!(
+        "mcp_servers:\n  conformance:\n    command: {}\n    prefix: c_\n",
+        json!(env!("CARGO_BIN_EXE_conformance-server"))
+    ));
+    let mut session = ProxySession::start(&file);
+    // The server's offers join as it answers: wait for its prompts (a
+    // liveness bound, not a measure).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let prompts = loop {
+        let listed = session.request("prompts/list", json!({}));
+        let names: Vec<String> = listed["prompts"]
+            .as_array()
+            .map(|prompts| {
+                prompts
+                    .iter()
+                    .map(|p| p["name"].as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if names.iter().any(|name| name == "c_test_simple_prompt") {
+            break names;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no prompts came: {listed}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(
+        prompts.iter().all(|name| name.starts_with("c_")),
+        "{prompts:?}"
+    );
+
+    let got = session.request("prompts/get", json!({"name": "c_test_simple_prompt"}));
+    assert_eq!(got["messages"][0]["role"], "user", "{got}");
+
+    // Resources keep their URIs: read through the proxy from the server.
+    let listed = session.request("resources/list", json!({}));
+    assert!(
+        listed["resources"]
+            .as_array()
+            .is_some_and(|list| list.iter().any(|r| r["uri"] == "test://static-text")),
+        "{listed}"
+    );
+    let read = session.request("resources/read", json!({"uri": "test://static-text"}));
+    assert_eq!(
+        read["contents"][0]["text"], "This is the content of the static text resource.",
+        "{read}"
+    );
+    let missing = session.request("resources/read", json!({"uri": "test://no-such-thing"}));
+    assert_eq!(missing["code"], -32602, "{missing}");
+
+    // The link a remote tool returns reads through the proxy too.
+    let called = session.request(
+        "tools/call",
+        json!({"name": "c_test_resource_link", "arguments": {}}),
+    );
+    let uri = called["content"][0]["uri"]
+        .as_str()
+        .expect("a resource link")
+        .to_owned();
+    let read = session.request("resources/read", json!({"uri": uri}));
+    assert!(read["contents"][0]["text"].is_string(), "{read}");
+}

@@ -408,7 +408,7 @@ fn a_section_no_reader_was_given_is_an_unknown_key_at_its_place() {
     assert_eq!(
         problems,
         [
-            "2:1: unknown key \"mcp_server\"; did you mean \"mcp_servers\"? the file has a `tools` list, an `mcp_servers` mapping, an `http_tools` list, an `openapi` mapping, a `code_mode` mapping, an `auth` mapping, a `resources` list, a `prompts` list and a `skills` list (and optionally `$schema`)"
+            "2:1: unknown key \"mcp_server\"; did you mean \"mcp_servers\"? the file has a `tools` list, an `mcp_servers` mapping, an `http_tools` list, an `openapi` mapping, a `code_mode` mapping, an `auth` mapping, a `resources` list, a `prompts` list, a `skills` list and an `apps` list (and optionally `$schema`)"
         ]
     );
     // Read with `tools` alone, the other sections are unknown keys too.
@@ -490,6 +490,19 @@ prompts:
     messages: [{role: user, text: 'Review {code}'}, {role: assistant, text: Done}]
 skills:
   - dir: skills
+apps:
+  - uri: 'ui://counter/view'
+    file: counter.html
+    name: counter
+    title: Counter
+    description: The counter's view
+    csp: {connect_domains: ['https://api.example.com'], resource_domains: ['https://*.cdn.example.com'], frame_domains: [], base_uri_domains: []}
+    permissions: [camera, clipboard_write]
+    prefers_border: true
+    domain: 'https://counter.example.com'
+    tools: [counter_show]
+    app_tools: [counter_add]
+    model_tools: [counter_reset]
 ";
     assert_eq!(schema_errors(every_form), Vec::<String>::new());
 }
@@ -535,6 +548,8 @@ fn the_schema_refuses_unknown_keys() {
             "/prompts/0/messages/0/role",
         ),
         ("skills: [{path: s}]\n", "/skills/0"),
+        ("apps: [{uri: 'ui://v', file: v.html, csp: {connect: []}}]\n", "/apps/0/csp"),
+        ("apps: [{uri: 'ui://v', file: v.html, tool: [a]}]\n", "/apps/0"),
     ] {
         let errors = schema_errors(text);
         assert!(

@@ -2,8 +2,8 @@
 //! `mcp_servers` (feature `mcp-client`, tool-mcp's reader), `http_tools`
 //! and `openapi` (feature `http-tools`, tool-builtin's readers), `code_mode`
 //! (feature `code-mode`, tool-builtin's reader), `auth` (feature `auth`,
-//! `serve --http`'s authorization server), and `resources`, `prompts` and
-//! `skills` (tool-mcp's readers, which `serve` serves); a section
+//! `serve --http`'s authorization server), and `resources`, `prompts`,
+//! `skills` and `apps` (tool-mcp's readers, which `serve` serves); a section
 //! whose feature is off is refused at its line and column, naming the
 //! feature. The file's JSON Schema is assembled from the same sections.
 
@@ -13,7 +13,8 @@ use tool_manifest::{
 };
 use tool_mcp::prompts::Prompts;
 use tool_mcp::resources::Resources;
-use tool_mcp::sections::{Loaded, PromptsSection, ResourcesSection, SkillsSection};
+use tool_mcp::apps::AppLinks;
+use tool_mcp::sections::{AppsSection, Loaded, PromptsSection, ResourcesSection, SkillsSection};
 use tool_mcp::server::McpServer;
 
 /// The sections of a registry file the command line reads besides `tools`,
@@ -24,8 +25,9 @@ use tool_mcp::server::McpServer;
 /// `tool_builtin::code_mode::CodeModeSection` with `code-mode`, the
 /// `auth` section of `serve --http`'s authorization server with `auth`),
 /// and always [`tool_mcp::sections::ResourcesSection`],
-/// [`tool_mcp::sections::PromptsSection`] and
-/// [`tool_mcp::sections::SkillsSection`].
+/// [`tool_mcp::sections::PromptsSection`],
+/// [`tool_mcp::sections::SkillsSection`] and
+/// [`tool_mcp::sections::AppsSection`].
 pub fn registry_sections() -> Vec<&'static dyn AnySection> {
     vec![
         #[cfg(feature = "mcp-client")]
@@ -41,6 +43,7 @@ pub fn registry_sections() -> Vec<&'static dyn AnySection> {
         &ResourcesSection,
         &PromptsSection,
         &SkillsSection,
+        &AppsSection,
     ]
 }
 
@@ -100,6 +103,18 @@ pub(crate) fn serve_collections(
         server = server.with_prompts(prompts);
     }
     server
+}
+
+/// `server` linking tools to their MCP Apps views: the linked
+/// `#[tool(ui = ..)]`s (`AppLinks::global()`, the server's own unless told
+/// otherwise) and the registry file's `apps` section, whose links win.
+pub(crate) fn serve_app_links(server: McpServer, content: &Loaded) -> McpServer {
+    if content.app_links().is_empty() {
+        return server;
+    }
+    let links = AppLinks::from_iter(AppLinks::global().list());
+    content.link_into(&links);
+    server.with_app_links(links)
 }
 
 /// The JSON Schema of the registry files the command line reads:
@@ -288,6 +303,29 @@ mod tests {
         assert!(resources.is_none() && prompts.is_none());
         let (resources, prompts) = super::collections(&tools.content, true).unwrap();
         assert!(resources.unwrap().list().is_empty() && prompts.unwrap().list().is_empty());
+    }
+
+    #[test]
+    fn a_registry_files_apps_are_views_served_with_their_tools_linked() {
+        let text = "apps:\n  - uri: ui://counter/view\n    file: counter.html\n    \
+                    tools: [counter_show]\n    app_tools: [counter_add]\n";
+        let tools = load(text, &[("counter.html", "<p>0</p>")]).unwrap();
+        let (resources, _) = super::collections(&tools.content, false).unwrap();
+        let view = resources.unwrap().get("ui://counter/view").unwrap();
+        assert_eq!(view.spec().mime_type.as_deref(), Some(tool_mcp::apps::MIME_TYPE));
+        let links = tool_mcp::apps::AppLinks::new();
+        tools.content.link_into(&links);
+        assert_eq!(links.get("counter_show").unwrap().resource_uri, "ui://counter/view");
+        assert_eq!(
+            links.get("counter_add").unwrap().visibility,
+            tool_mcp::apps::Visibility::App
+        );
+
+        // A view whose file is missing refuses the registry file.
+        assert_eq!(
+            load(text, &[]).err(),
+            Some(ExitCode::from(crate::EXIT_USAGE))
+        );
     }
 
     #[test]

@@ -51,8 +51,21 @@ pub(crate) async fn serve(mut tools: Tools, program: &str, args: ServeArgs) -> E
             Err(message) => return crate::usage_error(message),
         }
     }
-    match crate::sections::collections(&tools.content, false) {
-        Ok(collections) => server = crate::sections::serve_collections(server, collections),
+    // A proxy serves its servers' resources and prompts too: collections
+    // they join as they answer, even when the program has none of its own.
+    #[cfg(feature = "mcp-client")]
+    let proxied = !tools.remotes.is_empty();
+    #[cfg(not(feature = "mcp-client"))]
+    let proxied = false;
+    match crate::sections::collections(&tools.content, proxied) {
+        Ok(collections) => {
+            #[cfg(feature = "mcp-client")]
+            if let (Some(resources), Some(prompts)) = &collections {
+                following.content.serve_into(resources.clone(), prompts.clone());
+            }
+            server = crate::sections::serve_collections(server, collections);
+            server = crate::sections::serve_app_links(server, &tools.content);
+        }
         Err(message) => return crate::usage_error(message),
     }
     if let Some(tasks) = args.max_tasks_per_caller {

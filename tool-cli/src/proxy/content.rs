@@ -82,13 +82,6 @@ impl Offers {
     /// Serves the offers in `resources` and `prompts` (which may hold
     /// entries of their own, which keep their names), now and as they
     /// change.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "`serve` hands its collections over once it serves resources and prompts"
-        )
-    )]
     pub(crate) fn serve_into(&self, resources: Resources, prompts: Prompts) {
         let mut state = self.state();
         state.withdraw();

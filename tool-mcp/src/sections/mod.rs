@@ -1,5 +1,5 @@
-//! A registry file's `resources`, `prompts` and `skills` sections (feature
-//! `sections`): what a server offers beside its tools, written in YAML
+//! A registry file's `resources`, `prompts`, `skills` and `apps` sections
+//! (feature `sections`): what a server offers beside its tools, written in YAML
 //! beside the `tools` list, each a
 //! [`Section`](tool_manifest::Section) for
 //! [`Manifest::parse_with`](tool_manifest::Manifest::parse_with).
@@ -22,6 +22,11 @@
 //!       - {role: user, text: "Review this {language} code:\n{code}"}
 //! skills:                        # feature `skills`
 //!   - dir: skills
+//! apps:                          # MCP Apps views, and their tools
+//!   - uri: ui://counter/view
+//!     file: counter.html
+//!     tools: [counter_show]      # the model and the view call it
+//!     app_tools: [counter_add]   # the view only
 //! ```
 //!
 //! Reading a section checks its shape: every mistake (an unknown key, a
@@ -60,6 +65,7 @@
 //!
 //! [`Resources::DEFAULT_MAX_READ_BYTES`]: crate::resources::Resources::DEFAULT_MAX_READ_BYTES
 
+mod apps;
 mod fields;
 mod files;
 mod prompts;
@@ -72,11 +78,13 @@ use std::sync::Arc;
 
 use tool_manifest::{Manifest, ManifestError, ManifestProblem};
 
+pub use apps::{AppEntry, AppsSection};
 pub use prompts::{MessageEntry, PromptEntry, PromptsSection};
 pub use resources::{ResourceContent, ResourceEntry, ResourcesSection};
 #[cfg(feature = "skills")]
 pub use skills::{SkillsEntry, SkillsSection};
 
+use crate::apps::{AppLinks, ToolUi};
 use crate::prompts::{Prompt, PromptsBuilder};
 use crate::resources::{Resource, ResourcesBuilder};
 
@@ -86,6 +94,8 @@ use crate::resources::{Resource, ResourcesBuilder};
 pub struct Loaded {
     resources: Vec<Arc<dyn Resource>>,
     prompts: Vec<Arc<dyn Prompt>>,
+    /// The `apps` section's tools, each with its view.
+    links: Vec<(String, ToolUi)>,
     #[cfg(feature = "skills")]
     skills: Option<crate::resources::skills::Skills>,
 }
@@ -124,6 +134,21 @@ impl Loaded {
     pub fn has_prompts(&self) -> bool {
         !self.prompts.is_empty()
     }
+
+    /// The `apps` section's links of tools to their views, for
+    /// [`McpServer::with_app_links`](crate::server::McpServer::with_app_links)
+    /// (its views are among [`resources`](Self::resources)).
+    pub fn app_links(&self) -> &[(String, ToolUi)] {
+        &self.links
+    }
+
+    /// `links` with the `apps` section's links added (a tool the section
+    /// names takes its link from the section).
+    pub fn link_into(&self, links: &AppLinks) {
+        for (tool, ui) in &self.links {
+            links.insert(tool.clone(), ui.clone());
+        }
+    }
 }
 
 impl std::fmt::Debug for Loaded {
@@ -131,6 +156,7 @@ impl std::fmt::Debug for Loaded {
         f.debug_struct("Loaded")
             .field("resources", &self.resources.len())
             .field("prompts", &self.prompts.len())
+            .field("app_links", &self.links.len())
             .finish_non_exhaustive()
     }
 }
@@ -160,6 +186,15 @@ pub fn load_from(manifest: &Manifest, base: &Path) -> Result<Loaded, ManifestErr
     }
     for entry in manifest.section::<PromptsSection>().into_iter().flatten() {
         loaded.prompts.push(entry.to_prompt());
+    }
+    for entry in manifest.section::<AppsSection>().into_iter().flatten() {
+        match entry.load(base) {
+            Ok(view) => {
+                loaded.resources.push(Arc::new(view));
+                loaded.links.extend(entry.links());
+            }
+            Err(problem) => problems.push(problem),
+        }
     }
     #[cfg(feature = "skills")]
     if let Some(entries) = manifest.section::<SkillsSection>() {
