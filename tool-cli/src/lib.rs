@@ -115,10 +115,15 @@
 //!   server's tool list: when it changes, the proxy's clients get
 //!   `notifications/tools/list_changed`. It waits for no server: it
 //!   answers its clients at once, and a server's tools join when it has
-//!   answered.
+//!   answered. Its prompts join the same way, under the entry's `prefix`,
+//!   and its resources and resource templates at their own URIs (the first
+//!   server in the file wins a URI two offer); reads, prompts and
+//!   completions go to the server that offers them. Subscriptions to one
+//!   resource are not passed on.
 //! - What a server sends is bounded by its entry's limits
 //!   (`connect_timeout_ms`, `max_tools`, `max_list_bytes`,
-//!   `max_schema_bytes`, `max_schema_depth`, `max_result_bytes`; see
+//!   `max_schema_bytes`, `max_schema_depth`, `max_result_bytes`,
+//!   `max_resources`, `max_resource_templates`, `max_prompts`; see
 //!   `docs/cli.md`): a call over one fails at once naming it, and a tool
 //!   left out (a schema over the limits, a name that becomes another's) is
 //!   a warning. What a server says is shown with control characters

@@ -192,6 +192,8 @@ pub use tool_runtime_macros::{__stream, __try_stream};
 /// | `requires(env = "..", program = "..", feature = "..")` | what the tool needs before a registry offers it ([`Requirements`](spec::Requirements)) |
 /// | `sequential` | calls before it finish first, calls after it wait |
 /// | `scopes("files:write", ..)` | the OAuth scopes a caller needs to call the tool and to have it offered ([`ToolSpec::scopes`]); a call without a [caller](context::Caller) is not checked |
+/// | `ui = "ui://..."` | the MCP Apps view that shows the tool's results (`_meta.ui.resourceUri` in `tools/list`); needs `tool-mcp`, which serves the view (`tool_mcp::apps`) |
+/// | `visibility = "app"` or `"model"` | with `ui`: who may call the tool, the view only or the model only (both when not given); the host enforces it |
 /// | `result_limit = "64KB"` | the most of a result the model sees ([`ResultLimit`](limits::ResultLimit)) |
 /// | `format = PATH` | a value whose type implements [`ToolFormat`](format::ToolFormat) |
 /// | `transform = path` | a `fn(Value) -> Value` (or `-> Result<Value, E>`) that rewrites the JSON arguments first |
