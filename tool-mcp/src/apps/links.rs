@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value, json};
+use tokio::sync::watch;
 use tool_runtime::__private::inventory;
 
 use super::AppError;
@@ -132,6 +133,9 @@ struct Shared {
     /// Changes with every change of the links; unique among all
     /// collections, so that a server given other links sees a change too.
     stamp: AtomicU64,
+    /// Counts the changes of the links, for the sessions that tell their
+    /// clients the tool list changed.
+    changes: watch::Sender<u64>,
 }
 
 /// The next stamp of any collection of links: from 1 (0 is the stamp of
@@ -178,6 +182,7 @@ impl AppLinks {
 
     fn changed(&self) {
         self.shared.stamp.store(next_stamp(), Ordering::Relaxed);
+        self.shared.changes.send_modify(|count| *count += 1);
     }
 
     /// Links the tool `tool` to its view; the link it had before, if any.
@@ -219,6 +224,13 @@ impl AppLinks {
     /// Changes with every change of the links.
     pub(crate) fn stamp(&self) -> u64 {
         self.shared.stamp.load(Ordering::Relaxed)
+    }
+
+    /// Changes with each [`insert`](Self::insert) and
+    /// [`remove`](Self::remove): what tells a server's sessions that its
+    /// tool list changed, as a change of its registry does.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.shared.changes.subscribe()
     }
 }
 

@@ -677,13 +677,14 @@ impl<O: Outbox> Session<O> {
             .clone()
     }
 
-    /// Tells the client of every change to the tools from now until the
-    /// session ends (once `notifications/initialized` came).
+    /// Tells the client of every change to the tools (of the registry, or
+    /// of the app links that show in the list) from now until the session
+    /// ends (once `notifications/initialized` came).
     fn watch_tools(self: &Arc<Self>) {
         if self.watching.swap(true, Ordering::Relaxed) {
             return;
         }
-        let mut changes = self.server.registry.subscribe();
+        let mut changes = ToolChanges::of(&self.server);
         let session = Arc::downgrade(self);
         let closed = self.closed.clone();
         tokio::spawn(async move {
@@ -691,7 +692,7 @@ impl<O: Outbox> Session<O> {
                 tokio::select! {
                     changed = changes.changed() => {
                         let Some(session) = session.upgrade() else { break };
-                        if changed.is_err() {
+                        if !changed {
                             break;
                         }
                         let line = wire::notification_line(
@@ -769,5 +770,31 @@ impl<O: Outbox> Notify for CallNotify<'_, O> {
         let params = json!({"level": level.as_str(), "logger": logger, "data": message});
         let line = wire::notification_line("notifications/message", params);
         self.session.send(line, Some(self.request)).await;
+    }
+}
+
+/// The changes of what a server's tool list shows: its registry's tools,
+/// and the [app links](crate::apps::AppLinks) merged into their entries.
+pub(super) struct ToolChanges {
+    registry: tokio::sync::watch::Receiver<u64>,
+    links: tokio::sync::watch::Receiver<u64>,
+}
+
+impl ToolChanges {
+    /// The changes of `server`'s tool list from now on.
+    pub(super) fn of(server: &McpServer) -> Self {
+        Self {
+            registry: server.registry.subscribe(),
+            links: server.app_links.changes(),
+        }
+    }
+
+    /// Waits for the next change: `true`, or `false` when the registry is
+    /// gone (the links are kept by the server, as the registry is).
+    pub(super) async fn changed(&mut self) -> bool {
+        tokio::select! {
+            changed = self.registry.changed() => changed.is_ok(),
+            changed = self.links.changed() => changed.is_ok(),
+        }
     }
 }

@@ -24,7 +24,7 @@ use tool_runtime::context::CancellationToken;
 
 use super::output::Outbox;
 use super::revision::{self, META_SERVER_INFO};
-use super::session::{Session, lock};
+use super::session::{Session, ToolChanges, lock};
 use super::wire::{self, Id, RpcError};
 
 /// The `_meta` of a subscription's messages: its id (and, on its closing
@@ -184,7 +184,7 @@ impl<O: Outbox> Session<O> {
     /// subscribed to (`kinds`), until `cancelled`. Updates lost by a slow
     /// subscription become one `notifications/resources/list_changed`.
     async fn deliver(&self, id: &Id, kinds: Kinds, cancelled: &CancellationToken) {
-        let mut tools = kinds.tools.then(|| self.server.registry.subscribe());
+        let mut tools = kinds.tools.then(|| ToolChanges::of(&self.server));
         let server = &self.server;
         let prompts = server.prompts.as_ref().map(|prompts| prompts.changes());
         let mut prompts = prompts.filter(|_| kinds.prompts);
@@ -201,7 +201,12 @@ impl<O: Outbox> Session<O> {
         loop {
             let mut uri = None;
             let method = tokio::select! {
-                more = changed(&mut tools) => {
+                more = async {
+                    match &mut tools {
+                        Some(tools) => tools.changed().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
                     if !more { tools = None; continue; }
                     "notifications/tools/list_changed"
                 }

@@ -8,7 +8,7 @@ use tool_mcp::resources::Resources;
 use tool_mcp::server::McpServer;
 use tool_runtime::{Registry, tool};
 
-use super::{Client, ERAS, plain};
+use super::{Client, ERAS, Era, plain};
 
 const VIEW: &str = "ui://counter/view";
 const HTML: &str = "<!doctype html><p id=count>0</p>";
@@ -259,4 +259,44 @@ fn csp_origins_and_view_uris_are_checked() {
         assert!(error.to_string().contains("ui://"), "{error}");
         assert_eq!(ToolUi::new(uri).unwrap_err(), AppError::NotUi(uri.into()));
     }
+}
+
+#[tokio::test]
+async fn a_change_of_the_links_is_told_to_sessions_and_listens() {
+    let links = links();
+    let server = server(&links);
+    let (mut session, _) = Client::start(server.clone(), Era::Session).await;
+    // A request answered after `notifications/initialized`: the session
+    // follows the changes by then.
+    session.request("tools/list", json!({})).await;
+    let (mut stateless, _) = Client::start(server, Era::Stateless).await;
+    let listen = stateless
+        .send_request(
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+        )
+        .await;
+    let ack = stateless.next().await;
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+
+    links.insert("hello", ToolUi::new("ui://hello/view").unwrap());
+    let changed = session.next().await;
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
+    let changed = stateless.next().await;
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        listen
+    );
+    let list = metas(&session.request("tools/list", json!({})).await);
+    assert_eq!(
+        list["hello"],
+        json!({"ui": {"resourceUri": "ui://hello/view"}})
+    );
+
+    assert!(links.remove("hello").is_some());
+    let changed = session.next().await;
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
+    let changed = stateless.next().await;
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
 }
