@@ -29,6 +29,7 @@ use std::str::FromStr;
 pub use futures_util::future::BoxFuture;
 pub use std::sync::OnceLock;
 pub use tool_runtime::__private::{FromToolContext, inventory};
+pub use tool_runtime::context::Role;
 pub use tool_runtime::{ToolContext, ToolError};
 
 pub use crate::completion::{CompleteRequest, Completion};
@@ -65,6 +66,44 @@ pub fn resource_spec(
     spec.title = title.map(Cow::Borrowed);
     spec.description = description.map(Cow::Borrowed);
     spec.mime_type = mime_type.map(Cow::Borrowed);
+    spec
+}
+
+/// What `#[resource(size = .., cache = "..", ttl = "..", audience = [..],
+/// priority = ..)]` adds to a spec. The macro has checked the priority is
+/// in range and `size` is on a fixed URI. `cache = "public"` without `ttl`
+/// is fresh for the server's list lifetime; a `ttl` without `cache` is
+/// private.
+pub fn resource_details(
+    mut spec: ResourceSpec,
+    size: Option<u64>,
+    public: Option<bool>,
+    ttl_ms: Option<u64>,
+    audience: &[Role],
+    priority: Option<f64>,
+) -> ResourceSpec {
+    spec.size = size;
+    if public.is_some() || ttl_ms.is_some() {
+        let public = public.unwrap_or(false);
+        let ttl = match ttl_ms {
+            Some(ms) => Some(std::time::Duration::from_millis(ms)),
+            None if public => None,
+            None => Some(std::time::Duration::ZERO),
+        };
+        spec.cache = crate::resources::CacheHint::NONE;
+        spec.cache.ttl = ttl;
+        spec.cache.public = public;
+    }
+    let mut annotations =
+        crate::resources::ResourceAnnotations::new().with_audience(audience.iter().copied());
+    if let Some(priority) = priority {
+        annotations = annotations
+            .with_priority(priority)
+            .unwrap_or_else(|error| panic!("{error}"));
+    }
+    if !annotations.is_empty() {
+        spec.annotations = Some(annotations);
+    }
     spec
 }
 

@@ -243,6 +243,11 @@ pub use rmcp;
 /// | `title = "..."` | a title for people |
 /// | `description = "..."` | its description (default: the doc comment) |
 /// | `mime = "type/subtype"` | the media type of its contents |
+/// | `size = 1234` | its size in bytes, listed (a fixed URI's only) |
+/// | `audience = ["user", "assistant"]` (or one string) | whom it is for ([`ResourceAnnotations`](resources::ResourceAnnotations)) |
+/// | `priority = 0.5` | how important it is, 0.0 to 1.0 |
+/// | `cache = "public"` or `"private"` | who may share a cached read ([`CacheHint`](resources::CacheHint); default private) |
+/// | `ttl = "60s"` | how long a read stays fresh (default: not at all; with `cache = "public"` alone, the server's list lifetime) |
 /// | `register = false` | not in [`Resources::global`](resources::Resources::global) |
 /// | `crate = path` | the path of this crate, for re-exporters |
 ///

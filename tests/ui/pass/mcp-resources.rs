@@ -11,8 +11,15 @@ fn static_text() -> &'static str {
     "text"
 }
 
-/// Bytes.
-#[resource("test://bytes")]
+/// Bytes, for the user first, cached by every client for a minute.
+#[resource(
+    "test://bytes",
+    size = 1,
+    audience = ["user", "assistant"],
+    priority = 1,
+    cache = "public",
+    ttl = "60s"
+)]
 async fn bytes() -> Vec<u8> {
     vec![1]
 }
@@ -31,7 +38,7 @@ async fn parts(id: u64, part: Option<String>, ctx: &ToolContext) -> Result<Vec<C
 }
 
 /// A path, with an error of any kind.
-#[resource("file:///{+path}", mime = "text/markdown")]
+#[resource("file:///{+path}", mime = "text/markdown", audience = "assistant", priority = 0.25, cache = "private")]
 fn file(#[resource(name = "path")] file_path: &str, counter: State<u32>) -> Result<String, std::io::Error> {
     let _ = counter;
     Ok(file_path.to_owned())

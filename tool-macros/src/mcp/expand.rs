@@ -175,6 +175,48 @@ fn complete(f: &McpFn, error: TokenStream) -> Option<TokenStream> {
     })
 }
 
+/// The spec with what `size`, `cache`, `ttl`, `audience` and `priority`
+/// say (the spec alone when none is written).
+fn details(f: &McpFn) -> TokenStream {
+    let written = f.size.is_some()
+        || f.cache.is_some()
+        || f.ttl.is_some()
+        || !f.audience.is_empty()
+        || f.priority.is_some();
+    if !written {
+        return quote!(__mcp_spec);
+    }
+    let some_or_none = |value: Option<TokenStream>| match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    };
+    let size = some_or_none(f.size.as_ref().map(|size| {
+        let size = size.value as u64;
+        quote!(#size)
+    }));
+    let public = some_or_none(f.cache.as_ref().map(|cache| {
+        let public = cache.as_str() == "public";
+        quote!(#public)
+    }));
+    let ttl = some_or_none(
+        f.ttl
+            .as_ref()
+            .and_then(|ttl| crate::model::parse_duration_ms(ttl))
+            .map(|ms| quote!(#ms)),
+    );
+    let audience = f.audience.iter().map(|role| match role.as_str() {
+        "user" => quote!(__mcp_rt::Role::User),
+        _ => quote!(__mcp_rt::Role::Assistant),
+    });
+    let priority = some_or_none(f.priority.as_ref().map(|priority| {
+        let priority = priority.value;
+        quote!(#priority)
+    }));
+    quote! {
+        __mcp_rt::resource_details(__mcp_spec, #size, #public, #ttl, &[#(#audience),*], #priority)
+    }
+}
+
 fn resource_impl(f: &McpFn) -> TokenStream {
     let ident = &f.struct_ident;
     let uri = f
@@ -197,13 +239,15 @@ fn resource_impl(f: &McpFn) -> TokenStream {
         __mcp_rt::IntoContents::into_contents(__mcp_value, &__mcp_request.uri, __mcp_mime)
     };
     let complete = complete(f, quote!(ResourceError));
+    let details = details(f);
     quote! {
         #[automatically_derived]
         impl __mcp_rt::Resource for #ident {
             fn spec(&self) -> &__mcp_rt::ResourceSpec {
                 static __MCP_SPEC: __mcp_rt::OnceLock<__mcp_rt::ResourceSpec> = __mcp_rt::OnceLock::new();
                 __MCP_SPEC.get_or_init(|| {
-                    __mcp_rt::resource_spec(#uri, #name, #title, #description, #mime)
+                    let __mcp_spec = __mcp_rt::resource_spec(#uri, #name, #title, #description, #mime);
+                    #details
                 })
             }
 

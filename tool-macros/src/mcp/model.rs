@@ -5,6 +5,7 @@
 use proc_macro2::{Ident, Span};
 use syn::{Path, Type};
 
+pub use super::args::Number;
 use crate::model::Sp;
 
 /// Which attribute.
@@ -56,6 +57,16 @@ pub struct McpFn {
     pub description: Option<String>,
     /// A resource's media type.
     pub mime: Option<Sp<String>>,
+    /// A resource's size in bytes (`size = 1234`).
+    pub size: Option<Sp<Number>>,
+    /// `cache = "public"` or `"private"`.
+    pub cache: Option<Sp<String>>,
+    /// `ttl = "60s"`.
+    pub ttl: Option<Sp<String>>,
+    /// `audience = [..]`, each value at its string.
+    pub audience: Vec<Sp<String>>,
+    /// `priority = 0.5`.
+    pub priority: Option<Sp<Number>>,
     /// Whether the global collection holds it.
     pub register: bool,
     /// Parameters in declaration order.

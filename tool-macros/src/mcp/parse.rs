@@ -58,6 +58,14 @@ pub fn function(attr: Attr, args: TokenStream, item: &MaybeFn, errors: &mut Erro
         title: args.title,
         description,
         mime: args.mime,
+        size: args.size,
+        cache: args.cache,
+        ttl: args.ttl,
+        audience: args
+            .audience
+            .map(|audience| audience.0.clone())
+            .unwrap_or_default(),
+        priority: args.priority,
         register: args.register.is_none_or(|register| *register),
         params,
         output: match &sig.output {

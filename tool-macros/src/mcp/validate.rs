@@ -13,6 +13,7 @@ pub fn function(f: &McpFn, errors: &mut Errors) {
     if f.attr == Attr::Resource {
         uri(f, errors);
         mime(f, errors);
+        details(f, errors);
     }
     params(f, errors);
     if f.output.ty.is_none() {
@@ -135,6 +136,70 @@ fn mime(f: &McpFn, errors: &mut Errors) {
                 "`{}` is not a media type: write `type/subtype`, such as \"text/plain\" or \
                  \"application/json\"",
                 mime.as_str()
+            ),
+        );
+    }
+}
+
+/// `size`, `cache`, `ttl`, `audience` and `priority`.
+fn details(f: &McpFn, errors: &mut Errors) {
+    if let Some(size) = &f.size {
+        let template = f.uri.as_ref().is_some_and(|uri| uri.contains('{'));
+        if template {
+            errors.push(
+                size.span(),
+                "`size` is the size of one resource, and this URI is a template of many: \
+                 remove `size` (a template's reads may differ in size)",
+            );
+        } else if !size.integer || size.value < 0.0 || size.value > u64::MAX as f64 {
+            errors.push(
+                size.span(),
+                "`size` is a whole number of bytes: write it as such, as in `size = 1024`",
+            );
+        }
+    }
+    if let Some(priority) = &f.priority
+        && !(0.0..=1.0).contains(&priority.value)
+    {
+        errors.push(
+            priority.span(),
+            "`priority` is from 0.0 (least important) to 1.0 (most): write a number in that \
+             range, such as `priority = 0.5`",
+        );
+    }
+    for role in &f.audience {
+        if !matches!(role.as_str(), "user" | "assistant") {
+            errors.push(
+                role.span(),
+                format!(
+                    "`{}` is not an audience: write \"user\" (the person) or \"assistant\" \
+                     (the model), as in audience = [\"user\", \"assistant\"]",
+                    role.as_str()
+                ),
+            );
+        }
+    }
+    if let Some(cache) = &f.cache
+        && !matches!(cache.as_str(), "public" | "private")
+    {
+        errors.push(
+            cache.span(),
+            format!(
+                "`cache = {:?}` is not a cache scope: write \"public\" (every client may \
+                 share a cached read) or \"private\" (each caller caches its own)",
+                cache.as_str()
+            ),
+        );
+    }
+    if let Some(ttl) = &f.ttl
+        && crate::model::parse_duration_ms(ttl).is_none()
+    {
+        errors.push(
+            ttl.span(),
+            format!(
+                "cannot read the ttl {:?}: write a number and a unit, such as \"500ms\", \
+                 \"5s\", \"2m\" or \"1h\"",
+                ttl.as_str()
             ),
         );
     }

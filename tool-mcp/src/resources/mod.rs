@@ -10,6 +10,7 @@
 //! and [`updated`](Resources::updated) tells subscribed clients a
 //! resource's contents changed.
 
+mod annotations;
 mod contents;
 mod error;
 pub(crate) mod linked;
@@ -27,6 +28,7 @@ use futures_util::future::BoxFuture;
 use tokio::sync::{broadcast, watch};
 use tool_runtime::ToolContext;
 
+pub use annotations::{InvalidPriority, ResourceAnnotations};
 pub use contents::{Body, Contents};
 pub use error::{DuplicateUri, ResourceError};
 pub use spec::{CacheHint, ResourceSpec, ResourceUri};

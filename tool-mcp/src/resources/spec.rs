@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::annotations::ResourceAnnotations;
 use super::template::UriTemplate;
 
 /// The URI a resource answers for.
@@ -77,8 +78,12 @@ pub struct ResourceSpec {
     pub description: Option<Cow<'static, str>>,
     /// The media type of its contents.
     pub mime_type: Option<Cow<'static, str>>,
-    /// Its size in bytes, when known ahead of a read.
+    /// Its size in bytes, when known ahead of a read (listed for a fixed
+    /// URI only).
     pub size: Option<u64>,
+    /// Who it is for, how much it matters, when it last changed (see
+    /// [`ResourceAnnotations`]).
+    pub annotations: Option<ResourceAnnotations>,
     /// The `_meta` of its list entry.
     pub meta: Option<Map<String, Value>>,
     /// How its reads may be cached (see [`CacheHint`]).
@@ -104,6 +109,7 @@ impl ResourceSpec {
             description: None,
             mime_type: None,
             size: None,
+            annotations: None,
             meta: None,
             cache: CacheHint::NONE,
         }
@@ -124,6 +130,31 @@ impl ResourceSpec {
     /// With the media type of its contents.
     pub fn with_mime_type(mut self, mime_type: impl Into<Cow<'static, str>>) -> Self {
         self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// With its size in bytes, known ahead of a read (listed for a fixed
+    /// URI only: a template's members have sizes of their own).
+    pub fn with_size(mut self, size: u64) -> Self {
+        self.size = Some(size);
+        self
+    }
+
+    /// With its `annotations`: who it is for, how much it matters, when
+    /// it last changed.
+    ///
+    /// ```
+    /// use tool_mcp::resources::{ResourceAnnotations, ResourceSpec};
+    /// use tool_runtime::context::Role;
+    ///
+    /// let spec = ResourceSpec::fixed("test://notes", "notes").with_annotations(
+    ///     ResourceAnnotations::new().with_audience([Role::Assistant]).with_priority(0.5)?,
+    /// );
+    /// assert_eq!(spec.annotations.unwrap().priority(), Some(0.5));
+    /// # Ok::<(), tool_mcp::resources::InvalidPriority>(())
+    /// ```
+    pub fn with_annotations(mut self, annotations: ResourceAnnotations) -> Self {
+        self.annotations = Some(annotations);
         self
     }
 
@@ -162,6 +193,9 @@ impl ResourceSpec {
         }
         if let (Some(size), ResourceUri::Fixed(_)) = (self.size, &self.uri) {
             entry.insert("size".into(), size.into());
+        }
+        if let Some(annotations) = self.annotations.as_ref().filter(|a| !a.is_empty()) {
+            entry.insert("annotations".into(), annotations.to_json());
         }
         if let Some(meta) = &self.meta {
             entry.insert("_meta".into(), Value::Object(meta.clone()));

@@ -62,6 +62,32 @@ fn unlisted() -> String {
     "unlisted".into()
 }
 
+/// For the user first, cached by every client for a minute.
+#[resource(
+    "test://macro/annotated",
+    size = 5,
+    audience = ["user"],
+    priority = 0.5,
+    cache = "public",
+    ttl = "60s",
+    register = false
+)]
+fn annotated() -> &'static str {
+    "hello"
+}
+
+/// For the model, each read its caller's.
+#[resource(
+    "test://macro/annotated/{id}",
+    audience = "assistant",
+    priority = 1,
+    cache = "private",
+    register = false
+)]
+fn annotated_item(id: String) -> String {
+    id
+}
+
 /// Reviews code.
 #[prompt(title = "Code review")]
 async fn code_review(
@@ -349,5 +375,47 @@ fn the_runtime_refuses_the_templates_the_macro_refuses() {
         "test://static-text",
     ] {
         assert!(UriTemplate::parse(good).is_ok(), "{good}");
+    }
+}
+
+#[tokio::test]
+async fn resource_keys_give_the_size_annotations_and_caching() {
+    let resources = Resources::builder()
+        .resource(AnnotatedResource)
+        .resource(AnnotatedItemResource)
+        .build()
+        .unwrap();
+    let server = McpServer::new(Registry::builder().build().unwrap()).with_resources(resources);
+    for era in ERAS {
+        let (mut client, _) = Client::start(server.clone(), era).await;
+        let list = client.request("resources/list", json!({})).await;
+        assert_eq!(
+            plain(era, &list, true),
+            json!({"resources": [{
+                "uri": "test://macro/annotated", "name": "annotated",
+                "description": "For the user first, cached by every client for a minute.",
+                "size": 5, "annotations": {"audience": ["user"], "priority": 0.5},
+            }]}),
+            "{era:?}"
+        );
+        let templates = client.request("resources/templates/list", json!({})).await;
+        let templates = plain(era, &templates, true);
+        assert_eq!(
+            templates["resourceTemplates"][0]["annotations"],
+            json!({"audience": ["assistant"], "priority": 1.0}),
+            "{era:?}"
+        );
+        if era == Era::Stateless {
+            let read = client
+                .request("resources/read", json!({"uri": "test://macro/annotated"}))
+                .await;
+            assert_eq!(read["result"]["ttlMs"], 60_000, "{read}");
+            assert_eq!(read["result"]["cacheScope"], "public", "{read}");
+            let read = client
+                .request("resources/read", json!({"uri": "test://macro/annotated/7"}))
+                .await;
+            assert_eq!(read["result"]["ttlMs"], 0, "{read}");
+            assert_eq!(read["result"]["cacheScope"], "private", "{read}");
+        }
     }
 }

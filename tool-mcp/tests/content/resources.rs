@@ -394,3 +394,58 @@ async fn a_listen_without_resources_served_honours_no_subscriptions() {
         json!({"toolsListChanged": true})
     );
 }
+
+#[tokio::test]
+async fn annotations_are_listed_for_resources_and_templates() {
+    use std::time::{Duration, UNIX_EPOCH};
+    use tool_mcp::resources::{ResourceAnnotations, UriTemplate};
+    use tool_runtime::context::Role;
+
+    let annotations = ResourceAnnotations::new()
+        .with_audience([Role::User, Role::Assistant])
+        .with_priority(0.75)
+        .unwrap()
+        .with_last_modified(UNIX_EPOCH + Duration::from_secs(1_736_694_058));
+    let template = UriTemplate::parse("test://notes/{id}").unwrap();
+    let resources = Resources::builder()
+        .resource(Note(
+            ResourceSpec::fixed("test://notes", "notes")
+                .with_size(5)
+                .with_annotations(annotations),
+        ))
+        .resource(Note(
+            ResourceSpec::template(template, "note")
+                .with_annotations(ResourceAnnotations::new().with_audience([Role::Assistant])),
+        ))
+        .build()
+        .unwrap();
+    let server = McpServer::new(Registry::builder().build().unwrap()).with_resources(resources);
+    for era in ERAS {
+        let (mut client, _) = Client::start(server.clone(), era).await;
+        let list = client.request("resources/list", json!({})).await;
+        assert_eq!(
+            plain(era, &list, true),
+            json!({"resources": [{
+                "uri": "test://notes", "name": "notes", "size": 5,
+                "annotations": {
+                    "audience": ["user", "assistant"],
+                    "priority": 0.75,
+                    "lastModified": "2025-01-12T15:00:58Z",
+                },
+            }]}),
+            "{era:?}"
+        );
+        let templates = client.request("resources/templates/list", json!({})).await;
+        assert_eq!(
+            plain(era, &templates, true),
+            json!({"resourceTemplates": [{
+                "uriTemplate": "test://notes/{id}", "name": "note",
+                "annotations": {"audience": ["assistant"]},
+            }]}),
+            "{era:?}"
+        );
+    }
+    let out_of_range = ResourceAnnotations::new().with_priority(-0.1).unwrap_err();
+    assert_eq!(out_of_range.0, -0.1);
+    assert!(ResourceAnnotations::new().with_priority(f64::NAN).is_err());
+}
