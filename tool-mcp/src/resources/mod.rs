@@ -54,6 +54,21 @@ pub trait Resource: Send + Sync + 'static {
         let _ = request;
         Box::pin(async { Ok(Completion::none()) })
     }
+
+    /// A template's members, listed in `resources/list` after the
+    /// resources at fixed URIs: each a spec at a fixed URI the template
+    /// answers for (its name, media type, size, annotations). By default
+    /// none; a fixed resource's are not asked for.
+    ///
+    /// At most [`max_listed`](ResourcesBuilder::max_listed) of a template's
+    /// are listed (the rest are left out with a warning), and one whose URI
+    /// is a template, or is listed already, is left out; a template whose
+    /// listing fails lists none (with a warning), and the rest of the list
+    /// is given. `ctx` is the request's: its caller, its cancellation.
+    fn list(&self, ctx: ToolContext) -> BoxFuture<'_, Result<Vec<ResourceSpec>, ResourceError>> {
+        let _ = ctx;
+        Box::pin(async { Ok(Vec::new()) })
+    }
 }
 
 /// A shared resource is a resource: one of another collection (from
@@ -72,6 +87,10 @@ impl<R: Resource + ?Sized> Resource for Arc<R> {
         request: CompleteRequest,
     ) -> BoxFuture<'_, Result<Completion, ResourceError>> {
         (**self).complete(request)
+    }
+
+    fn list(&self, ctx: ToolContext) -> BoxFuture<'_, Result<Vec<ResourceSpec>, ResourceError>> {
+        (**self).list(ctx)
     }
 }
 
@@ -139,6 +158,7 @@ struct Shared {
     /// The URIs whose contents changed.
     updates: broadcast::Sender<String>,
     max_read_bytes: usize,
+    max_listed: usize,
     /// The skills served, their files read as resources.
     #[cfg(feature = "skills")]
     skills: Option<crate::resources::skills::Skills>,
@@ -150,6 +170,11 @@ impl Resources {
     /// 16 MiB. A read of more is answered with an error (`-32603`).
     pub const DEFAULT_MAX_READ_BYTES: usize = 16 << 20;
 
+    /// How many of a template's members `resources/list` lists unless
+    /// [`max_listed`](ResourcesBuilder::max_listed) says otherwise: 1,000.
+    /// The rest are left out, with a warning.
+    pub const DEFAULT_MAX_LISTED: usize = 1000;
+
     /// How many [`updated`](Self::updated) URIs wait for a slow session
     /// before it is told the whole list changed instead: 256.
     pub const UPDATE_BUFFER: usize = 256;
@@ -159,6 +184,7 @@ impl Resources {
         ResourcesBuilder {
             entries: Vec::new(),
             max_read_bytes: Self::DEFAULT_MAX_READ_BYTES,
+            max_listed: Self::DEFAULT_MAX_LISTED,
             #[cfg(feature = "skills")]
             skills: None,
         }
@@ -285,6 +311,11 @@ impl Resources {
         self.shared.max_read_bytes
     }
 
+    /// The most members of one template `resources/list` lists.
+    pub fn max_listed(&self) -> usize {
+        self.shared.max_listed
+    }
+
     /// The skills served ([`ResourcesBuilder::skills`]), if any.
     #[cfg(feature = "skills")]
     pub fn skills(&self) -> Option<&crate::resources::skills::Skills> {
@@ -313,6 +344,7 @@ pub(crate) fn key(spec: &ResourceSpec) -> &str {
 pub struct ResourcesBuilder {
     entries: Vec<Arc<dyn Resource>>,
     max_read_bytes: usize,
+    max_listed: usize,
     #[cfg(feature = "skills")]
     skills: Option<crate::resources::skills::Skills>,
 }
@@ -361,6 +393,49 @@ impl ResourcesBuilder {
         self.resource(ReadFn { spec, read })
     }
 
+    /// Adds a template read by `read`, whose members `list` gives for
+    /// `resources/list` (see [`Resource::list`]), as the specs of their
+    /// fixed URIs.
+    ///
+    /// ```
+    /// use tool_mcp::resources::{Contents, ResourceSpec, Resources, UriTemplate};
+    ///
+    /// let template = UriTemplate::parse("notes://{name}").unwrap();
+    /// let resources = Resources::builder()
+    ///     .template_with_list(
+    ///         ResourceSpec::template(template, "note").with_mime_type("text/plain"),
+    ///         |request| async move { Ok(vec![Contents::text(request.uri, "text/plain", "...")]) },
+    ///         |_ctx| async {
+    ///             Ok(["todo", "ideas"]
+    ///                 .map(|name| ResourceSpec::fixed(format!("notes://{name}"), name))
+    ///                 .to_vec())
+    ///         },
+    ///     )
+    ///     .build()
+    ///     .unwrap();
+    /// assert!(resources.resolves("notes://todo"));
+    /// ```
+    pub fn template_with_list<F, Fut, L, LFut>(self, spec: ResourceSpec, read: F, list: L) -> Self
+    where
+        F: Fn(ReadRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Vec<Contents>, ResourceError>> + Send + 'static,
+        L: Fn(ToolContext) -> LFut + Send + Sync + 'static,
+        LFut: Future<Output = Result<Vec<ResourceSpec>, ResourceError>> + Send + 'static,
+    {
+        self.resource(Listed {
+            inner: ReadFn { spec, read },
+            list,
+        })
+    }
+
+    /// The most members of one template `resources/list` lists (see
+    /// [`Resource::list`]); the rest are left out, with a warning. The
+    /// default is [`Resources::DEFAULT_MAX_LISTED`].
+    pub fn max_listed(mut self, members: usize) -> Self {
+        self.max_listed = members;
+        self
+    }
+
     /// Serves `skills` (feature `skills`, see [`crate::resources::skills`]): their
     /// files read as resources (each `SKILL.md` listed), `skills/list`,
     /// `skills/get` and `resources/directory/read` answered, and the
@@ -403,6 +478,7 @@ impl ResourcesBuilder {
                 version: watch::Sender::new(0),
                 updates,
                 max_read_bytes: self.max_read_bytes,
+                max_listed: self.max_listed,
                 #[cfg(feature = "skills")]
                 skills: self.skills,
             }),
@@ -449,5 +525,37 @@ where
 
     fn read(&self, request: ReadRequest) -> BoxFuture<'_, Result<Vec<Contents>, ResourceError>> {
         Box::pin((self.read)(request))
+    }
+}
+
+/// A resource whose members a closure lists.
+struct Listed<R, L> {
+    inner: R,
+    list: L,
+}
+
+impl<R, L, LFut> Resource for Listed<R, L>
+where
+    R: Resource,
+    L: Fn(ToolContext) -> LFut + Send + Sync + 'static,
+    LFut: Future<Output = Result<Vec<ResourceSpec>, ResourceError>> + Send + 'static,
+{
+    fn spec(&self) -> &ResourceSpec {
+        self.inner.spec()
+    }
+
+    fn read(&self, request: ReadRequest) -> BoxFuture<'_, Result<Vec<Contents>, ResourceError>> {
+        self.inner.read(request)
+    }
+
+    fn complete(
+        &self,
+        request: CompleteRequest,
+    ) -> BoxFuture<'_, Result<Completion, ResourceError>> {
+        self.inner.complete(request)
+    }
+
+    fn list(&self, ctx: ToolContext) -> BoxFuture<'_, Result<Vec<ResourceSpec>, ResourceError>> {
+        Box::pin((self.list)(ctx))
     }
 }

@@ -13,9 +13,10 @@ use super::fields::{self, Fields, Spanned};
 use super::files;
 use crate::completion::{CompleteRequest, Completion};
 use crate::resources::{
-    Body, CacheHint, Contents, ReadRequest, Resource, ResourceError, ResourceSpec, Resources,
-    UriTemplate,
+    Body, CacheHint, Contents, ReadRequest, Resource, ResourceError, ResourceSpec, ResourceUri,
+    Resources, UriParams, UriTemplate,
 };
+use tool_runtime::ToolContext;
 
 /// The `resources` section of a registry file: a list of resources, each
 /// a `uri` with its contents, `text` written there or a `file` (read at
@@ -394,6 +395,54 @@ impl Resource for FileResource {
             };
             let names = blocking(move || Ok(files::names_in(&dir, &request.value))).await?;
             Ok(Completion::of(names))
+        })
+    }
+
+    /// A folder's files, for `resources/list`: the plain files directly in
+    /// it (the names a read takes, of its first 1,000 entries), in name
+    /// order, each with its size and media type.
+    fn list(&self, ctx: ToolContext) -> BoxFuture<'_, Result<Vec<ResourceSpec>, ResourceError>> {
+        let _ = ctx;
+        Box::pin(async move {
+            let (Source::Dir(dir), ResourceUri::Template(template)) =
+                (&self.content, &self.spec.uri)
+            else {
+                return Ok(Vec::new());
+            };
+            let dir = dir.clone();
+            let files = blocking(move || {
+                let names = files::names_in(&dir, "");
+                Ok(names
+                    .into_iter()
+                    .map(|name| {
+                        let size = std::fs::symlink_metadata(dir.join(&name)).map(|m| m.len());
+                        (name, size.ok())
+                    })
+                    .collect::<Vec<_>>())
+            })
+            .await?;
+            let Some(variable) = template.variables().next() else {
+                return Ok(Vec::new());
+            };
+            let members = files.into_iter().filter_map(|(name, size)| {
+                let mut params = UriParams::new();
+                params.insert(variable, name.as_str());
+                let uri = template.expand(&params);
+                // Only a URI that reads back as this file.
+                let back = template.matches(&uri)?;
+                (back.get(variable) == Some(name.as_str())).then(|| {
+                    let mime = self
+                        .spec
+                        .mime_type
+                        .clone()
+                        .or_else(|| files::mime_of(&name).map(std::borrow::Cow::Borrowed));
+                    let mut member = ResourceSpec::fixed(uri, name);
+                    member.mime_type = mime;
+                    member.size = size;
+                    member
+                })
+            });
+            Ok(members.collect())
         })
     }
 }

@@ -449,3 +449,109 @@ async fn annotations_are_listed_for_resources_and_templates() {
     assert_eq!(out_of_range.0, -0.1);
     assert!(ResourceAnnotations::new().with_priority(f64::NAN).is_err());
 }
+
+#[tokio::test]
+async fn templates_list_their_members_after_the_fixed_resources_bounded() {
+    use tool_mcp::resources::UriTemplate;
+
+    let read = |request: ReadRequest| async move {
+        Ok(vec![Contents::text(request.uri, "text/plain", "x")])
+    };
+    let resources = Resources::builder()
+        .resource(Note(ResourceSpec::fixed("test://z-fixed", "fixed")))
+        .template_with_list(
+            ResourceSpec::template(UriTemplate::parse("test://notes/{id}").unwrap(), "note"),
+            read,
+            |_ctx| async {
+                Ok(vec![
+                    ResourceSpec::fixed("test://notes/b", "b").with_mime_type("text/plain"),
+                    // Listed already, as a fixed resource.
+                    ResourceSpec::fixed("test://z-fixed", "again"),
+                    // Not one URI.
+                    ResourceSpec::template(UriTemplate::parse("test://notes/{x}").unwrap(), "t"),
+                    ResourceSpec::fixed("test://notes/a", "a").with_size(3),
+                    // Over the limit of two.
+                    ResourceSpec::fixed("test://notes/c", "c"),
+                ])
+            },
+        )
+        .template_with_list(
+            ResourceSpec::template(UriTemplate::parse("test://broken/{id}").unwrap(), "broken"),
+            read,
+            |_ctx| async { Err(ResourceError::Failed("the store is down".into())) },
+        )
+        .template_with_list(
+            ResourceSpec::template(UriTemplate::parse("test://logs/{day}").unwrap(), "log"),
+            read,
+            |_ctx| async { Ok(vec![ResourceSpec::fixed("test://logs/monday", "monday")]) },
+        )
+        .max_listed(2)
+        .build()
+        .unwrap();
+    assert_eq!(resources.max_listed(), 2);
+    let server = McpServer::new(Registry::builder().build().unwrap()).with_resources(resources);
+    for era in ERAS {
+        let (mut client, _) = Client::start(server.clone(), era).await;
+        let list = client.request("resources/list", json!({})).await;
+        assert_eq!(
+            plain(era, &list, true),
+            json!({"resources": [
+                {"uri": "test://z-fixed", "name": "fixed"},
+                {"uri": "test://notes/b", "name": "b", "mimeType": "text/plain"},
+                {"uri": "test://notes/a", "name": "a", "size": 3},
+                {"uri": "test://logs/monday", "name": "monday"},
+            ]}),
+            "{era:?}"
+        );
+        let refused = client
+            .request("resources/list", json!({"cursor": "abc"}))
+            .await;
+        assert_eq!(refused["error"]["code"], -32602, "{era:?}: {refused}");
+    }
+    assert_eq!(Resources::DEFAULT_MAX_LISTED, 1000);
+}
+
+#[cfg(feature = "sections")]
+#[tokio::test]
+async fn a_registry_file_folder_lists_its_plain_files() {
+    use tool_manifest::Manifest;
+    use tool_mcp::sections::{self, ResourcesSection};
+
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes");
+    std::fs::create_dir_all(notes.join("inner")).unwrap();
+    std::fs::write(notes.join("b.txt"), "bee").unwrap();
+    std::fs::write(notes.join("a.md"), "# A").unwrap();
+    std::fs::write(notes.join("inner").join("deep.md"), "deep").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(notes.join("a.md"), notes.join("link.md")).unwrap();
+    let path = dir.path().join("tools.yaml");
+    std::fs::write(
+        &path,
+        "resources:\n  - uri: notes://{name}\n    dir: notes\n  - uri: docs://hello\n    text: Hi\n",
+    )
+    .unwrap();
+    let manifest = Manifest::from_path_with(&path, &[&ResourcesSection]).unwrap();
+    assert_eq!(manifest.problems(), &[]);
+    let loaded = sections::load(&manifest).unwrap();
+    let resources = loaded.resources(Resources::builder()).build().unwrap();
+    let server = McpServer::new(Registry::builder().build().unwrap()).with_resources(resources);
+    for era in ERAS {
+        let (mut client, _) = Client::start(server.clone(), era).await;
+        let list = client.request("resources/list", json!({})).await;
+        assert_eq!(
+            plain(era, &list, true),
+            json!({"resources": [
+                {"uri": "docs://hello", "name": "docs://hello", "size": 2},
+                {"uri": "notes://a.md", "name": "a.md", "mimeType": "text/markdown", "size": 3},
+                {"uri": "notes://b.txt", "name": "b.txt", "mimeType": "text/plain", "size": 3},
+            ]}),
+            "{era:?}"
+        );
+        // Each listed member reads.
+        let read = client
+            .request("resources/read", json!({"uri": "notes://b.txt"}))
+            .await;
+        assert_eq!(read["result"]["contents"][0]["text"], "bee", "{read}");
+    }
+}

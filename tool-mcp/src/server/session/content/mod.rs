@@ -6,10 +6,12 @@
 //!
 //! What each request gets:
 //!
-//! - The lists (`resources/list`, `resources/templates/list`,
-//!   `prompts/list`) and `resources/subscribe`/`unsubscribe` are answered
-//!   at once: one page each (a `cursor` the server never gave is refused,
-//!   `-32602`).
+//! - The lists (`resources/templates/list`, `prompts/list`) and
+//!   `resources/subscribe`/`unsubscribe` are answered at once; the lists
+//!   are one page each (a `cursor` the server never gave is refused,
+//!   `-32602`). `resources/list`, one page too, asks the templates for
+//!   their members, so it runs as a read does (below), but is not counted
+//!   as a call.
 //! - `resources/read`, `prompts/get` and `completion/complete` run a
 //!   program's code: each runs as a call does, on a task of its own,
 //!   counted against the server's limit of calls at once, and stopped by
@@ -159,12 +161,13 @@ impl<O: Outbox> Session<O> {
             let error = RpcError::new(METHOD_NOT_FOUND, message);
             return self.answer(error.line(&id), &id).await;
         }
-        if listing || subscription {
+        // resources/list asks the templates for their members: it runs as
+        // a read does, but not counted as a call.
+        if (listing && method != "resources/list") || subscription {
             let answer = if listing {
                 refuse_cursor(method, params.as_ref()).map(|()| {
                     let list = match method {
                         "prompts/list" => prompts::list(server),
-                        "resources/list" => resources::list(server),
                         _ => resources::templates(server),
                     };
                     shape(server, list, stateless, Some(Caching::of(server)))
@@ -178,12 +181,17 @@ impl<O: Outbox> Session<O> {
             };
             return self.answer(line, &id).await;
         }
+        if method == "resources/list"
+            && let Err(error) = refuse_cursor(method, params.as_ref())
+        {
+            return self.answer(error.line(&id), &id).await;
+        }
         self.run_content(id, method.to_owned(), params, meta).await;
     }
 
     /// Runs request `id` of `method` (`resources/read`, `prompts/get`,
-    /// `completion/complete`) as a call runs: admitted against the
-    /// server's limit, on the transport's task, stopped when cancelled;
+    /// `completion/complete`, and `resources/list`, which is not counted)
+    /// as a call runs: admitted against the server's limit, on the transport's task, stopped when cancelled;
     /// its requests to the client go to it as the server's requests in a
     /// session, and end the round of revision 2026-07-28 (`meta`) with an
     /// `input_required` result ([`mrtr`](crate::server::mrtr)).
@@ -196,7 +204,8 @@ impl<O: Outbox> Session<O> {
     ) {
         let key = id.key().into_owned();
         let cancelled = CancellationToken::new();
-        if let Err(error) = self.admit(&key, &cancelled, true) {
+        let call = method != "resources/list";
+        if let Err(error) = self.admit(&key, &cancelled, call) {
             return self.answer(error.line(&id), &id).await;
         }
         let session = Arc::clone(self);
@@ -210,6 +219,7 @@ impl<O: Outbox> Session<O> {
             let _done = Done {
                 session: &*session,
                 key: &key,
+                call,
             };
             let work = session.content_result(&id, &method, params.as_ref(), context, meta);
             let answer = tokio::select! {
@@ -247,12 +257,16 @@ impl<O: Outbox> Session<O> {
                     (result, Some(caching))
                 }
                 "prompts/get" => (prompts::get(server, params, context).await?, None),
+                "resources/list" => (
+                    resources::list(server, context).await,
+                    Some(Caching::of(server)),
+                ),
                 _ => (completion::complete(server, params, context).await?, None),
             };
             Ok(shape(server, result, stateless, caching))
         };
         match meta {
-            Some(meta) if method != "completion/complete" => {
+            Some(meta) if !matches!(method, "completion/complete" | "resources/list") => {
                 let round = round_call(id, method, params)?;
                 mrtr::in_round(server, &round, meta.capabilities, context, work).await
             }
@@ -312,11 +326,13 @@ fn span(id: &Id, method: &str, params: Option<&Map<String, Value>>) -> tracing::
 struct Done<'a, O: Outbox> {
     session: &'a Session<O>,
     key: &'a str,
+    /// Whether it was counted as a call.
+    call: bool,
 }
 
 impl<O: Outbox> Drop for Done<'_, O> {
     fn drop(&mut self) {
-        self.session.finish(self.key, true);
+        self.session.finish(self.key, self.call);
     }
 }
 

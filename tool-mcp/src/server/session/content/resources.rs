@@ -1,13 +1,16 @@
 //! `resources/list`, `resources/templates/list`, `resources/read` and, in
 //! revision 2025-11-25, `resources/subscribe` and `resources/unsubscribe`.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use tool_runtime::ToolContext;
 
 use super::{string_param, uri_data};
-use crate::resources::{ReadRequest, ResourceError, ResourceUri};
+use crate::resources::{
+    ReadRequest, Resource, ResourceError, ResourceSpec, ResourceUri, Resources, key,
+};
 use crate::server::McpServer;
 use crate::server::output::Outbox;
 use crate::server::revision::Caching;
@@ -15,19 +18,89 @@ use crate::server::session::{Session, lock};
 use crate::server::wire::{INTERNAL_ERROR, RpcError};
 
 /// `resources/list`: every resource at a fixed URI and each skill's
-/// `SKILL.md`, in URI order.
-pub(super) fn list(server: &McpServer) -> Value {
-    let mut resources: Vec<Value> = server
+/// `SKILL.md`, in URI order, then the members each template lists (in the
+/// templates' order, at most [`Resources::max_listed`] of each), asked for
+/// at once with the request's `context`.
+pub(super) async fn list(server: &McpServer, context: ToolContext) -> Value {
+    let entries: Vec<Arc<dyn Resource>> = server
         .resources
         .iter()
         .flat_map(|resources| resources.list())
-        .filter(|resource| matches!(resource.spec().uri, ResourceUri::Fixed(_)))
+        .collect();
+    let (fixed, templates): (Vec<_>, Vec<_>) = entries
+        .iter()
+        .partition(|resource| matches!(resource.spec().uri, ResourceUri::Fixed(_)));
+    let mut resources: Vec<Value> = fixed
+        .iter()
         .map(|resource| resource.spec().to_json())
         .collect();
     #[cfg(feature = "skills")]
     resources.extend(super::skills::listed(server));
     resources.sort_by(|a, b| a["uri"].as_str().cmp(&b["uri"].as_str()));
+    if let Some(collection) = &server.resources {
+        let lists = templates
+            .iter()
+            .map(|template| template.list(context.clone()));
+        let lists = futures_util::future::join_all(lists).await;
+        let mut seen: HashSet<String> = resources
+            .iter()
+            .filter_map(|entry| entry["uri"].as_str().map(str::to_owned))
+            .collect();
+        for (template, listed) in templates.iter().zip(lists) {
+            members(
+                template.spec(),
+                listed,
+                collection,
+                &mut seen,
+                &mut resources,
+            );
+        }
+    }
     json!({"resources": resources})
+}
+
+/// Adds the members `template` listed to `resources`: at most
+/// [`Resources::max_listed`], at fixed URIs not `seen` yet.
+fn members(
+    template: &ResourceSpec,
+    listed: Result<Vec<ResourceSpec>, ResourceError>,
+    collection: &Resources,
+    seen: &mut HashSet<String>,
+    resources: &mut Vec<Value>,
+) {
+    let members = match listed {
+        Ok(members) => members,
+        Err(error) => {
+            tracing::warn!(
+                template = key(template),
+                %error,
+                "the template's members are left out of resources/list: listing them failed"
+            );
+            return;
+        }
+    };
+    let limit = collection.max_listed();
+    let mut listed = 0;
+    for member in members {
+        let ResourceUri::Fixed(uri) = &member.uri else {
+            continue;
+        };
+        if seen.contains(uri.as_ref()) {
+            continue;
+        }
+        if listed == limit {
+            tracing::warn!(
+                template = key(template),
+                limit,
+                "the template lists more members than resources/list gives of one \
+                 template: the rest are left out"
+            );
+            return;
+        }
+        seen.insert(uri.to_string());
+        resources.push(member.to_json());
+        listed += 1;
+    }
 }
 
 /// `resources/templates/list`: every URI template, in the order they are
