@@ -10,8 +10,7 @@
 //!   `resources/subscribe`/`unsubscribe` are answered at once; the lists
 //!   are one page each (a `cursor` the server never gave is refused,
 //!   `-32602`). `resources/list`, one page too, asks the templates for
-//!   their members, so it runs as a read does (below), but is not counted
-//!   as a call.
+//!   their members (a program's code), so it runs as a read does, below.
 //! - `resources/read`, `prompts/get` and `completion/complete` run a
 //!   program's code: each runs as a call does, on a task of its own,
 //!   counted against the server's limit of calls at once, and stopped by
@@ -162,7 +161,7 @@ impl<O: Outbox> Session<O> {
             return self.answer(error.line(&id), &id).await;
         }
         // resources/list asks the templates for their members: it runs as
-        // a read does, but not counted as a call.
+        // a read does.
         if (listing && method != "resources/list") || subscription {
             let answer = if listing {
                 refuse_cursor(method, params.as_ref()).map(|()| {
@@ -190,8 +189,9 @@ impl<O: Outbox> Session<O> {
     }
 
     /// Runs request `id` of `method` (`resources/read`, `prompts/get`,
-    /// `completion/complete`, and `resources/list`, which is not counted)
-    /// as a call runs: admitted against the server's limit, on the transport's task, stopped when cancelled;
+    /// `completion/complete`, `resources/list`) as a call runs: admitted
+    /// against the server's limit, on the transport's task, stopped when
+    /// cancelled;
     /// its requests to the client go to it as the server's requests in a
     /// session, and end the round of revision 2026-07-28 (`meta`) with an
     /// `input_required` result ([`mrtr`](crate::server::mrtr)).
@@ -204,8 +204,7 @@ impl<O: Outbox> Session<O> {
     ) {
         let key = id.key().into_owned();
         let cancelled = CancellationToken::new();
-        let call = method != "resources/list";
-        if let Err(error) = self.admit(&key, &cancelled, call) {
+        if let Err(error) = self.admit(&key, &cancelled, true) {
             return self.answer(error.line(&id), &id).await;
         }
         let session = Arc::clone(self);
@@ -219,7 +218,6 @@ impl<O: Outbox> Session<O> {
             let _done = Done {
                 session: &*session,
                 key: &key,
-                call,
             };
             let work = session.content_result(&id, &method, params.as_ref(), context, meta);
             let answer = tokio::select! {
@@ -326,13 +324,11 @@ fn span(id: &Id, method: &str, params: Option<&Map<String, Value>>) -> tracing::
 struct Done<'a, O: Outbox> {
     session: &'a Session<O>,
     key: &'a str,
-    /// Whether it was counted as a call.
-    call: bool,
 }
 
 impl<O: Outbox> Drop for Done<'_, O> {
     fn drop(&mut self) {
-        self.session.finish(self.key, self.call);
+        self.session.finish(self.key, true);
     }
 }
 
