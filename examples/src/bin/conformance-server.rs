@@ -847,7 +847,8 @@ async fn main() -> std::io::Result<()> {
         .with_implementation("tool-mcp-conformance-server", env!("CARGO_PKG_VERSION"))
         .with_tasks(Tasks::in_memory())
         .with_resources(resources.clone())
-        .with_prompts(prompts.clone());
+        .with_prompts(prompts.clone())
+        .with_unsolicited_answers(true);
     match args
         .iter()
         .map(String::as_str)

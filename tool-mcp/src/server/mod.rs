@@ -139,6 +139,9 @@ pub struct McpServer {
     /// The key `requestState`s are sealed under: the program's, or one
     /// drawn when first needed.
     state_key: Arc<OnceLock<state::StateKey>>,
+    /// Whether answers given without a `requestState` are taken
+    /// ([`with_unsolicited_answers`](Self::with_unsolicited_answers)).
+    unsolicited_answers: bool,
     /// The tasks of MCP's tasks extension, when the server serves it.
     tasks: Option<tool_tasks::Tasks>,
     /// How many tasks each caller's calls run now, over every clone.
@@ -202,6 +205,7 @@ impl Clone for McpServer {
             log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
             limits: self.limits.clone(),
             state_key: Arc::clone(&self.state_key),
+            unsolicited_answers: self.unsolicited_answers,
             tasks: self.tasks.clone(),
             caller_tasks: Arc::clone(&self.caller_tasks),
             resources: self.resources.clone(),
@@ -243,6 +247,7 @@ impl McpServer {
             log_level: Arc::new(AtomicU8::new(LogLevel::Debug as u8)),
             limits: Limits::default(),
             state_key: Arc::new(OnceLock::new()),
+            unsolicited_answers: false,
             tasks: None,
             caller_tasks: Arc::default(),
             resources: None,

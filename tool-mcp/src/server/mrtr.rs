@@ -23,7 +23,13 @@
 //! last round made: answers to other keys are ignored, and answers that
 //! come without a state (there is no request they could answer) are not
 //! read: the call runs as a first one and the tool asks again, so a
-//! client cannot answer what it was not asked.
+//! client cannot answer what it was not asked. A server may take them
+//! ([`McpServer::with_unsolicited_answers`]): then an answer sent without
+//! a state, under the key a request of the tool's gets, is that request's
+//! answer when it has the shape of its result (for an elicitation, the
+//! accepted input fits the schema asked for); a request it does not fit,
+//! or that has none, is asked as usual. A state given is read as above,
+//! whatever the setting.
 //! An answer is matched to the request it was given for by key and by a
 //! digest of the request: a tool that asks something else on a later run
 //! is asked again. A request needing a capability the request's `_meta`
@@ -50,12 +56,45 @@ use super::state::{self, Answer, State};
 use super::wire::{self, Call, Id, RpcError, kind, quoted};
 use super::{CallError, Called, McpServer};
 
+impl McpServer {
+    /// Whether the server takes the client's answers (`inputResponses`)
+    /// that come without a `requestState` (revision 2026-07-28); off by
+    /// default.
+    ///
+    /// Off, an answer counts only through the state of the
+    /// `input_required` result that asked its question: a client answers
+    /// only what it was asked. On, a call may also carry its answers from
+    /// the start, as a server without state keys them: an answer under the
+    /// key a request of the tool's gets (the request's name, else its
+    /// kind and number) answers that request when it has the shape of its
+    /// result (an elicitation's `accept` with input that fits the schema
+    /// asked for, `decline` or `cancel`; a sampling result; a list of
+    /// roots); answers to no request are ignored, and a request without a
+    /// fitting answer is asked with `input_required` as usual. A
+    /// `requestState` given is checked as always (its owner, its call, its
+    /// lifetime), and its answers are read as with the setting off.
+    ///
+    /// The trade-off: a client may then answer a tool's question before
+    /// it is asked. That is fine when the client is the only one who would
+    /// answer anyway, but it skips the round in which a person sees the
+    /// question: leave it off where a tool relies on elicitation as a
+    /// person's confirmation.
+    pub fn with_unsolicited_answers(mut self, take: bool) -> Self {
+        self.unsolicited_answers = take;
+        self
+    }
+}
+
 /// One run of a call of the stateless revision.
 struct Round {
     /// The client's capabilities, from the request's `_meta`.
     capabilities: Map<String, Value>,
     /// The answers the client gave, by request key.
     answers: HashMap<String, Answer>,
+    /// The answers the client gave without a state, by request key, when
+    /// the server takes them: each is used only for the request of its key
+    /// that it fits.
+    unsolicited: Map<String, Value>,
     /// The tool called, and the digest of its arguments.
     tool: String,
     arguments: String,
@@ -188,7 +227,7 @@ impl Round {
     /// holds and those of its `inputResponses` to the requests the state
     /// says were made, or the error to answer with when they cannot be
     /// read or the state is refused. Answers that come without a state are
-    /// not read.
+    /// kept aside when the server takes them, else not read.
     fn start(
         server: &McpServer,
         call: &Call,
@@ -198,15 +237,21 @@ impl Round {
     ) -> Result<Self, RpcError> {
         let arguments = arguments_digest(call.arguments.as_ref());
         let responses = responses(call.input_responses.as_ref())?;
-        // Answers bind only through the state that says what was asked:
-        // without one they answer nothing, and the tool asks again.
-        let answers = match request_state(server, call, &arguments, owner.as_ref())? {
-            Some(state) => state_answers(state, responses),
-            None => HashMap::new(),
+        let state = request_state(server, call, &arguments, owner.as_ref())?;
+        // Answers bind through the state that says what was asked: without
+        // one they answer nothing, and the tool asks again, unless the
+        // server takes answers given unasked.
+        let (answers, unsolicited) = match state {
+            Some(state) => (state_answers(state, responses), Map::new()),
+            None if server.unsolicited_answers => {
+                (HashMap::new(), responses.cloned().unwrap_or_default())
+            }
+            None => (HashMap::new(), Map::new()),
         };
         Ok(Round {
             capabilities,
             answers,
+            unsolicited,
             tool: call.name.clone(),
             arguments,
             owner,
@@ -290,8 +335,9 @@ impl Round {
     }
 
     /// The client's answer to request `method` with `params`, needing the
-    /// capability `capability`: from the round's answers; else the request
-    /// is noted, the round stops, and this never returns.
+    /// capability `capability`: from the round's answers, or an answer
+    /// given without a state that fits it; else the request is noted, the
+    /// round stops, and this never returns.
     async fn ask(
         &self,
         capability: &'static str,
@@ -311,6 +357,16 @@ impl Round {
             let value = answer.value.clone();
             lock(&self.used).insert(key, answer.clone());
             return Ok(value);
+        }
+        if let Some(value) = self.unsolicited.get(&key)
+            && fits(method, &params, value)
+        {
+            let answer = Answer {
+                request: digest,
+                value: value.clone(),
+            };
+            lock(&self.used).insert(key, answer);
+            return Ok(value.clone());
         }
         lock(&self.asked).push(Asked {
             key,
@@ -362,6 +418,71 @@ fn state_answers(state: State, responses: Option<&Map<String, Value>>) -> HashMa
         }
     }
     answers
+}
+
+/// Whether `answer` has the shape of the result of request `method` with
+/// `params`: an answer given without a state is used only then.
+fn fits(method: &str, params: &Value, answer: &Value) -> bool {
+    match method {
+        "elicitation/create" => match answer.get("action").and_then(Value::as_str) {
+            Some("accept") => answer
+                .get("content")
+                .and_then(Value::as_object)
+                .is_some_and(|content| fits_schema(&params["requestedSchema"], content)),
+            Some("decline" | "cancel") => true,
+            _ => false,
+        },
+        "sampling/createMessage" => {
+            answer.get("model").is_some_and(Value::is_string)
+                && matches!(
+                    answer.get("role").and_then(Value::as_str),
+                    Some("user" | "assistant")
+                )
+                && answer
+                    .get("content")
+                    .is_some_and(|content| content.is_object() || content.is_array())
+        }
+        "roots/list" => answer.get("roots").is_some_and(Value::is_array),
+        _ => false,
+    }
+}
+
+/// Whether an elicitation's accepted `content` fits the form `schema`
+/// asked for: each property it requires is there, and each it declares
+/// holds a value of the declared type (one of its `enum` values, if any).
+fn fits_schema(schema: &Value, content: &Map<String, Value>) -> bool {
+    let required = schema["required"].as_array().into_iter().flatten();
+    let declared = schema["properties"].as_object();
+    required
+        .filter_map(Value::as_str)
+        .all(|name| content.contains_key(name))
+        && content.iter().all(|(name, value)| {
+            declared
+                .and_then(|properties| properties.get(name))
+                .is_none_or(|property| fits_property(property, value))
+        })
+}
+
+/// Whether `value` fits one property of a form: its `type` and `enum`
+/// (the items' for a list of choices).
+fn fits_property(property: &Value, value: &Value) -> bool {
+    let typed = match property["type"].as_str() {
+        Some("string") => value.is_string(),
+        Some("number") => value.is_number(),
+        Some("integer") => value.as_f64().is_some_and(|number| number.fract() == 0.0),
+        Some("boolean") => value.is_boolean(),
+        Some("array") => value.as_array().is_some_and(|items| {
+            items
+                .iter()
+                .all(|item| fits_property(&property["items"], item))
+        }),
+        _ => true,
+    };
+    let listed = match property["enum"].as_array() {
+        Some(choices) => choices.contains(value),
+        None => true,
+    };
+    typed && listed
 }
 
 /// The `inputResponses` of a retry: an object whose values are objects

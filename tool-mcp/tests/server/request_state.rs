@@ -1,7 +1,8 @@
 //! The `requestState` of the stateless revision's `input_required`
-//! results: the only way answers are read, opaque to the client, and refused
-//! when altered, expired, moved to another call, sealed by a server of
-//! another key or for another owner.
+//! results: the only way answers are read (unless the server takes answers
+//! given without one), opaque to the client, and refused when altered,
+//! expired, moved to another call, sealed by a server of another key or for
+//! another owner.
 
 use std::time::Duration;
 
@@ -334,4 +335,159 @@ async fn a_request_state_is_refused_past_its_lifetime_or_for_another_call() {
         invalid_params(&refused).contains("another call"),
         "{refused}"
     );
+}
+
+/// A first call's answers: `first` and `second` as given, and answers to
+/// no question of the tool's.
+fn unsolicited(first: Value, second: Value) -> Value {
+    json!({"inputResponses": {
+        "first": first,
+        "second": second,
+        "unknown_extra_key": {"action": "accept", "content": {"name": "Mallory"}},
+        "another_unexpected": {"roots": []},
+    }})
+}
+
+/// The text of a complete result, asserted to be one.
+fn text_of(answer: &Value) -> &str {
+    assert_eq!(answer["result"]["resultType"], "complete", "{answer}");
+    answer["result"]["content"][0]["text"].as_str().unwrap()
+}
+
+#[tokio::test]
+async fn taking_unsolicited_answers_a_first_call_with_its_answers_completes() {
+    let mut client = Client::open(server(KEY).with_unsolicited_answers(true));
+    // Both questions answered from the start; the other keys ignored,
+    // whether the state is absent or null.
+    let (done, _) = client
+        .call(1, call(true, unsolicited(accept("Ada"), accept("Grace"))))
+        .await;
+    assert_eq!(text_of(&done), "Ada and Grace");
+    let mut extra = unsolicited(accept("Ada"), json!({"action": "decline"}));
+    extra["requestState"] = Value::Null;
+    let (done, _) = client.call(2, call(true, extra)).await;
+    assert_eq!(text_of(&done), "Ada and decline");
+
+    // Only the first answered: the second is asked, and the state that
+    // comes with it carries the first answer to the next round.
+    let (asked, _) = client
+        .call(
+            3,
+            call(false, json!({"inputResponses": {"first": accept("Ada")}})),
+        )
+        .await;
+    let result = input_required(&asked);
+    let requests = result["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{asked}");
+    assert!(requests.contains_key("second"), "{asked}");
+    let state = result["requestState"].clone();
+    let (done, _) = client
+        .call(
+            4,
+            call(
+                false,
+                json!({"inputResponses": {"second": accept("Grace")}, "requestState": state}),
+            ),
+        )
+        .await;
+    assert_eq!(text_of(&done), "Ada and Grace");
+}
+
+#[tokio::test]
+async fn taking_unsolicited_answers_an_answer_that_does_not_fit_its_question_is_asked_again() {
+    let mut client = Client::open(server(KEY).with_unsolicited_answers(true));
+    let misfits = [
+        json!({"action": "accept", "content": {"name": 42}}),
+        json!({"action": "accept", "content": "Ada"}),
+        json!({"action": "accept"}),
+        json!({"action": "maybe"}),
+        json!({"roots": [{"uri": "file:///"}]}),
+        json!({}),
+    ];
+    for (id, misfit) in (1..).zip(misfits) {
+        let (asked, _) = client
+            .call(id, call(true, unsolicited(misfit.clone(), accept("Grace"))))
+            .await;
+        let requests = input_required(&asked)["inputRequests"].as_object().unwrap();
+        assert_eq!(requests.len(), 1, "{misfit}: {asked}");
+        assert!(requests.contains_key("first"), "{misfit}: {asked}");
+    }
+    // The same answers, the first one fitting (input the schema does not
+    // ask for is no misfit): taken.
+    let fitting = json!({"action": "accept", "content": {"name": "Ada", "age": 36}});
+    let (done, _) = client
+        .call(8, call(true, unsolicited(fitting, accept("Grace"))))
+        .await;
+    assert_eq!(text_of(&done), "Ada and Grace");
+    // An answer that is no result at all is refused, as on any retry.
+    let (refused, _) = client
+        .call(9, call(true, unsolicited(json!("Ada"), accept("Grace"))))
+        .await;
+    assert!(
+        invalid_params(&refused).contains("inputResponses[\"first\"]"),
+        "{refused}"
+    );
+}
+
+#[tokio::test]
+async fn taking_unsolicited_answers_a_request_state_is_read_and_refused_as_before() {
+    let state = second_round(&mut Client::open(server_for(KEY, "ada")), false).await;
+    // Another caller's state, with answers to every question: refused,
+    // the answers unread.
+    let mut grace = Client::open(server_for(KEY, "grace").with_unsolicited_answers(true));
+    let mut retry = unsolicited(accept("Mallory"), accept("Eve"));
+    retry["requestState"] = json!(state);
+    let (refused, _) = grace.call(1, call(false, retry.clone())).await;
+    let message = invalid_params(&refused);
+    assert!(message.contains("not one this server issued"), "{message}");
+    // Without the state, the same server takes them.
+    retry.as_object_mut().unwrap().remove("requestState");
+    let (done, _) = grace.call(2, call(false, retry.clone())).await;
+    assert_eq!(text_of(&done), "Mallory and Eve");
+    retry["requestState"] = json!(state);
+
+    // The owner's state presented for another call: refused.
+    let mut ada = Client::open(server_for(KEY, "ada").with_unsolicited_answers(true));
+    let (refused, _) = ada.call(2, call(true, retry.clone())).await;
+    assert!(
+        invalid_params(&refused).contains("another call"),
+        "{refused}"
+    );
+
+    // The owner's own state: its first answer holds, not the one given
+    // again, and the second is the answer to the question it says was
+    // asked.
+    let (done, _) = ada.call(3, call(false, retry)).await;
+    assert_eq!(text_of(&done), format!("{SECRET} and Eve"));
+
+    // A state that asked the first question: an answer to the second,
+    // not asked yet, is ignored, and the tool asks it.
+    let (first, _) = ada.call(4, call(false, json!({}))).await;
+    let mut retry = unsolicited(accept("Ada"), accept("Mallory"));
+    retry["requestState"] = input_required(&first)["requestState"].clone();
+    let (asked, _) = ada.call(5, call(false, retry)).await;
+    let requests = input_required(&asked)["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{asked}");
+    assert!(requests.contains_key("second"), "{asked}");
+}
+
+#[tokio::test]
+async fn not_taking_unsolicited_answers_by_default_a_first_call_with_its_answers_is_asked() {
+    for server in [server(KEY), server(KEY).with_unsolicited_answers(false)] {
+        let mut client = Client::open(server);
+        let (asked, _) = client
+            .call(1, call(true, unsolicited(accept("Ada"), accept("Grace"))))
+            .await;
+        let result = input_required(&asked);
+        let requests = result["inputRequests"].as_object().unwrap();
+        assert_eq!(requests.len(), 1, "{asked}");
+        assert!(requests.contains_key("first"), "{asked}");
+        assert!(!asked.to_string().contains("Grace"), "{asked}");
+    }
+    // Where the server takes them, the same call completes.
+    let mut client = Client::open(server(KEY).with_unsolicited_answers(true));
+    let (done, _) = client
+        .call(1, call(true, unsolicited(accept("Ada"), accept("Grace"))))
+        .await;
+    assert_eq!(text_of(&done), "Ada and Grace");
 }
