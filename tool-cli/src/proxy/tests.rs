@@ -86,8 +86,18 @@ impl Pipe {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_remote_servers_prompts_and_resources_are_served() {
+/// conformance-server followed as a registry file's entry (prefix
+/// `conf_`), its offers joined, and served to a pipe that has opened its
+/// session.
+struct Proxied {
+    following: super::Following,
+    resources: Resources,
+    prompts: Prompts,
+    pipe: Pipe,
+    serving: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+async fn proxied() -> Proxied {
     let remote = Remote {
         name: "conformance".into(),
         config: conformance_server(),
@@ -147,6 +157,24 @@ async fn a_remote_servers_prompts_and_resources_are_served() {
     assert!(initialized["result"]["capabilities"]["prompts"].is_object());
     pipe.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await;
+    Proxied {
+        following,
+        resources,
+        prompts,
+        pipe,
+        serving,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_servers_prompts_and_resources_are_served() {
+    let Proxied {
+        following,
+        resources,
+        prompts,
+        mut pipe,
+        serving,
+    } = proxied().await;
 
     // The prompts, prefixed; got and completed through the server.
     let listed = pipe.ask("prompts/list", json!({})).await;
