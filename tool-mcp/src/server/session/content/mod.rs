@@ -309,11 +309,15 @@ fn span(id: &Id, method: &str, params: Option<&Map<String, Value>>) -> tracing::
     let target = params
         .and_then(|params| params.get("name").or_else(|| params.get("uri")))
         .and_then(Value::as_str)
-        .map(wire::cut)
-        .unwrap_or_default();
+        .map(wire::cut);
+    // `resources/read docs://readme`, or the method alone (`resources/list`).
+    let name = match target {
+        Some(target) => format!("{method} {target}"),
+        None => method.to_owned(),
+    };
     tracing::info_span!(
         "mcp.request",
-        otel.name = %format_args!("{method} {target}"),
+        otel.name = %name,
         otel.kind = "server",
         mcp.method.name = %method,
         jsonrpc.request.id = %id,
