@@ -541,15 +541,27 @@ fn the_schema_refuses_unknown_keys() {
             "mcp_servers: {s: {command: npx, prefix: null}}\n",
             "/mcp_servers/s",
         ),
-        ("resources: [{uri: 'x://y', text: a, size: 1}]\n", "/resources/0"),
-        ("resources: [{uri: 'x://y', text: a, file: b}]\n", "/resources/0"),
+        (
+            "resources: [{uri: 'x://y', text: a, size: 1}]\n",
+            "/resources/0",
+        ),
+        (
+            "resources: [{uri: 'x://y', text: a, file: b}]\n",
+            "/resources/0",
+        ),
         (
             "prompts: [{name: p, messages: [{role: system, text: a}]}]\n",
             "/prompts/0/messages/0/role",
         ),
         ("skills: [{path: s}]\n", "/skills/0"),
-        ("apps: [{uri: 'ui://v', file: v.html, csp: {connect: []}}]\n", "/apps/0/csp"),
-        ("apps: [{uri: 'ui://v', file: v.html, tool: [a]}]\n", "/apps/0"),
+        (
+            "apps: [{uri: 'ui://v', file: v.html, csp: {connect: []}}]\n",
+            "/apps/0/csp",
+        ),
+        (
+            "apps: [{uri: 'ui://v', file: v.html, tool: [a]}]\n",
+            "/apps/0",
+        ),
     ] {
         let errors = schema_errors(text);
         assert!(

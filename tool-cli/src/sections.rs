@@ -11,9 +11,9 @@ use serde_json::Value;
 use tool_manifest::{
     AnySection, Manifest, ManifestProblem, Node, Section, SectionReader, schema_with,
 };
+use tool_mcp::apps::AppLinks;
 use tool_mcp::prompts::Prompts;
 use tool_mcp::resources::Resources;
-use tool_mcp::apps::AppLinks;
 use tool_mcp::sections::{AppsSection, Loaded, PromptsSection, ResourcesSection, SkillsSection};
 use tool_mcp::server::McpServer;
 
@@ -312,10 +312,16 @@ mod tests {
         let tools = load(text, &[("counter.html", "<p>0</p>")]).unwrap();
         let (resources, _) = super::collections(&tools.content, false).unwrap();
         let view = resources.unwrap().get("ui://counter/view").unwrap();
-        assert_eq!(view.spec().mime_type.as_deref(), Some(tool_mcp::apps::MIME_TYPE));
+        assert_eq!(
+            view.spec().mime_type.as_deref(),
+            Some(tool_mcp::apps::MIME_TYPE)
+        );
         let links = tool_mcp::apps::AppLinks::new();
         tools.content.link_into(&links);
-        assert_eq!(links.get("counter_show").unwrap().resource_uri, "ui://counter/view");
+        assert_eq!(
+            links.get("counter_show").unwrap().resource_uri,
+            "ui://counter/view"
+        );
         assert_eq!(
             links.get("counter_add").unwrap().visibility,
             tool_mcp::apps::Visibility::App

@@ -61,7 +61,9 @@ pub(crate) async fn serve(mut tools: Tools, program: &str, args: ServeArgs) -> E
         Ok(collections) => {
             #[cfg(feature = "mcp-client")]
             if let (Some(resources), Some(prompts)) = &collections {
-                following.content.serve_into(resources.clone(), prompts.clone());
+                following
+                    .content
+                    .serve_into(resources.clone(), prompts.clone());
             }
             server = crate::sections::serve_collections(server, collections);
             server = crate::sections::serve_app_links(server, &tools.content);
