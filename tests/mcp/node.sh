@@ -23,6 +23,11 @@
 #                                        2026-07-28 as well as the older ones)
 #   @modelcontextprotocol/conformance    the MCP conformance suite
 #                                        (node_modules/.bin/conformance)
+#   @modelcontextprotocol/ext-apps       MCP Apps' host side (AppBridge), for
+#                                        the browser test of tests/mcp/apps/
+#   puppeteer-core                       drives Debian's Chromium there (it
+#                                        downloads no browser)
+#   esbuild                              bundles that test's host page
 #   @modelcontextprotocol/server-everything
 #       the reference server that exercises every MCP feature. It serves
 #       stdio, SSE and streamable HTTP:
