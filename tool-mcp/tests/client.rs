@@ -1557,11 +1557,29 @@ async fn greet_asked(ctx: &ToolContext) -> Result<String, ToolError> {
     })
 }
 
-/// The caller's user: answers every elicitation with a name, and counts
-/// what it was asked.
-struct Ada(std::sync::atomic::AtomicUsize);
+/// The caller's user: answers the one question it expects (`message`)
+/// with `answer`, and counts how often it was asked.
+struct User {
+    message: &'static str,
+    answer: Value,
+    asked: std::sync::atomic::AtomicUsize,
+}
 
-impl tool_runtime::context::ClientRequests for Ada {
+impl User {
+    fn new(message: &'static str, answer: Value) -> Self {
+        Self {
+            message,
+            answer,
+            asked: Default::default(),
+        }
+    }
+
+    fn asked(&self) -> usize {
+        self.asked.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl tool_runtime::context::ClientRequests for User {
     fn sample(
         &self,
         _: tool_runtime::context::SamplingRequest,
@@ -1573,13 +1591,10 @@ impl tool_runtime::context::ClientRequests for Ada {
         &self,
         request: tool_runtime::context::ElicitationRequest,
     ) -> tool_runtime::context::ClientFuture<'_, tool_runtime::context::Elicitation<Value>> {
-        assert_eq!(request.message, "Your name?");
-        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        Box::pin(async {
-            Ok(tool_runtime::context::Elicitation::Accepted(
-                json!({"name": "Ada"}),
-            ))
-        })
+        assert_eq!(request.message, self.message);
+        self.asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let answer = self.answer.clone();
+        Box::pin(async { Ok(tool_runtime::context::Elicitation::Accepted(answer)) })
     }
 }
 
@@ -1606,11 +1621,11 @@ async fn what_a_server_asks_during_a_call_goes_to_the_caller() {
         let client = McpClient::connect_with("asking", McpServerConfig::http(&url), options)
             .await
             .expect("connects");
-        let ada = Arc::new(Ada(Default::default()));
+        let ada = Arc::new(User::new("Your name?", json!({"name": "Ada"})));
         let ctx = ToolContext::new().with_client(ada.clone());
         let output = client.call("greet_asked", json!({}), &ctx).await;
         assert_eq!(text(output.expect("answered")), "hello Ada", "{protocol:?}");
-        assert_eq!(ada.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(ada.asked(), 1);
 
         // Nobody to ask: the call fails (2026-07-28), or the tool hears
         // that its question was refused (initialize).
@@ -1694,31 +1709,6 @@ fn conformance_connections(http: &HttpConformance) -> Vec<(McpServerConfig, McpP
                 .map(|protocol| (config.clone(), protocol))
         })
         .collect()
-}
-
-/// Answers the conformance server's question for a prompt's context.
-struct Contextual(std::sync::atomic::AtomicUsize);
-
-impl tool_runtime::context::ClientRequests for Contextual {
-    fn sample(
-        &self,
-        _: tool_runtime::context::SamplingRequest,
-    ) -> tool_runtime::context::ClientFuture<'_, tool_runtime::context::SamplingResponse> {
-        Box::pin(async { Err(ToolError::new("no model here")) })
-    }
-
-    fn elicit(
-        &self,
-        request: tool_runtime::context::ElicitationRequest,
-    ) -> tool_runtime::context::ClientFuture<'_, tool_runtime::context::Elicitation<Value>> {
-        assert_eq!(request.message, "What context should the prompt use?");
-        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        Box::pin(async {
-            Ok(tool_runtime::context::Elicitation::Accepted(
-                json!({"context": "tests"}),
-            ))
-        })
-    }
 }
 
 /// The conformance server's resources through the client, over stdio and
@@ -1906,7 +1896,10 @@ async fn a_servers_prompts_are_listed_got_and_completed() {
             .expect_err("unknown");
         assert!(error.to_string().contains("Prompt not found"), "{error}");
 
-        let asked = Arc::new(Contextual(Default::default()));
+        let asked = Arc::new(User::new(
+            "What context should the prompt use?",
+            json!({"context": "tests"}),
+        ));
         let ctx = ToolContext::new().with_client(asked.clone());
         let got = client
             .get_prompt(
@@ -1921,7 +1914,7 @@ async fn a_servers_prompts_are_listed_got_and_completed() {
             Content::Text("Prompt with context: tests".into()),
             "{protocol:?}"
         );
-        assert_eq!(asked.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(asked.asked(), 1);
 
         // The server's word that its prompts changed reaches the watch.
         let mut changes = client.watch_content();
